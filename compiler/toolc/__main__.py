@@ -1,0 +1,3 @@
+from toolc.cli import main
+
+main()

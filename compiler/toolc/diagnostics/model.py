@@ -1,0 +1,56 @@
+"""The Diagnostic value and its source span.
+
+Spans are 1-based (line and column, columns counted in characters) with an exclusive end, the
+convention of GCC, mypy and GitHub annotations. ``file:line:col`` text is made only when printing.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+class Severity(enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    @classmethod
+    def point(cls, path: str, line: int, column: int) -> Span:
+        return cls(path, line, column, line, column + 1)
+
+    @classmethod
+    def whole_file(cls, path: str) -> Span:
+        return cls(path, 1, 1, 1, 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    span: Span
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    code: str
+    severity: Severity
+    span: Span
+    message: str
+    hint: str | None = None
+    notes: tuple[Note, ...] = field(default=())
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity is Severity.ERROR
+
+
+def sort_key(d: Diagnostic) -> tuple[str, int, int, str, str]:
+    return (d.span.path, d.span.line, d.span.column, d.code, d.message)

@@ -1,0 +1,80 @@
+"""Plain scalars typed as YAML 1.2's core schema types them.
+
+PyYAML resolves by YAML 1.1 rules, which turn `NO`, `on`, `012` and `1:30` into False, True, 10
+and 90 without a word (the "Norway problem"). Config values must mean what a YAML 1.2 reader (and
+JSON) would say they mean, so toolc resolves plain scalars itself.
+"""
+
+from __future__ import annotations
+
+import re
+
+Scalar = str | int | float | bool | None
+
+_NULL = frozenset({"", "~", "null", "Null", "NULL"})
+_TRUE = frozenset({"true", "True", "TRUE"})
+_FALSE = frozenset({"false", "False", "FALSE"})
+_INT10 = re.compile(r"[-+]?[0-9]+\Z")
+_INT8 = re.compile(r"0o[0-7]+\Z")
+_INT16 = re.compile(r"0x[0-9a-fA-F]+\Z")
+_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
+_INF = frozenset({".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF"})
+_NEG_INF = frozenset({"-.inf", "-.Inf", "-.INF"})
+_NAN = frozenset({".nan", ".NaN", ".NAN"})
+# A plain scalar can only be something other than a string if it starts with one of these.
+_MAYBE_TYPED = frozenset("-+.0123456789~nNtTfF")
+
+# What YAML 1.1 (PyYAML's default) would have made of scalars that 1.2 reads as strings.
+_YAML11_BOOL = re.compile(r"(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)\Z")
+
+
+def resolve_plain(value: str) -> Scalar:
+    if value and value[0] not in _MAYBE_TYPED:
+        return value
+    if value in _NULL:
+        return None
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    if _INT10.match(value):
+        return int(value, 10)
+    if _INT8.match(value):
+        return int(value[2:], 8)
+    if _INT16.match(value):
+        return int(value[2:], 16)
+    if _FLOAT.match(value):
+        return float(value)
+    if value in _INF:
+        return float("inf")
+    if value in _NEG_INF:
+        return float("-inf")
+    if value in _NAN:
+        return float("nan")
+    return value
+
+
+def resolve_tagged(tag: str, value: str) -> Scalar:
+    """Resolve an explicitly tagged core scalar; raise ValueError when the text does not fit."""
+    kind = tag.rsplit(":", 1)[-1]
+    if kind == "str":
+        return value
+    resolved = resolve_plain(value)
+    ok = {
+        "null": resolved is None,
+        "bool": isinstance(resolved, bool),
+        "int": isinstance(resolved, int) and not isinstance(resolved, bool),
+        "float": isinstance(resolved, int | float) and not isinstance(resolved, bool),
+    }.get(kind, False)
+    if not ok:
+        raise ValueError(f"{value!r} is not a YAML 1.2 {kind}")
+    return float(resolved) if kind == "float" and isinstance(resolved, int) else resolved
+
+
+def yaml11_reading(value: str) -> str | None:
+    """Say how YAML 1.1 would read a plain scalar that YAML 1.2 reads as a string, if differently."""
+    if _YAML11_BOOL.match(value):
+        return "a boolean"
+    if re.fullmatch(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+", value):
+        return "a sexagesimal number"
+    return None
