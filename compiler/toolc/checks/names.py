@@ -1,0 +1,40 @@
+"""Names that generated code turns into identifiers must stay distinct once turned."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+
+from toolc.diagnostics import Diagnostic, Note, Span, diag
+from toolc.model import Project
+from toolc.naming import pascal, snake
+
+
+def _collisions(names: Iterable[str], forms: tuple[Callable[[str], str], ...],
+                span: Callable[[str], Span], what: str) -> Iterator[Diagnostic]:
+    seen: dict[str, str] = {}
+    for name in names:
+        for form in forms:
+            ident = form(name)
+            other = seen.get(form.__name__ + ":" + ident)
+            if other is not None and other != name:
+                yield diag("identifier-collision", span(name),
+                           f"{what} '{name}' and '{other}' both become the Python identifier "
+                           f"'{ident}'", f"rename '{name}'", (Note(span(other), f"'{other}' is here"),))
+                break
+            seen[form.__name__ + ":" + ident] = name
+
+
+def _arg_span(project: Project, tool: str) -> Callable[[str], Span]:
+    return lambda arg: project.spans.tool(("tools", tool, "args_schema", arg), key=True)
+
+
+def identifiers(project: Project) -> Iterator[Diagnostic]:
+    yield from _collisions(project.tools, (snake, pascal),
+                           lambda n: project.spans.tool(("tools", n), key=True), "tools")
+    for name, tool in project.tools.items():
+        yield from _collisions(tool.args, (snake,), _arg_span(project, name), "arguments")
+    yield from _collisions(project.types, (pascal,),
+                           lambda n: project.spans.tool(("types", n), key=True), "types")
+
+
+CHECKS = (identifiers,)

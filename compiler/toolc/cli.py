@@ -1,0 +1,98 @@
+"""The command line: options in, exit status out. Exit 0 clean (warnings allowed), 1 errors (or
+warnings under --strict), 2 usage errors, 70 an internal error of toolc itself."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import traceback
+from pathlib import Path
+
+import click
+
+from toolc import __version__
+from toolc.diagnostics import CODES
+from toolc.diagnostics.render import FORMATS, RENDERERS
+from toolc.diagnostics.suggest import did_you_mean
+from toolc.pipeline import check_project
+from toolc.resources import load_schema, schema_path
+from toolc.settings import SettingsError, load_settings
+
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
+
+config_dir_argument = click.argument(
+    "config_dir", default=".", metavar="[DIR]",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="toolc", message="%(prog)s %(version)s")
+def cli() -> None:
+    """toolc: a compiler for MCP tool declarations (tools.yaml, tool_policies.yaml)."""
+
+
+@cli.command()
+@config_dir_argument
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
+              help="How diagnostics are printed (default: text on stderr).")
+@click.option("--strict/--no-strict", default=None, help="Treat warnings as errors.")
+def check(config_dir: Path, fmt: str | None, strict: bool | None) -> None:
+    """Validate the config in DIR (default: the current directory)."""
+    try:
+        settings = load_settings(config_dir).override(format=fmt, strict=strict)
+    except SettingsError as exc:
+        raise click.UsageError(str(exc)) from exc
+    result = check_project(config_dir)
+    output = RENDERERS[settings.format](result.diagnostics, result.sources)
+    errors = sum(d.is_error for d in result.diagnostics)
+    warnings = len(result.diagnostics) - errors
+    if settings.format == "text":
+        sys.stderr.write(output)
+        tools = len(result.project.tools) if result.project else 0
+        summary = f"{errors} error(s), {warnings} warning(s)" if result.diagnostics \
+            else f"ok: {tools} tool(s), no problems"
+        click.echo(f"toolc check {config_dir}: {summary}", err=True)
+    else:
+        sys.stdout.write(output)
+    failed = errors > 0 or (settings.strict and warnings > 0)
+    sys.exit(EXIT_ERRORS if failed else EXIT_OK)
+
+
+@cli.command()
+@click.argument("code")
+def explain(code: str) -> None:
+    """Explain a diagnostic code, e.g. `toolc explain yaml-duplicate-key`."""
+    rule = CODES.get(code)
+    if rule is None:
+        raise click.UsageError(f"unknown diagnostic code '{code}'{did_you_mean(code, CODES)}")
+    click.echo(f"{rule.code} ({rule.severity.value}): {rule.summary}\n\n{rule.explanation}")
+
+
+@cli.command()
+@click.option("--policies", is_flag=True, help="The schema of tool_policies.yaml instead.")
+@click.option("--path", "show_path", is_flag=True, help="Print where the installed file is.")
+def schema(policies: bool, show_path: bool) -> None:
+    """Print the JSON Schema of tools.yaml (or of tool_policies.yaml)."""
+    kind = "policies" if policies else "tools"
+    if show_path:
+        click.echo(str(schema_path(kind)))
+    else:
+        click.echo(json.dumps(load_schema(kind), indent=2, ensure_ascii=False))
+
+
+def main() -> None:
+    try:
+        cli.main(prog_name="toolc")
+    except SystemExit:
+        raise
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except Exception as exc:  # a bug in toolc: say so, without a traceback unless asked
+        if os.environ.get("TOOLC_DEBUG"):
+            traceback.print_exc()
+        sys.stderr.write(
+            f"toolc: internal error: {type(exc).__name__}: {exc}\n"
+            "This is a bug in toolc, not in your config. Set TOOLC_DEBUG=1 for the traceback.\n")
+        sys.exit(EXIT_INTERNAL)

@@ -1,0 +1,89 @@
+"""The validated project: declarations as toolc's generated config classes, the policy of each
+tool resolved, and the source spans beside them so later phases can still point at a line."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Literal
+
+from toolc.diagnostics import Span
+from toolc.model.policies_file import Policy, PoliciesFile, PreValidation
+from toolc.model.tools_file import Schema, Tool, ToolsFile
+from toolc.source import JsonPath, SourceMap
+
+OperationType = Literal["transactional", "read_only"]
+
+
+@dataclass(frozen=True, slots=True)
+class SourceSpans:
+    tools: SourceMap
+    policies: SourceMap | None
+
+    def tool(self, path: JsonPath, key: bool = False) -> Span:
+        return self.tools.key_span(path) if key else self.tools.value_span(path)
+
+    def policy(self, path: JsonPath, key: bool = False) -> Span:
+        assert self.policies is not None
+        return self.policies.key_span(path) if key else self.policies.value_span(path)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolDecl:
+    name: str
+    decl: Tool
+    policy: Policy | None
+    operation_type: OperationType
+    require_confirmation: bool
+    requires: tuple[str, ...]
+    pre_validation: PreValidation | None  # only when enabled
+
+    @property
+    def enabled(self) -> bool:
+        return self.decl.enabled is not False
+
+    @property
+    def args(self) -> Mapping[str, Schema]:
+        return self.decl.args_schema or {}
+
+
+@dataclass(frozen=True, slots=True)
+class Project:
+    tools: Mapping[str, ToolDecl]  # in declaration order
+    types: Mapping[str, Schema]
+    policies: Mapping[str, Policy]
+    spans: SourceSpans
+
+
+def _resolve(name: str, tool: Tool, policy: Policy | None) -> ToolDecl:
+    declared: OperationType = "read_only" if tool.tool_type == "query" else "transactional"
+    operation: OperationType = declared
+    confirm = bool(tool.confirmation_required)
+    requires = tuple(tool.requires or ())
+    pre = None
+    if policy is not None:
+        if policy.operation_type is not None:
+            operation = policy.operation_type
+        if policy.require_confirmation is not None:
+            confirm = policy.require_confirmation
+        if not requires and policy.requires:
+            requires = tuple(policy.requires)
+        if policy.pre_validation is not None and policy.pre_validation.enabled is not False:
+            pre = policy.pre_validation
+    return ToolDecl(name, tool, policy, operation, confirm, requires, pre)
+
+
+def lower(tools_data: object, policies_data: object | None, spans: SourceSpans) -> Project:
+    """Build the typed model from data that already passed the published schemas."""
+    tools_file = ToolsFile.model_validate(tools_data)
+    policies = PoliciesFile.model_validate(policies_data).tool_policies if policies_data else {}
+    decls = {
+        name: _resolve(name, tool, policies.get(name)) for name, tool in tools_file.tools.items()
+    }
+    return Project(
+        tools=MappingProxyType(decls),
+        types=MappingProxyType(dict(tools_file.types or {})),
+        policies=MappingProxyType(dict(policies)),
+        spans=spans,
+    )

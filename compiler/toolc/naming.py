@@ -1,0 +1,35 @@
+"""How declared names become Python identifiers. Shared by the collision check and, later, by the
+code generator, so that what the check promises is what the generator does."""
+
+from __future__ import annotations
+
+import keyword
+import re
+
+# Attributes of pydantic's BaseModel that a field must not shadow.
+_RESERVED = frozenset(
+    {"copy", "dict", "json", "schema", "schema_json", "construct", "validate", "fields",
+     "parse_obj", "parse_raw", "parse_file", "from_orm", "update_forward_refs"}
+)
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_NON_IDENT = re.compile(r"[^0-9A-Za-z]+")
+
+
+def snake(name: str) -> str:
+    """`orderId` → `order_id`, `cancel-pedidos` → `cancel_pedidos`: a valid identifier that
+    neither shadows a BaseModel attribute nor is a keyword."""
+    words = _NON_IDENT.sub("_", _CAMEL.sub("_", name)).strip("_").lower()
+    ident = re.sub(r"_+", "_", words) or "arg"
+    if ident[0].isdigit():
+        ident = "n_" + ident
+    if keyword.iskeyword(ident) or ident in _RESERVED \
+            or ident.startswith("model_"):
+        ident += "_"
+    return ident
+
+
+def pascal(name: str) -> str:
+    """`cancelar_pedidos` → `CancelarPedidos`."""
+    parts = snake(name).rstrip("_").split("_")
+    ident = "".join(p[:1].upper() + p[1:] for p in parts if p)
+    return ident if ident[:1].isalpha() else "T" + ident

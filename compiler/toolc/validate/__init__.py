@@ -1,0 +1,1 @@
+"""Validation of loaded config files against the published JSON Schemas."""

@@ -1,0 +1,238 @@
+"""Validate a loaded file against a published schema and turn every error into a diagnostic at the
+exact node it concerns, with a code that says what kind of problem it is.
+
+jsonschema-rs does the validating (measured: ~100x faster than the `jsonschema` package on a
+1,000-tool config); its errors carry the instance path, which the SourceMap turns into a span, and
+the keyword location inside the schema's ``$defs``, which tells which rule of the language broke.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from typing import Any
+
+import jsonschema_rs
+
+from toolc.diagnostics import Diagnostic, diag
+from toolc.diagnostics.suggest import did_you_mean
+from toolc.resources import load_schema
+from toolc.source import JsonPath, LoadedFile
+from toolc.source.scalars import yaml11_reading
+
+# Keywords of JSON Schema 2020-12 (and two OpenAPI favourites) that toolc's subset leaves out: an
+# unknown key that is one of these gets `unsupported-keyword`, not `unknown-key`.
+JSON_SCHEMA_KEYWORDS = frozenset(
+    "$id $schema $anchor $dynamicRef $dynamicAnchor $vocabulary $comment $defs definitions "
+    "allOf anyOf oneOf not if then else dependentSchemas prefixItems contains patternProperties "
+    "propertyNames unevaluatedItems unevaluatedProperties multipleOf maxContains minContains "
+    "maxProperties minProperties dependentRequired dependencies contentEncoding contentMediaType "
+    "contentSchema readOnly writeOnly nullable discriminator additionalItems".split()
+)
+
+_TYPE_NAMES = {
+    "string": "a string", "integer": "an integer", "number": "a number", "boolean": "a boolean",
+    "object": "a mapping", "array": "a list", "null": "null",
+}
+
+
+def json_type(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+def _show(value: object) -> str:
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return repr(value).replace("None", "null").replace("True", "true").replace("False", "false")
+
+
+def where(path: JsonPath) -> str:
+    """Name the declaration a path lies in, for messages: "tool 'x'", "policy 'y'", "type 'T'"."""
+    if len(path) >= 4 and path[0] == "tools" and path[2] == "args_schema":
+        return f"argument '{path[3]}' of tool '{path[1]}'"
+    if len(path) >= 2 and path[0] == "tools":
+        return f"tool '{path[1]}'"
+    if len(path) >= 2 and path[0] == "tool_policies":
+        return f"policy '{path[1]}'"
+    if len(path) >= 2 and path[0] == "types":
+        return f"type '{path[1]}'"
+    return "the file"
+
+
+@functools.cache
+def _validator(kind: str) -> Any:
+    return jsonschema_rs.validator_for(load_schema(kind))
+
+
+def _subschema(kind: str, location: list[str | int]) -> dict[str, Any]:
+    node: Any = load_schema(kind)
+    for part in location:
+        node = node[part]
+    return node if isinstance(node, dict) else {}
+
+
+def _best(error: Any) -> Any:
+    """For an anyOf failure, the branch error that explains it best: one from a branch whose
+    type matched the value (the user meant that branch), the deepest such."""
+    candidates = []
+    for branch in error.kind.context:
+        if not any(e.kind.name == "type" and list(e.instance_path) == list(error.instance_path)
+                   for e in branch):
+            candidates.extend(branch)
+    if not candidates:
+        return None
+    return max(candidates, key=lambda e: len(list(e.instance_path)))
+
+
+class _Mapper:
+    def __init__(self, kind: str, loaded: LoadedFile) -> None:
+        self.kind = kind
+        self.loaded = loaded
+
+    def key_span(self, path: JsonPath) -> Any:
+        return self.loaded.spans.key_span(path)
+
+    def value_span(self, path: JsonPath) -> Any:
+        return self.loaded.spans.value_span(path)
+
+    def map(self, error: Any) -> Iterator[Diagnostic]:
+        path: JsonPath = tuple(error.instance_path)
+        loc = [str(p) for p in error.schema_path]
+        kind = error.kind.name
+        value = error.instance
+        if kind == "anyOf" or kind == "oneOf":
+            best = _best(error)
+            if best is not None:
+                yield from self.map(best)
+                return
+            if loc[-3:-1] == ["properties", "type"]:
+                yield diag("unknown-type", self.value_span(path),
+                           f"`type` must be a type name or a list of them, not {_show(value)}")
+                return
+            types = [t for branch in error.kind.context for e in branch
+                     if e.kind.name == "type" for t in e.kind.types]
+            yield self.wrong_type(path, value, types or ["object"])
+            return
+        if kind == "additionalProperties":
+            yield from self.unknown_keys(path, loc, value, error.kind.unexpected)
+        elif kind == "required":
+            yield self.missing(path, error.kind.property)
+        elif kind == "type":
+            yield self.wrong_type(path, value, error.kind.types)
+        elif kind == "enum":
+            yield self.not_in_enum(path, loc, value, error.kind.options)
+        elif kind == "pattern":
+            yield self.pattern(path, loc, value)
+        elif kind == "propertyNames":
+            yield self.bad_name(path, loc, error.kind.error)
+        elif kind == "minProperties" and path == ("tools",):
+            yield diag("invalid-value", self.key_span(path), "`tools` declares no tool",
+                       "declare at least one tool under `tools:`")
+        else:
+            yield diag("invalid-value", self.value_span(path),
+                       f"{error.message} (in {where(path)})")
+
+    def unknown_keys(self, path: JsonPath, loc: list[str], value: Any,
+                     unexpected: list[str]) -> Iterator[Diagnostic]:
+        allowed = _subschema(self.kind, loc[:-1]).get("properties", {}).keys()
+        in_schema = loc[:2] == ["$defs", "SchemaKeywords"]
+        for key in unexpected:
+            span = self.key_span((*path, key))
+            if in_schema and key in JSON_SCHEMA_KEYWORDS:
+                yield diag("unsupported-keyword", span,
+                           f"JSON Schema keyword '{key}' is outside toolc's supported subset",
+                           "see `toolc explain unsupported-keyword` for the keywords toolc "
+                           "honours; validate this rule in the handler instead")
+            else:
+                yield diag("unknown-key", span,
+                           f"unknown key '{key}' in {where(path)}{did_you_mean(key, allowed)}")
+
+    def missing(self, path: JsonPath, key: str) -> Diagnostic:
+        span = self.key_span(path)
+        hint = None
+        if key == "version" and len(path) == 2 and path[0] == "tools":
+            hint = "every tool declares its semantic version, e.g. `version: 1.0.0`; there is no default"
+        if path == ():
+            hint = f"the file's top level must be a mapping with `{key}:`"
+        return diag("missing-key", span, f"{where(path)} is missing required key '{key}'", hint)
+
+    def wrong_type(self, path: JsonPath, value: Any, types: list[str]) -> Diagnostic:
+        expected = " or ".join(_TYPE_NAMES.get(t, t) for t in types)
+        hint = None
+        if isinstance(value, str) and "boolean" in types and yaml11_reading(value):
+            hint = f"YAML 1.2 reads {value!r} as a string; write true or false"
+        if path == ():
+            hint = "the file's top level must be a mapping"
+        return diag("schema-type", self.value_span(path),
+                    f"expected {expected}, found {_TYPE_NAMES[json_type(value)]} "
+                    f"{_show(value)}" + (f" (in {where(path)})" if path else ""), hint)
+
+    def not_in_enum(self, path: JsonPath, loc: list[str], value: Any,
+                    options: list[Any]) -> Diagnostic:
+        names = [o for o in options if isinstance(o, str)]
+        suggestion = did_you_mean(value, names) if isinstance(value, str) else ""
+        if "TypeKeyword" in loc:
+            if isinstance(value, str) and not suggestion and value.lower() in {"str", "int", "bool", "float", "dict"}:
+                suggestion = did_you_mean(
+                    {"str": "string", "int": "integer", "bool": "boolean", "float": "number",
+                     "dict": "object"}[value.lower()], names)
+            return diag("unknown-type", self.value_span(path),
+                        f"unknown type {_show(value)}{suggestion}",
+                        None if suggestion else "types are: " + ", ".join(names))
+        allowed = ", ".join(repr(o) for o in options)
+        return diag("invalid-value", self.value_span(path),
+                    f"{_show(value)} is not one of {allowed}{suggestion}")
+
+    def pattern(self, path: JsonPath, loc: list[str], value: Any) -> Diagnostic:
+        span = self.value_span(path)
+        if loc[-3:] == ["version", "pattern"] or loc[-2:] == ["version", "pattern"]:
+            return diag("invalid-version", span,
+                        f"version {_show(value)} of {where(path)} is not a semantic version",
+                        "write MAJOR.MINOR.PATCH, e.g. `version: 1.0.0`")
+        if path and path[-1] == "$ref":
+            return diag("invalid-value", span, f"`$ref` {_show(value)} is not a shared type reference",
+                        "write `$ref: '#/types/<Name>'` and declare <Name> under `types:`")
+        sub = _subschema(self.kind, loc[:-1])
+        return diag("invalid-value", span,
+                    f"{_show(value)} does not match {sub.get('pattern')!r} (in {where(path)})",
+                    sub.get("description"))
+
+    def bad_name(self, path: JsonPath, loc: list[str], inner: Any) -> Diagnostic:
+        name = inner.instance
+        span = self.key_span((*path, name))
+        if path in (("tools",), ("tool_policies",)):
+            return diag("invalid-tool-name", span, f"{name!r} is not a valid MCP tool name",
+                        "use 1-128 characters of A-Z a-z 0-9 _ . -")
+        sub = _subschema(self.kind, loc[:-1])
+        return diag("invalid-value", span,
+                    f"{name!r} is not a valid name here: it must match {sub.get('pattern')!r}",
+                    _subschema(self.kind, loc[:-2]).get("description"))
+
+
+def validate_file(kind: str, loaded: LoadedFile) -> list[Diagnostic]:
+    """Validate ``loaded`` against the published schema ``kind`` ("tools" or "policies")."""
+    validator = _validator(kind)
+    if validator.is_valid(loaded.data):
+        return []
+    mapper = _Mapper(kind, loaded)
+    found: dict[tuple[object, ...], Diagnostic] = {}
+    for error in validator.iter_errors(loaded.data):
+        for d in mapper.map(error):
+            found.setdefault((d.code, d.span, d.message), d)
+    return list(found.values())
