@@ -22,7 +22,9 @@ from toolc.settings import SettingsError, load_settings
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
 
 config_dir_argument = click.argument(
-    "config_dir", default=".", metavar="[DIR]",
+    "config_dir",
+    default=".",
+    metavar="[DIR]",
     type=click.Path(exists=True, file_okay=False, path_type=Path),
 )
 
@@ -35,8 +37,13 @@ def cli() -> None:
 
 @cli.command()
 @config_dir_argument
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
-              help="How diagnostics are printed (default: text on stderr).")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default=None,
+    help="How diagnostics are printed (default: text on stderr).",
+)
 @click.option("--strict/--no-strict", default=None, help="Treat warnings as errors.")
 def check(config_dir: Path, fmt: str | None, strict: bool | None) -> None:
     """Validate the config in DIR (default: the current directory)."""
@@ -51,8 +58,11 @@ def check(config_dir: Path, fmt: str | None, strict: bool | None) -> None:
     if settings.format == "text":
         sys.stderr.write(output)
         tools = len(result.project.tools) if result.project else 0
-        summary = f"{errors} error(s), {warnings} warning(s)" if result.diagnostics \
+        summary = (
+            f"{errors} error(s), {warnings} warning(s)"
+            if result.diagnostics
             else f"ok: {tools} tool(s), no problems"
+        )
         click.echo(f"toolc check {config_dir}: {summary}", err=True)
     else:
         sys.stdout.write(output)
@@ -94,5 +104,6 @@ def main() -> None:
             traceback.print_exc()
         sys.stderr.write(
             f"toolc: internal error: {type(exc).__name__}: {exc}\n"
-            "This is a bug in toolc, not in your config. Set TOOLC_DEBUG=1 for the traceback.\n")
+            "This is a bug in toolc, not in your config. Set TOOLC_DEBUG=1 for the traceback.\n"
+        )
         sys.exit(EXIT_INTERNAL)

@@ -8,8 +8,21 @@ import re
 
 # Attributes of pydantic's BaseModel that a field must not shadow.
 _RESERVED = frozenset(
-    {"copy", "dict", "json", "schema", "schema_json", "construct", "validate", "fields",
-     "parse_obj", "parse_raw", "parse_file", "from_orm", "update_forward_refs"}
+    {
+        "copy",
+        "dict",
+        "json",
+        "schema",
+        "schema_json",
+        "construct",
+        "validate",
+        "fields",
+        "parse_obj",
+        "parse_raw",
+        "parse_file",
+        "from_orm",
+        "update_forward_refs",
+    }
 )
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _NON_IDENT = re.compile(r"[^0-9A-Za-z]+")
@@ -22,8 +35,7 @@ def snake(name: str) -> str:
     ident = re.sub(r"_+", "_", words) or "arg"
     if ident[0].isdigit():
         ident = "n_" + ident
-    if keyword.iskeyword(ident) or ident in _RESERVED \
-            or ident.startswith("model_"):
+    if keyword.iskeyword(ident) or ident in _RESERVED or ident.startswith("model_"):
         ident += "_"
     return ident
 

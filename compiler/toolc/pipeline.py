@@ -38,8 +38,11 @@ class CheckResult:
 def shown_path(file: Path, cwd: Path) -> str:
     """The path as diagnostics print it: relative to the working directory when below it."""
     try:
-        return os.path.relpath(file, cwd) if file.resolve().is_relative_to(cwd.resolve()) \
+        return (
+            os.path.relpath(file, cwd)
+            if file.resolve().is_relative_to(cwd.resolve())
             else str(file)
+        )
     except ValueError:  # another drive on Windows
         return str(file)
 
@@ -48,8 +51,9 @@ def _missing_tools_file(tools: Path, shown: str) -> Diagnostic:
     hint = "create tools.yaml with a top-level `tools:` mapping, or pass the directory that has it"
     if tools.with_suffix(".yml").exists():
         hint = "found tools.yml: toolc reads tools.yaml; rename the file"
-    return diag("file-not-found", Span.whole_file(shown), "no tools.yaml in the config directory",
-                hint)
+    return diag(
+        "file-not-found", Span.whole_file(shown), "no tools.yaml in the config directory", hint
+    )
 
 
 def check_project(config_dir: Path, cwd: Path | None = None) -> CheckResult:

@@ -38,14 +38,18 @@ def load_settings(config_dir: Path) -> Settings:
     if pyproject is None:
         return Settings()
     try:
-        table = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {}).get("toolc", {})
+        table = (
+            tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {}).get("toolc", {})
+        )
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise SettingsError(f"{pyproject}: cannot read [tool.toolc]: {exc}") from exc
     known = {"strict": bool, "format": str}
     for key, value in table.items():
         if key not in known:
-            raise SettingsError(f"{pyproject}: unknown setting '{key}' in [tool.toolc] "
-                                f"(known: {', '.join(sorted(known))})")
+            raise SettingsError(
+                f"{pyproject}: unknown setting '{key}' in [tool.toolc] "
+                f"(known: {', '.join(sorted(known))})"
+            )
         if not isinstance(value, known[key]):
             raise SettingsError(f"{pyproject}: [tool.toolc] {key} must be a {known[key].__name__}")
     if "format" in table and table["format"] not in FORMATS:

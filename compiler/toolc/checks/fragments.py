@@ -14,15 +14,26 @@ from toolc.diagnostics.suggest import did_you_mean
 from toolc.model import Project
 from toolc.model.schemas import ref_name, roots, to_json_schema, walk
 from toolc.model.tools_file import Schema, SchemaKeywords, Type
-from toolc.source import JsonPath
 from toolc.validate.patterns import compile_error, portability_problems
 
-FRAMEWORK_ERROR_CODES = frozenset({
-    "VALIDATION_ERROR", "TOOL_ERROR", "CONFIRMATION_DECLINED", "CONFIRMATION_UNAVAILABLE",
-    "PRE_VALIDATION_REJECTED", "PRE_VALIDATION_FAILED",
-})
-MULTI_ITEM_FIELDS = ("results", "multi_item_status", "partial_success", "metadata",
-                     "original_ok", "secondary_error")
+FRAMEWORK_ERROR_CODES = frozenset(
+    {
+        "VALIDATION_ERROR",
+        "TOOL_ERROR",
+        "CONFIRMATION_DECLINED",
+        "CONFIRMATION_UNAVAILABLE",
+        "PRE_VALIDATION_REJECTED",
+        "PRE_VALIDATION_FAILED",
+    }
+)
+MULTI_ITEM_FIELDS = (
+    "results",
+    "multi_item_status",
+    "partial_success",
+    "metadata",
+    "original_ok",
+    "secondary_error",
+)
 
 
 def references(project: Project) -> Iterator[Diagnostic]:
@@ -34,14 +45,20 @@ def references(project: Project) -> Iterator[Diagnostic]:
             name = ref_name(kw.field_ref)
             used.add(name)
             if name not in project.types:
-                yield diag("unknown-ref", project.spans.tool((*path, "$ref")),
-                           f"`$ref` to undeclared type '{name}'{did_you_mean(name, project.types)}",
-                           f"declare '{name}' under the top-level `types:` mapping")
+                yield diag(
+                    "unknown-ref",
+                    project.spans.tool((*path, "$ref")),
+                    f"`$ref` to undeclared type '{name}'{did_you_mean(name, project.types)}",
+                    f"declare '{name}' under the top-level `types:` mapping",
+                )
     for name in project.types:
         if name not in used:
-            yield diag("unused-type", project.spans.tool(("types", name), key=True),
-                       f"type '{name}' is never referenced", "remove it or reference it with "
-                       f"`$ref: '#/types/{name}'`")
+            yield diag(
+                "unused-type",
+                project.spans.tool(("types", name), key=True),
+                f"type '{name}' is never referenced",
+                f"remove it or reference it with `$ref: '#/types/{name}'`",
+            )
 
 
 def patterns(project: Project) -> Iterator[Diagnostic]:
@@ -52,27 +69,40 @@ def patterns(project: Project) -> Iterator[Diagnostic]:
             span = project.spans.tool((*path, "pattern"))
             error = compile_error(kw.pattern)
             if error is not None:
-                yield diag("invalid-pattern", span, f"pattern {kw.pattern!r} does not compile: {error}")
+                yield diag(
+                    "invalid-pattern", span, f"pattern `{kw.pattern}` does not compile: {error}"
+                )
                 continue
             for problem in portability_problems(kw.pattern):
-                yield diag("unsupported-pattern", span,
-                           f"pattern {kw.pattern!r} at offset {problem.offset}: {problem.message}",
-                           problem.hint)
+                yield diag(
+                    "unsupported-pattern",
+                    span,
+                    f"pattern `{kw.pattern}` at offset {problem.offset}: {problem.message}",
+                    problem.hint,
+                )
 
 
 def _bound_problems(kw: SchemaKeywords) -> Iterator[tuple[str, str]]:
-    pairs = (("minimum", kw.minimum, "maximum", kw.maximum),
-             ("minLength", kw.minLength, "maxLength", kw.maxLength),
-             ("minItems", kw.minItems, "maxItems", kw.maxItems))
+    pairs = (
+        ("minimum", kw.minimum, "maximum", kw.maximum),
+        ("minLength", kw.minLength, "maxLength", kw.maxLength),
+        ("minItems", kw.minItems, "maxItems", kw.maxItems),
+    )
     for low_name, low, high_name, high in pairs:
         if low is not None and high is not None and low > high:
             yield low_name, f"{low_name} {low} is greater than {high_name} {high}: nothing is valid"
     low_x = kw.exclusiveMinimum if kw.exclusiveMinimum is not None else kw.minimum
     high_x = kw.exclusiveMaximum if kw.exclusiveMaximum is not None else kw.maximum
-    if (kw.exclusiveMinimum is not None or kw.exclusiveMaximum is not None) \
-            and low_x is not None and high_x is not None and low_x >= high_x:
-        yield ("exclusiveMinimum" if kw.exclusiveMinimum is not None else "exclusiveMaximum",
-               f"the bounds {low_x} and {high_x} leave no valid number")
+    if (
+        (kw.exclusiveMinimum is not None or kw.exclusiveMaximum is not None)
+        and low_x is not None
+        and high_x is not None
+        and low_x >= high_x
+    ):
+        yield (
+            "exclusiveMinimum" if kw.exclusiveMinimum is not None else "exclusiveMaximum",
+            f"the bounds {low_x} and {high_x} leave no valid number",
+        )
     if kw.enum is not None and not kw.enum:
         yield "enum", "`enum` is empty: nothing is valid"
     extra = kw.additionalProperties.root if kw.additionalProperties is not None else None
@@ -80,8 +110,13 @@ def _bound_problems(kw: SchemaKeywords) -> Iterator[tuple[str, str]]:
         declared = set(kw.properties or {})
         for name in kw.required or ():
             if name not in declared:
-                yield "required", (f"'{name}' is required but not declared in `properties`, and "
-                                   "`additionalProperties: false` forbids it")
+                yield (
+                    "required",
+                    (
+                        f"'{name}' is required but not declared in `properties`, and "
+                        "`additionalProperties: false` forbids it"
+                    ),
+                )
 
 
 def validity(project: Project) -> Iterator[Diagnostic]:
@@ -90,8 +125,11 @@ def validity(project: Project) -> Iterator[Diagnostic]:
             jsonschema_rs.meta.validate(to_json_schema(schema))
         except jsonschema_rs.ValidationError as exc:
             path = (*root_path, *exc.instance_path)
-            yield diag("invalid-arg-schema", project.spans.tool(path),
-                       f"not valid JSON Schema 2020-12: {exc.message}")
+            yield diag(
+                "invalid-arg-schema",
+                project.spans.tool(path),
+                f"not valid JSON Schema 2020-12: {exc.message}",
+            )
             continue
         for path, kw in walk(schema, root_path):
             for keyword, message in _bound_problems(kw):
@@ -104,7 +142,9 @@ def _value_errors(defs: dict[str, Any], kw: SchemaKeywords, value: Any) -> str |
     schema.pop("default", None)
     schema.pop("examples", None)
     schema["$defs"] = defs
-    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(value))
+    error = jsonschema.exceptions.best_match(
+        jsonschema.Draft202012Validator(schema).iter_errors(value)
+    )
     return None if error is None else error.message
 
 
@@ -116,13 +156,19 @@ def defaults(project: Project) -> Iterator[Diagnostic]:
             if "default" in fields:
                 problem = _value_errors(defs, kw, kw.default)
                 if problem is not None:
-                    yield diag("invalid-default", project.spans.tool((*path, "default")),
-                               f"default does not match its schema: {problem}")
+                    yield diag(
+                        "invalid-default",
+                        project.spans.tool((*path, "default")),
+                        f"default does not match its schema: {problem}",
+                    )
             for index, example in enumerate(kw.examples or ()):
                 problem = _value_errors(defs, kw, example)
                 if problem is not None:
-                    yield diag("invalid-default", project.spans.tool((*path, "examples", index)),
-                               f"example does not match its schema: {problem}")
+                    yield diag(
+                        "invalid-default",
+                        project.spans.tool((*path, "examples", index)),
+                        f"example does not match its schema: {problem}",
+                    )
 
 
 def _resolve(project: Project, schema: Schema) -> Schema:
@@ -151,32 +197,41 @@ def multi_item(project: Project) -> Iterator[Diagnostic]:
         item = _resolve(project, spec.item).root
         props = item.properties or {}
         required = set(item.required or ())
-        if not any(flag in props and flag in required and _is_boolean(project, props[flag])
-                   for flag in ("success", "ok")):
-            yield diag("multi-item-status-missing",
-                       project.spans.tool(("tools", name, "multi_item", "item"), key=True),
-                       f"results of '{name}' carry no required boolean `success` or `ok`",
-                       "add `success: {type: boolean}` to the item's properties and to `required`")
+        if not any(
+            flag in props and flag in required and _is_boolean(project, props[flag])
+            for flag in ("success", "ok")
+        ):
+            yield diag(
+                "multi-item-status-missing",
+                project.spans.tool(("tools", name, "multi_item", "item"), key=True),
+                f"results of '{name}' carry no required boolean `success` or `ok`",
+                "add `success: {type: boolean}` to the item's properties and to `required`",
+            )
         returns = tool.decl.returns
         if returns is not None:
             declared = _resolve(project, returns).root.properties or {}
             for field in MULTI_ITEM_FIELDS:
                 if field in declared:
-                    yield diag("multi-item-reserved-field",
-                               project.spans.tool(("tools", name, "returns", "properties", field),
-                                                  key=True),
-                               f"'{field}' is added by toolc to the data of multi-item tool "
-                               f"'{name}'", "rename the field")
+                    yield diag(
+                        "multi-item-reserved-field",
+                        project.spans.tool(
+                            ("tools", name, "returns", "properties", field), key=True
+                        ),
+                        f"'{field}' is added by toolc to the data of multi-item tool '{name}'",
+                        "rename the field",
+                    )
 
 
 def error_codes(project: Project) -> Iterator[Diagnostic]:
     for name, tool in project.tools.items():
         for code in tool.decl.errors or {}:
             if code in FRAMEWORK_ERROR_CODES:
-                yield diag("reserved-error-code",
-                           project.spans.tool(("tools", name, "errors", code), key=True),
-                           f"'{code}' is a framework error code, part of every tool's contract",
-                           "declare only domain codes; rename this one")
+                yield diag(
+                    "reserved-error-code",
+                    project.spans.tool(("tools", name, "errors", code), key=True),
+                    f"'{code}' is a framework error code, part of every tool's contract",
+                    "declare only domain codes; rename this one",
+                )
 
 
 CHECKS = (references, patterns, validity, defaults, multi_item, error_codes)

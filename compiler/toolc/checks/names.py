@@ -9,17 +9,25 @@ from toolc.model import Project
 from toolc.naming import pascal, snake
 
 
-def _collisions(names: Iterable[str], forms: tuple[Callable[[str], str], ...],
-                span: Callable[[str], Span], what: str) -> Iterator[Diagnostic]:
+def _collisions(
+    names: Iterable[str],
+    forms: tuple[Callable[[str], str], ...],
+    span: Callable[[str], Span],
+    what: str,
+) -> Iterator[Diagnostic]:
     seen: dict[str, str] = {}
     for name in names:
         for form in forms:
             ident = form(name)
             other = seen.get(form.__name__ + ":" + ident)
             if other is not None and other != name:
-                yield diag("identifier-collision", span(name),
-                           f"{what} '{name}' and '{other}' both become the Python identifier "
-                           f"'{ident}'", f"rename '{name}'", (Note(span(other), f"'{other}' is here"),))
+                yield diag(
+                    "identifier-collision",
+                    span(name),
+                    f"{what} '{name}' and '{other}' both become the Python identifier '{ident}'",
+                    f"rename '{name}'",
+                    (Note(span(other), f"'{other}' is here"),),
+                )
                 break
             seen[form.__name__ + ":" + ident] = name
 
@@ -29,12 +37,17 @@ def _arg_span(project: Project, tool: str) -> Callable[[str], Span]:
 
 
 def identifiers(project: Project) -> Iterator[Diagnostic]:
-    yield from _collisions(project.tools, (snake, pascal),
-                           lambda n: project.spans.tool(("tools", n), key=True), "tools")
+    yield from _collisions(
+        project.tools,
+        (snake, pascal),
+        lambda n: project.spans.tool(("tools", n), key=True),
+        "tools",
+    )
     for name, tool in project.tools.items():
         yield from _collisions(tool.args, (snake,), _arg_span(project, name), "arguments")
-    yield from _collisions(project.types, (pascal,),
-                           lambda n: project.spans.tool(("types", n), key=True), "types")
+    yield from _collisions(
+        project.types, (pascal,), lambda n: project.spans.tool(("types", n), key=True), "types"
+    )
 
 
 CHECKS = (identifiers,)

@@ -12,9 +12,12 @@ from toolc.model import Project, ToolDecl
 def policy_targets(project: Project) -> Iterator[Diagnostic]:
     for name in project.policies:
         if name not in project.tools:
-            yield diag("policy-unknown-tool", project.spans.policy(("tool_policies", name), key=True),
-                       f"policy for undeclared tool '{name}'{did_you_mean(name, project.tools)}",
-                       "declare the tool in tools.yaml or remove the policy")
+            yield diag(
+                "policy-unknown-tool",
+                project.spans.policy(("tool_policies", name), key=True),
+                f"policy for undeclared tool '{name}'{did_you_mean(name, project.tools)}",
+                "declare the tool in tools.yaml or remove the policy",
+            )
 
 
 def pre_validators(project: Project) -> Iterator[Diagnostic]:
@@ -26,41 +29,63 @@ def pre_validators(project: Project) -> Iterator[Diagnostic]:
         span = project.spans.policy(path)
         validator = project.tools.get(pre.tool)
         if validator is None:
-            yield diag("prevalidator-unknown", span,
-                       f"pre-validator '{pre.tool}' of '{name}' is not a declared tool"
-                       f"{did_you_mean(pre.tool, project.tools)}")
+            yield diag(
+                "prevalidator-unknown",
+                span,
+                f"pre-validator '{pre.tool}' of '{name}' is not a declared tool"
+                f"{did_you_mean(pre.tool, project.tools)}",
+            )
             continue
         if not validator.enabled:
-            yield diag("prevalidator-disabled", span,
-                       f"pre-validator '{validator.name}' of '{name}' is disabled",
-                       "enable the validator, or set `pre_validation.enabled: false`")
+            yield diag(
+                "prevalidator-disabled",
+                span,
+                f"pre-validator '{validator.name}' of '{name}' is disabled",
+                "enable the validator, or set `pre_validation.enabled: false`",
+            )
         if validator.decl.mcp_server != tool.decl.mcp_server:
-            yield diag("prevalidator-other-server", span,
-                       f"pre-validator '{validator.name}' is on server '{validator.decl.mcp_server}'"
-                       f" but '{name}' is on '{tool.decl.mcp_server}'",
-                       "pre-validation runs inside the target's server: move one of the two")
+            yield diag(
+                "prevalidator-other-server",
+                span,
+                f"pre-validator '{validator.name}' is on server '{validator.decl.mcp_server}'"
+                f" but '{name}' is on '{tool.decl.mcp_server}'",
+                "pre-validation runs inside the target's server: move one of the two",
+            )
         if validator.operation_type == "transactional":
-            yield diag("transactional-prevalidator", span,
-                       f"pre-validator '{validator.name}' is transactional; it runs before the user "
-                       "confirms anything", "declare it `tool_type: query` if it only reads")
+            yield diag(
+                "transactional-prevalidator",
+                span,
+                f"pre-validator '{validator.name}' is transactional; it runs before the user "
+                "confirms anything",
+                "declare it `tool_type: query` if it only reads",
+            )
 
 
 def _requires(project: Project, tool: ToolDecl) -> Iterator[Diagnostic]:
     declared = tool.decl.requires
     policy = tool.policy.requires if tool.policy is not None else None
-    for source, names, spans in (("tools", declared, project.spans.tool),
-                                 ("tool_policies", policy, project.spans.policy)):
+    for source, names, spans in (
+        ("tools", declared, project.spans.tool),
+        ("tool_policies", policy, project.spans.policy),
+    ):
         for index, arg in enumerate(names or ()):
             if arg not in tool.args:
-                yield diag("requires-unknown-arg", spans((source, tool.name, "requires", index)),
-                           f"'{tool.name}' requires '{arg}', which is not in its args_schema"
-                           f"{did_you_mean(arg, tool.args)}")
+                yield diag(
+                    "requires-unknown-arg",
+                    spans((source, tool.name, "requires", index)),
+                    f"'{tool.name}' requires '{arg}', which is not in its args_schema"
+                    f"{did_you_mean(arg, tool.args)}",
+                )
     if declared is not None and policy is not None and set(declared) != set(policy):
         note = Note(project.spans.tool(("tools", tool.name, "requires")), "tools.yaml says this")
-        yield diag("requires-mismatch", project.spans.policy(("tool_policies", tool.name, "requires")),
-                   f"policy requires {sorted(policy)} but tools.yaml requires {sorted(declared)} "
-                   f"for '{tool.name}'", "keep `requires` in one file, or make both name the same "
-                   "arguments", (note,))
+        yield diag(
+            "requires-mismatch",
+            project.spans.policy(("tool_policies", tool.name, "requires")),
+            f"policy requires {sorted(policy)} but tools.yaml requires {sorted(declared)} "
+            f"for '{tool.name}'",
+            "keep `requires` in one file, or make both name the same arguments",
+            (note,),
+        )
 
 
 def requirements(project: Project) -> Iterator[Diagnostic]:
@@ -74,16 +99,24 @@ def agreement(project: Project) -> Iterator[Diagnostic]:
         if policy is None:
             continue
         decl = tool.decl
-        if decl.confirmation_required is not None and policy.require_confirmation is not None \
-                and decl.confirmation_required != policy.require_confirmation:
+        if (
+            decl.confirmation_required is not None
+            and policy.require_confirmation is not None
+            and decl.confirmation_required != policy.require_confirmation
+        ):
             yield diag(
                 "confirmation-mismatch",
                 project.spans.policy(("tool_policies", name, "require_confirmation")),
                 f"require_confirmation is {str(policy.require_confirmation).lower()} here but "
                 f"'{name}' has confirmation_required: {str(decl.confirmation_required).lower()}",
                 "make them agree, or keep only one of them",
-                (Note(project.spans.tool(("tools", name, "confirmation_required")),
-                      "tools.yaml says this"),))
+                (
+                    Note(
+                        project.spans.tool(("tools", name, "confirmation_required")),
+                        "tools.yaml says this",
+                    ),
+                ),
+            )
         expected = "read_only" if decl.tool_type == "query" else "transactional"
         if policy.operation_type is not None and policy.operation_type != expected:
             yield diag(
@@ -92,17 +125,23 @@ def agreement(project: Project) -> Iterator[Diagnostic]:
                 f"operation_type {policy.operation_type} disagrees with tool_type "
                 f"{decl.tool_type} of '{name}'",
                 f"`tool_type: {decl.tool_type}` goes with `operation_type: {expected}`",
-                (Note(project.spans.tool(("tools", name, "tool_type")), "tools.yaml says this"),))
+                (Note(project.spans.tool(("tools", name, "tool_type")), "tools.yaml says this"),),
+            )
 
 
 def confirmation(project: Project) -> Iterator[Diagnostic]:
     for name, tool in project.tools.items():
-        if tool.operation_type == "transactional" and not tool.require_confirmation \
-                and tool.enabled:
-            yield diag("transactional-without-confirmation",
-                       project.spans.tool(("tools", name), key=True),
-                       f"'{name}' changes state but asks for no confirmation",
-                       "set `confirmation_required: true`, or `tool_type: query` if it only reads")
+        if (
+            tool.operation_type == "transactional"
+            and not tool.require_confirmation
+            and tool.enabled
+        ):
+            yield diag(
+                "transactional-without-confirmation",
+                project.spans.tool(("tools", name), key=True),
+                f"'{name}' changes state but asks for no confirmation",
+                "set `confirmation_required: true`, or `tool_type: query` if it only reads",
+            )
 
 
 CHECKS = (policy_targets, pre_validators, requirements, agreement, confirmation)

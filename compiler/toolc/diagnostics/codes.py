@@ -20,149 +20,364 @@ class Rule:
 
 
 _RULES = [
-    # --- reading the files -------------------------------------------------------------------
-    Rule("file-not-found", E, "input", "The config directory has no tools.yaml.",
-         "toolc reads `tools.yaml` (and optionally `tool_policies.yaml`) from the config directory, "
-         "the current directory by default. Run `toolc check DIR` with the directory that holds "
-         "them, or create `tools.yaml` with a top-level `tools:` mapping."),
-    Rule("file-too-large", E, "input", "The file is larger than toolc reads.",
-         "Config files are capped at 32 MiB so that a runaway or hostile file fails fast instead of "
-         "exhausting memory. Split the tools over several projects if you really have that much."),
-    Rule("not-utf8", E, "input", "The file is not valid UTF-8.",
-         "Config files must be UTF-8 (a UTF-8 byte-order mark is accepted). The diagnostic points at "
-         "the first byte that does not decode; re-save the file as UTF-8."),
-    Rule("binary-file", E, "input", "The file holds binary data, not YAML text.",
-         "The file contains NUL or other control bytes that YAML forbids. Check that the path "
-         "points at the YAML file and not at an archive or a compiled artefact."),
-    Rule("empty-file", E, "input", "The file holds no YAML document.",
-         "An empty `tools.yaml` declares nothing. Write `tools:` with at least one tool; for "
-         "`tool_policies.yaml`, write `tool_policies: {}` or delete the file."),
-    Rule("yaml-syntax", E, "yaml", "The file is not well-formed YAML.",
-         "The YAML parser stopped at this position. The message repeats what it expected; a "
-         "common cause is a missing space after `:` or an unclosed quote or bracket."),
-    Rule("yaml-tab-indent", E, "yaml", "A tab character is used for indentation.",
-         "YAML forbids tabs in indentation. Replace the tab with spaces (two per level is usual)."),
-    Rule("yaml-duplicate-key", E, "yaml", "A mapping has the same key twice.",
-         "PyYAML silently keeps the last of two equal keys; toolc refuses the file, because one "
-         "of the two declarations would be lost without a word. Remove or rename one of them."),
-    Rule("yaml-unsupported-tag", E, "yaml", "A YAML tag outside the JSON-compatible core schema.",
-         "toolc loads YAML safely: only the core tags `!!str`, `!!int`, `!!float`, `!!bool`, "
-         "`!!null`, `!!map` and `!!seq` are accepted. Python tags (`!!python/...`) and custom "
-         "tags are refused. Remove the tag."),
-    Rule("yaml-tag-mismatch", E, "yaml", "A value does not fit the core tag it is given.",
-         "A value tagged `!!int`, `!!float`, `!!bool` or `!!null` must be written as YAML 1.2 "
-         "writes that type (`!!bool true`, `!!int 12`). Fix the value or drop the tag."),
-    Rule("yaml-alias-limit", E, "yaml", "Aliases expand to more nodes than toolc accepts.",
-         "Anchors and aliases (`&a`, `*a`) may be used, but their expansion is capped at 100,000 "
-         "nodes so that an alias bomb (\"billion laughs\") fails at once instead of hanging. "
-         "Write the repeated parts out, or share them with `types:` and `$ref`."),
-    Rule("yaml-depth-limit", E, "yaml", "The YAML nests deeper than toolc accepts.",
-         "Nesting is capped at 64 levels. No real tool declaration nests that deep; flatten the "
-         "schema or share parts through `types:` and `$ref`."),
-    Rule("yaml-merge-key", E, "yaml", "A YAML 1.1 merge key (`<<`).",
-         "Merge keys are not part of YAML 1.2 and are not supported. Repeat the keys, or share "
-         "the schema with `types:` and `$ref`."),
-    Rule("yaml-complex-key", E, "yaml", "A mapping key that is not a plain scalar.",
-         "Mapping keys must be scalars (names), as in JSON. A sequence, mapping or alias used as a "
-         "key has no JSON equivalent; write the key as text."),
-    Rule("yaml-multiple-documents", E, "yaml", "The file holds more than one YAML document.",
-         "Each config file holds exactly one document. Remove the `---` separator and merge the "
-         "documents, or move the second one to another file."),
-    # --- the published schemas ------------------------------------------------------------------
-    Rule("schema-type", E, "schema", "A value has the wrong type.",
-         "The value does not have the type the published schema requires (for instance a string "
-         "where a boolean is expected). YAML 1.2 reads `yes`, `no`, `on` and `off` as strings: "
-         "write `true` or `false`."),
-    Rule("unknown-key", E, "schema", "A key the config language does not define.",
-         "The key is not part of the config language at this position. The message suggests the "
-         "closest known key; `docs/config.md` lists them all."),
-    Rule("missing-key", E, "schema", "A required key is missing.",
-         "The published schema requires this key here. For tools, `version`, `description`, "
-         "`mcp_server` and `tool_type` are required."),
-    Rule("invalid-value", E, "schema", "A value is outside what the schema allows.",
-         "The value is of the right type but not one of the allowed values, or breaks a bound or "
-         "pattern of the config language. The message names what is allowed."),
-    Rule("unknown-type", E, "schema", "An argument spec names a type JSON Schema does not have.",
-         "`type` must be one of `string`, `integer`, `number`, `boolean`, `object`, `array` (or "
-         "its alias `list`) and `null`, or a list of them such as `[string, \"null\"]`."),
-    Rule("invalid-version", E, "schema", "A tool version is not a semantic version.",
-         "Every tool declares `version` as MAJOR.MINOR.PATCH (semver 2.0, pre-release and build "
-         "suffixes allowed), for example `version: 1.0.0`. Quote nothing; there is no default."),
-    Rule("invalid-tool-name", E, "schema", "A tool name breaks MCP's naming rule.",
-         "MCP tool names are 1 to 128 characters of `A-Z a-z 0-9 _ . -`. Rename the tool."),
-    Rule("unsupported-keyword", E, "schema", "A JSON Schema keyword outside toolc's subset.",
-         "toolc promises that generated models accept exactly what the published schema accepts, "
-         "so it only takes keywords it can honour: type, items, properties, required, enum, const, "
-         "default, minimum, maximum, exclusiveMinimum, exclusiveMaximum, minLength, maxLength, "
-         "pattern, format, minItems, maxItems, uniqueItems, additionalProperties, $ref, "
-         "description, title, examples, deprecated, label and user_prompt. Express the rule with "
-         "those, or validate it in the handler."),
-    Rule("invalid-arg-schema", E, "schema", "An argument spec is not valid JSON Schema.",
-         "The spec, once `list` is read as `array` and `$ref` points into `$defs`, must be a valid "
-         "JSON Schema 2020-12 document (checked against the 2020-12 metaschema), and it must be "
-         "satisfiable: bounds in order, `required` properties declared, `enum` not empty."),
-    Rule("invalid-default", E, "schema", "A `default` or example does not match its own schema.",
-         "Clients fill in `default` and show `examples`; a value that its own schema rejects "
-         "would be refused at call time. Fix the value or the schema."),
-    Rule("unsupported-pattern", E, "schema", "A pattern uses regex syntax engines read differently.",
-         "Patterns must mean the same in Python (the reference validator), ECMAScript and Rust: no "
-         "lookaround, no backreferences, no possessive or atomic groups, no inline flags, and no "
-         "classes whose meaning depends on Unicode mode (`\\d`, `\\w`, `\\s`, `\\b`). Write "
-         "explicit classes such as `[0-9]` and `[A-Za-z0-9_]`."),
-    Rule("invalid-pattern", E, "schema", "A pattern is not a valid regular expression.",
-         "The reference validator (Python's `re`, as used by the `jsonschema` package) cannot "
-         "compile the pattern. The message gives the position of the problem."),
-    Rule("unknown-ref", E, "schema", "`$ref` names a type that is not declared.",
-         "`$ref` takes `#/types/<Name>`, a name declared under the top-level `types:` mapping of "
-         "tools.yaml. The message suggests the closest declared name."),
-    Rule("unused-type", W, "schema", "A shared type is declared but never referenced.",
-         "Nothing reaches this entry of `types:` through `$ref`. Remove it or reference it."),
-    # --- cross-file rules ---------------------------------------------------------------------------
-    Rule("policy-unknown-tool", E, "policy", "A policy names a tool tools.yaml does not declare.",
-         "Every key of `tool_policies:` must be a tool declared in tools.yaml. The message "
-         "suggests the closest declared name; a policy left behind by a renamed tool is the "
-         "usual cause."),
-    Rule("prevalidator-unknown", E, "policy", "`pre_validation.tool` is not a declared tool.",
-         "The pre-validator is an MCP tool of its own and must be declared in tools.yaml."),
-    Rule("prevalidator-disabled", E, "policy", "`pre_validation.tool` names a disabled tool.",
-         "A disabled tool is not served, so the pre-validation could never run. Enable the "
-         "validator or disable the pre-validation."),
-    Rule("prevalidator-other-server", E, "policy", "The pre-validator lives on another MCP server.",
-         "Pre-validation runs inside the target tool's server, so the validator must have the same "
-         "`mcp_server` as the tool it validates."),
-    Rule("requires-unknown-arg", E, "policy", "`requires` names an argument that does not exist.",
-         "Every name in `requires` (in tools.yaml or tool_policies.yaml) must be a key of the "
-         "tool's `args_schema`."),
-    Rule("requires-mismatch", E, "policy", "tools.yaml and tool_policies.yaml disagree on `requires`.",
-         "Both files may list the required arguments; when both do, they must name the same set. "
-         "Two sources of truth that disagree is an error, not a precedence rule: keep one."),
-    Rule("confirmation-mismatch", E, "policy", "`confirmation_required` and `require_confirmation` disagree.",
-         "The tool's `confirmation_required` and its policy's `require_confirmation` say "
-         "different things. Make them agree, or keep only one of them."),
-    Rule("operation-type-mismatch", E, "policy", "`tool_type` and `operation_type` disagree.",
-         "`tool_type: query` goes with `operation_type: read_only`, and `tool_type: action` with "
-         "`operation_type: transactional`. Fix whichever is wrong."),
-    Rule("identifier-collision", E, "policy", "Two names map to the same Python identifier.",
-         "Generated code names a class per tool (PascalCase) and a field per argument "
-         "(snake_case). Two tools, or two arguments of one tool, that differ only in "
-         "punctuation or case would produce the same identifier. Rename one."),
-    Rule("reserved-error-code", E, "policy", "A tool declares one of the framework's error codes.",
-         "VALIDATION_ERROR, TOOL_ERROR, CONFIRMATION_DECLINED, CONFIRMATION_UNAVAILABLE, "
-         "PRE_VALIDATION_REJECTED and PRE_VALIDATION_FAILED belong to every tool's contract "
-         "already. Declare only domain codes under `errors:`."),
-    Rule("multi-item-status-missing", E, "policy", "A multi-item result has no boolean `success`/`ok`.",
-         "Each element of a multi-item tool's `results` must carry a required boolean `success` "
-         "or `ok` (guide §4): declare it in `multi_item.item` with `required: [success]`."),
-    Rule("multi-item-reserved-field", E, "policy", "`returns` of a multi-item tool redefines a normalized field.",
-         "For a multi-item tool toolc adds `results`, `multi_item_status`, `partial_success`, "
-         "`metadata`, `original_ok` and `secondary_error` to the data. Rename the field."),
-    Rule("transactional-without-confirmation", W, "policy", "A transactional tool asks for no confirmation.",
-         "The tool changes state (`tool_type: action` or `operation_type: transactional`) but "
-         "neither `confirmation_required` nor `require_confirmation` is true. Add one, or declare "
-         "the tool read-only if it is."),
-    Rule("transactional-prevalidator", W, "policy", "A pre-validator is itself transactional.",
-         "A pre-validator runs before the user confirms anything, so it should only read. Make it "
-         "`tool_type: query` / `operation_type: read_only`."),
+    # --- reading the files -----------------------------------------------------------------
+    Rule(
+        "file-not-found",
+        E,
+        "input",
+        "The config directory has no tools.yaml.",
+        "toolc reads `tools.yaml` (and optionally `tool_policies.yaml`) from the config directory, "
+        "the current directory by default. Run `toolc check DIR` with the directory that holds "
+        "them, or create `tools.yaml` with a top-level `tools:` mapping.",
+    ),
+    Rule(
+        "file-too-large",
+        E,
+        "input",
+        "The file is larger than toolc reads.",
+        "Config files are capped at 32 MiB so that a runaway or hostile file fails fast instead of "
+        "exhausting memory. Split the tools over several projects if you really have that much.",
+    ),
+    Rule(
+        "not-utf8",
+        E,
+        "input",
+        "The file is not valid UTF-8.",
+        "Config files must be UTF-8 (a UTF-8 byte-order mark is accepted). The diagnostic points "
+        "at the first byte that does not decode; re-save the file as UTF-8.",
+    ),
+    Rule(
+        "binary-file",
+        E,
+        "input",
+        "The file holds binary data, not YAML text.",
+        "The file contains NUL or other control bytes that YAML forbids. Check that the path "
+        "points at the YAML file and not at an archive or a compiled artefact.",
+    ),
+    Rule(
+        "empty-file",
+        E,
+        "input",
+        "The file holds no YAML document.",
+        "An empty `tools.yaml` declares nothing. Write `tools:` with at least one tool; for "
+        "`tool_policies.yaml`, write `tool_policies: {}` or delete the file.",
+    ),
+    Rule(
+        "yaml-syntax",
+        E,
+        "yaml",
+        "The file is not well-formed YAML.",
+        "The YAML parser stopped at this position. The message repeats what it expected; a "
+        "common cause is a missing space after `:` or an unclosed quote or bracket.",
+    ),
+    Rule(
+        "yaml-tab-indent",
+        E,
+        "yaml",
+        "A tab character is used for indentation.",
+        "YAML forbids tabs in indentation. Replace the tab with spaces (two per level is usual).",
+    ),
+    Rule(
+        "yaml-duplicate-key",
+        E,
+        "yaml",
+        "A mapping has the same key twice.",
+        "PyYAML silently keeps the last of two equal keys; toolc refuses the file, because one "
+        "of the two declarations would be lost without a word. Remove or rename one of them.",
+    ),
+    Rule(
+        "yaml-unsupported-tag",
+        E,
+        "yaml",
+        "A YAML tag outside the JSON-compatible core schema.",
+        "toolc loads YAML safely: only the core tags `!!str`, `!!int`, `!!float`, `!!bool`, "
+        "`!!null`, `!!map` and `!!seq` are accepted. Python tags (`!!python/...`) and custom "
+        "tags are refused. Remove the tag.",
+    ),
+    Rule(
+        "yaml-tag-mismatch",
+        E,
+        "yaml",
+        "A value does not fit the core tag it is given.",
+        "A value tagged `!!int`, `!!float`, `!!bool` or `!!null` must be written as YAML 1.2 "
+        "writes that type (`!!bool true`, `!!int 12`). Fix the value or drop the tag.",
+    ),
+    Rule(
+        "yaml-alias-limit",
+        E,
+        "yaml",
+        "Aliases expand to more nodes than toolc accepts.",
+        "Anchors and aliases (`&a`, `*a`) may be used, but their expansion is capped at 100,000 "
+        'nodes so that an alias bomb ("billion laughs") fails at once instead of hanging. '
+        "Write the repeated parts out, or share them with `types:` and `$ref`.",
+    ),
+    Rule(
+        "yaml-depth-limit",
+        E,
+        "yaml",
+        "The YAML nests deeper than toolc accepts.",
+        "Nesting is capped at 64 levels. No real tool declaration nests that deep; flatten the "
+        "schema or share parts through `types:` and `$ref`.",
+    ),
+    Rule(
+        "yaml-merge-key",
+        E,
+        "yaml",
+        "A YAML 1.1 merge key (`<<`).",
+        "Merge keys are not part of YAML 1.2 and are not supported. Repeat the keys, or share "
+        "the schema with `types:` and `$ref`.",
+    ),
+    Rule(
+        "yaml-complex-key",
+        E,
+        "yaml",
+        "A mapping key that is not a plain scalar.",
+        "Mapping keys must be scalars (names), as in JSON. A sequence, mapping or alias used as a "
+        "key has no JSON equivalent; write the key as text.",
+    ),
+    Rule(
+        "yaml-multiple-documents",
+        E,
+        "yaml",
+        "The file holds more than one YAML document.",
+        "Each config file holds exactly one document. Remove the `---` separator and merge the "
+        "documents, or move the second one to another file.",
+    ),
+    # --- the published schemas -------------------------------------------------------------
+    Rule(
+        "schema-type",
+        E,
+        "schema",
+        "A value has the wrong type.",
+        "The value does not have the type the published schema requires (for instance a string "
+        "where a boolean is expected). YAML 1.2 reads `yes`, `no`, `on` and `off` as strings: "
+        "write `true` or `false`.",
+    ),
+    Rule(
+        "unknown-key",
+        E,
+        "schema",
+        "A key the config language does not define.",
+        "The key is not part of the config language at this position. The message suggests the "
+        "closest known key; `docs/config.md` lists them all.",
+    ),
+    Rule(
+        "missing-key",
+        E,
+        "schema",
+        "A required key is missing.",
+        "The published schema requires this key here. For tools, `version`, `description`, "
+        "`mcp_server` and `tool_type` are required.",
+    ),
+    Rule(
+        "invalid-value",
+        E,
+        "schema",
+        "A value is outside what the schema allows.",
+        "The value is of the right type but not one of the allowed values, or breaks a bound or "
+        "pattern of the config language. The message names what is allowed.",
+    ),
+    Rule(
+        "unknown-type",
+        E,
+        "schema",
+        "An argument spec names a type JSON Schema does not have.",
+        "`type` must be one of `string`, `integer`, `number`, `boolean`, `object`, `array` (or "
+        'its alias `list`) and `null`, or a list of them such as `[string, "null"]`.',
+    ),
+    Rule(
+        "invalid-version",
+        E,
+        "schema",
+        "A tool version is not a semantic version.",
+        "Every tool declares `version` as MAJOR.MINOR.PATCH (semver 2.0, pre-release and build "
+        "suffixes allowed), for example `version: 1.0.0`. Quote nothing; there is no default.",
+    ),
+    Rule(
+        "invalid-tool-name",
+        E,
+        "schema",
+        "A tool name breaks MCP's naming rule.",
+        "MCP tool names are 1 to 128 characters of `A-Z a-z 0-9 _ . -`. Rename the tool.",
+    ),
+    Rule(
+        "unsupported-keyword",
+        E,
+        "schema",
+        "A JSON Schema keyword outside toolc's subset.",
+        "toolc promises that generated models accept exactly what the published schema accepts, "
+        "so it only takes keywords it can honour: type, items, properties, required, enum, const, "
+        "default, minimum, maximum, exclusiveMinimum, exclusiveMaximum, minLength, maxLength, "
+        "pattern, format, minItems, maxItems, uniqueItems, additionalProperties, $ref, "
+        "description, title, examples, deprecated, label and user_prompt. Express the rule with "
+        "those, or validate it in the handler.",
+    ),
+    Rule(
+        "invalid-arg-schema",
+        E,
+        "schema",
+        "An argument spec is not valid JSON Schema.",
+        "The spec, once `list` is read as `array` and `$ref` points into `$defs`, must be a valid "
+        "JSON Schema 2020-12 document (checked against the 2020-12 metaschema), and it must be "
+        "satisfiable: bounds in order, `required` properties declared, `enum` not empty.",
+    ),
+    Rule(
+        "invalid-default",
+        E,
+        "schema",
+        "A `default` or example does not match its own schema.",
+        "Clients fill in `default` and show `examples`; a value that its own schema rejects "
+        "would be refused at call time. Fix the value or the schema.",
+    ),
+    Rule(
+        "unsupported-pattern",
+        E,
+        "schema",
+        "A pattern uses regex syntax engines read differently.",
+        "Patterns must mean the same in Python (the reference validator), ECMAScript and Rust: no "
+        "lookaround, no backreferences, no possessive or atomic groups, no inline flags, and no "
+        "classes whose meaning depends on Unicode mode (`\\d`, `\\w`, `\\s`, `\\b`). Write "
+        "explicit classes such as `[0-9]` and `[A-Za-z0-9_]`.",
+    ),
+    Rule(
+        "invalid-pattern",
+        E,
+        "schema",
+        "A pattern is not a valid regular expression.",
+        "The reference validator (Python's `re`, as used by the `jsonschema` package) cannot "
+        "compile the pattern. The message gives the position of the problem.",
+    ),
+    Rule(
+        "unknown-ref",
+        E,
+        "schema",
+        "`$ref` names a type that is not declared.",
+        "`$ref` takes `#/types/<Name>`, a name declared under the top-level `types:` mapping of "
+        "tools.yaml. The message suggests the closest declared name.",
+    ),
+    Rule(
+        "unused-type",
+        W,
+        "schema",
+        "A shared type is declared but never referenced.",
+        "Nothing reaches this entry of `types:` through `$ref`. Remove it or reference it.",
+    ),
+    # --- cross-file rules ------------------------------------------------------------------
+    Rule(
+        "policy-unknown-tool",
+        E,
+        "policy",
+        "A policy names a tool tools.yaml does not declare.",
+        "Every key of `tool_policies:` must be a tool declared in tools.yaml. The message "
+        "suggests the closest declared name; a policy left behind by a renamed tool is the "
+        "usual cause.",
+    ),
+    Rule(
+        "prevalidator-unknown",
+        E,
+        "policy",
+        "`pre_validation.tool` is not a declared tool.",
+        "The pre-validator is an MCP tool of its own and must be declared in tools.yaml.",
+    ),
+    Rule(
+        "prevalidator-disabled",
+        E,
+        "policy",
+        "`pre_validation.tool` names a disabled tool.",
+        "A disabled tool is not served, so the pre-validation could never run. Enable the "
+        "validator or disable the pre-validation.",
+    ),
+    Rule(
+        "prevalidator-other-server",
+        E,
+        "policy",
+        "The pre-validator lives on another MCP server.",
+        "Pre-validation runs inside the target tool's server, so the validator must have the same "
+        "`mcp_server` as the tool it validates.",
+    ),
+    Rule(
+        "requires-unknown-arg",
+        E,
+        "policy",
+        "`requires` names an argument that does not exist.",
+        "Every name in `requires` (in tools.yaml or tool_policies.yaml) must be a key of the "
+        "tool's `args_schema`.",
+    ),
+    Rule(
+        "requires-mismatch",
+        E,
+        "policy",
+        "tools.yaml and tool_policies.yaml disagree on `requires`.",
+        "Both files may list the required arguments; when both do, they must name the same set. "
+        "Two sources of truth that disagree is an error, not a precedence rule: keep one.",
+    ),
+    Rule(
+        "confirmation-mismatch",
+        E,
+        "policy",
+        "`confirmation_required` and `require_confirmation` disagree.",
+        "The tool's `confirmation_required` and its policy's `require_confirmation` say "
+        "different things. Make them agree, or keep only one of them.",
+    ),
+    Rule(
+        "operation-type-mismatch",
+        E,
+        "policy",
+        "`tool_type` and `operation_type` disagree.",
+        "`tool_type: query` goes with `operation_type: read_only`, and `tool_type: action` with "
+        "`operation_type: transactional`. Fix whichever is wrong.",
+    ),
+    Rule(
+        "identifier-collision",
+        E,
+        "policy",
+        "Two names map to the same Python identifier.",
+        "Generated code names a class per tool (PascalCase) and a field per argument "
+        "(snake_case). Two tools, or two arguments of one tool, that differ only in "
+        "punctuation or case would produce the same identifier. Rename one.",
+    ),
+    Rule(
+        "reserved-error-code",
+        E,
+        "policy",
+        "A tool declares one of the framework's error codes.",
+        "VALIDATION_ERROR, TOOL_ERROR, CONFIRMATION_DECLINED, CONFIRMATION_UNAVAILABLE, "
+        "PRE_VALIDATION_REJECTED and PRE_VALIDATION_FAILED belong to every tool's contract "
+        "already. Declare only domain codes under `errors:`.",
+    ),
+    Rule(
+        "multi-item-status-missing",
+        E,
+        "policy",
+        "A multi-item result has no boolean `success`/`ok`.",
+        "Each element of a multi-item tool's `results` must carry a required boolean `success` "
+        "or `ok` (guide §4): declare it in `multi_item.item` with `required: [success]`.",
+    ),
+    Rule(
+        "multi-item-reserved-field",
+        E,
+        "policy",
+        "`returns` of a multi-item tool redefines a normalized field.",
+        "For a multi-item tool toolc adds `results`, `multi_item_status`, `partial_success`, "
+        "`metadata`, `original_ok` and `secondary_error` to the data. Rename the field.",
+    ),
+    Rule(
+        "transactional-without-confirmation",
+        W,
+        "policy",
+        "A transactional tool asks for no confirmation.",
+        "The tool changes state (`tool_type: action` or `operation_type: transactional`) but "
+        "neither `confirmation_required` nor `require_confirmation` is true. Add one, or declare "
+        "the tool read-only if it is.",
+    ),
+    Rule(
+        "transactional-prevalidator",
+        W,
+        "policy",
+        "A pre-validator is itself transactional.",
+        "A pre-validator runs before the user confirms anything, so it should only read. Make it "
+        "`tool_type: query` / `operation_type: read_only`.",
+    ),
 ]
 
 CODES: dict[str, Rule] = {r.code: r for r in _RULES}

@@ -20,7 +20,9 @@ def _source_excerpt(span: Span, sources: Mapping[str, str]) -> list[str]:
     line = lines[span.line - 1]
     if len(line) > 200:  # a minified or binary line would flood the terminal
         return []
-    width = span.end_column - span.column if span.end_line == span.line else len(line) - span.column + 1
+    width = (
+        span.end_column - span.column if span.end_line == span.line else len(line) - span.column + 1
+    )
     width = max(1, width)
     gutter = f"{span.line:>5} | "
     # The caret line repeats the tabs of the source so that it lines up in any tab width.

@@ -9,7 +9,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from toolc.diagnostics import Span
-from toolc.model.policies_file import Policy, PoliciesFile, PreValidation
+from toolc.model.policies_file import PoliciesFile, Policy, PreValidation
 from toolc.model.tools_file import Schema, Tool, ToolsFile
 from toolc.source import JsonPath, SourceMap
 

@@ -64,11 +64,14 @@ def _translate(node: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in node.items():
         if key == "type":
-            out[key] = ["array" if t == "list" else t for t in value] if isinstance(value, list) \
+            out[key] = (
+                ["array" if t == "list" else t for t in value]
+                if isinstance(value, list)
                 else ("array" if value == "list" else value)
+            )
         elif key == "$ref":
             out[key] = DEFS_REF + ref_name(value)
-        elif key in ("items",) or key == "additionalProperties" and isinstance(value, dict):
+        elif key in ("items",) or (key == "additionalProperties" and isinstance(value, dict)):
             out[key] = _translate(value)
         elif key == "properties":
             out[key] = {name: _translate(sub) for name, sub in value.items()}

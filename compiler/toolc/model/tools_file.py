@@ -247,13 +247,17 @@ class SchemaKeywords(BaseModel):
             description="The value a client may assume when the argument is omitted."
         ),
     ] = None
-    minimum: Annotated[float | None, Field(description="Inclusive lower bound.")] = None
-    maximum: Annotated[float | None, Field(description="Inclusive upper bound.")] = None
+    minimum: Annotated[
+        int | float | None, Field(description="Inclusive lower bound.")
+    ] = None
+    maximum: Annotated[
+        int | float | None, Field(description="Inclusive upper bound.")
+    ] = None
     exclusiveMinimum: Annotated[
-        float | None, Field(description="Exclusive lower bound.")
+        int | float | None, Field(description="Exclusive lower bound.")
     ] = None
     exclusiveMaximum: Annotated[
-        float | None, Field(description="Exclusive upper bound.")
+        int | float | None, Field(description="Exclusive upper bound.")
     ] = None
     minLength: Annotated[
         int | None, Field(description="Minimum string length, in characters.", ge=0)

@@ -22,16 +22,26 @@ def _position(data: bytes, offset: int) -> tuple[int, int]:
 def _decode(data: bytes, shown: str) -> tuple[str | None, list[Diagnostic]]:
     if b"\x00" in data:
         line, col = _position(data, data.index(b"\x00"))
-        return None, [diag("binary-file", Span.point(shown, line, col),
-                           "file contains NUL bytes: this is binary data, not YAML",
-                           "check that the path names the YAML file")]
+        return None, [
+            diag(
+                "binary-file",
+                Span.point(shown, line, col),
+                "file contains NUL bytes: this is binary data, not YAML",
+                "check that the path names the YAML file",
+            )
+        ]
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line, col = _position(data, exc.start)
-        return None, [diag("not-utf8", Span.point(shown, line, col),
-                           f"invalid UTF-8 byte 0x{data[exc.start]:02x}",
-                           "re-save the file as UTF-8")]
+        return None, [
+            diag(
+                "not-utf8",
+                Span.point(shown, line, col),
+                f"invalid UTF-8 byte 0x{data[exc.start]:02x}",
+                "re-save the file as UTF-8",
+            )
+        ]
     return text.removeprefix("\ufeff"), []
 
 
@@ -41,18 +51,39 @@ def load_file(file: Path, shown: str) -> LoadedFile:
     try:
         size = file.stat().st_size
         if size > MAX_FILE_BYTES:
-            return LoadedFile(shown, None, None, empty, [diag(
-                "file-too-large", Span.whole_file(shown),
-                f"file is {size:,} bytes; toolc reads at most {MAX_FILE_BYTES:,}")])
+            return LoadedFile(
+                shown,
+                None,
+                None,
+                empty,
+                [
+                    diag(
+                        "file-too-large",
+                        Span.whole_file(shown),
+                        f"file is {size:,} bytes; toolc reads at most {MAX_FILE_BYTES:,}",
+                    )
+                ],
+            )
         data = file.read_bytes()
     except OSError as exc:
-        return LoadedFile(shown, None, None, empty, [diag(
-            "file-not-found", Span.whole_file(shown), f"cannot read file: {exc.strerror}")])
+        return LoadedFile(
+            shown,
+            None,
+            None,
+            empty,
+            [diag("file-not-found", Span.whole_file(shown), f"cannot read file: {exc.strerror}")],
+        )
     text, problems = _decode(data, shown)
     if text is None:
         return LoadedFile(shown, None, None, empty, problems)
     value, spans, problems = load_yaml(text, shown)
     if value is None and not problems:
-        problems = [diag("empty-file", Span.whole_file(shown), "file holds no YAML data",
-                         "declare `tools:` (or `tool_policies:`) with at least one entry")]
+        problems = [
+            diag(
+                "empty-file",
+                Span.whole_file(shown),
+                "file holds no YAML data",
+                "declare `tools:` (or `tool_policies:`) with at least one entry",
+            )
+        ]
     return LoadedFile(shown, text, value, spans, problems)

@@ -72,7 +72,7 @@ def resolve_tagged(tag: str, value: str) -> Scalar:
 
 
 def yaml11_reading(value: str) -> str | None:
-    """Say how YAML 1.1 would read a plain scalar that YAML 1.2 reads as a string, if differently."""
+    """How YAML 1.1 would read a plain scalar that YAML 1.2 reads as a string, if differently."""
     if _YAML11_BOOL.match(value):
         return "a boolean"
     if re.fullmatch(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+", value):

@@ -80,9 +80,8 @@ class _Builder:
         top = self.stack[-1]
         if isinstance(top.container, list):
             return (*top.path, len(top.container))
-        if top.key is None or top.key is _BAD_KEY or top.key is _COMPLEX_KEY:
-            return None
-        return (*top.path, top.key)  # type: ignore[has-type]
+        key = top.key
+        return (*top.path, key) if isinstance(key, str) else None
 
     def add(self, value: Any, weight: int, raw: RawSpan | None) -> None:
         if not self.stack:
@@ -113,26 +112,42 @@ class _Builder:
         top = self.stack[-1]
         if not isinstance(event, yaml.ScalarEvent):
             kind = "an alias" if isinstance(event, yaml.AliasEvent) else "a collection"
-            self.error("yaml-complex-key", event.start_mark, event.end_mark,
-                       f"mapping key is {kind}; keys must be plain names")
+            self.error(
+                "yaml-complex-key",
+                event.start_mark,
+                event.end_mark,
+                f"mapping key is {kind}; keys must be plain names",
+            )
             top.key = _BAD_KEY
             return
         key = event.value
         raw = _raw(event.start_mark, event.end_mark)
         if key == "<<" and event.style in ("", None) and event.tag is None:
-            self.error("yaml-merge-key", event.start_mark, event.end_mark,
-                       "merge keys (`<<`) are YAML 1.1 and not supported",
-                       "repeat the keys, or share the schema through `types:` and `$ref`")
+            self.error(
+                "yaml-merge-key",
+                event.start_mark,
+                event.end_mark,
+                "merge keys (`<<`) are YAML 1.1 and not supported",
+                "repeat the keys, or share the schema through `types:` and `$ref`",
+            )
             top.key = _BAD_KEY
             return
         first = top.key_spans.get(key)
         if first is not None:
             line, col, eline, ecol = first
-            note = Note(Span(self.path, line + 1, col + 1, eline + 1, ecol + 1),
-                        f"'{key}' first defined here")
-            self.diagnostics.append(diag(
-                "yaml-duplicate-key", self.span(event.start_mark, event.end_mark),
-                f"duplicate key '{key}'", "remove one of the two entries, or rename it", (note,)))
+            note = Note(
+                Span(self.path, line + 1, col + 1, eline + 1, ecol + 1),
+                f"'{key}' first defined here",
+            )
+            self.diagnostics.append(
+                diag(
+                    "yaml-duplicate-key",
+                    self.span(event.start_mark, event.end_mark),
+                    f"duplicate key '{key}'",
+                    "remove one of the two entries, or rename it",
+                    (note,),
+                )
+            )
             top.key = _BAD_KEY
             return
         top.key_spans[key] = raw
@@ -151,8 +166,13 @@ class _Builder:
             try:
                 value = resolve_tagged(tag, text)
             except ValueError as exc:
-                self.error("yaml-tag-mismatch", event.start_mark, event.end_mark, str(exc),
-                           "write the value as YAML 1.2 writes that type, or drop the tag")
+                self.error(
+                    "yaml-tag-mismatch",
+                    event.start_mark,
+                    event.end_mark,
+                    str(exc),
+                    "write the value as YAML 1.2 writes that type, or drop the tag",
+                )
                 value = None
         else:
             self.unsupported_tag(event)
@@ -162,9 +182,13 @@ class _Builder:
 
     def unsupported_tag(self, event: Any) -> None:
         tag = str(event.tag).replace(_CORE, "!!", 1)
-        self.error("yaml-unsupported-tag", event.start_mark, event.end_mark,
-                   f"unsupported YAML tag '{tag}'",
-                   "toolc reads YAML safely (JSON-compatible core tags only); remove the tag")
+        self.error(
+            "yaml-unsupported-tag",
+            event.start_mark,
+            event.end_mark,
+            f"unsupported YAML tag '{tag}'",
+            "toolc reads YAML safely (JSON-compatible core tags only); remove the tag",
+        )
 
     def register(self, anchor: str | None, value: Any, weight: int) -> None:
         if anchor is not None:
@@ -173,30 +197,50 @@ class _Builder:
     def alias(self, event: Any) -> None:
         target = self.anchors.get(event.anchor)
         if target is None:
-            self.error("yaml-syntax", event.start_mark, event.end_mark,
-                       f"alias '*{event.anchor}' refers to no anchor defined before it",
-                       f"define '&{event.anchor}' on an earlier node")
+            self.error(
+                "yaml-syntax",
+                event.start_mark,
+                event.end_mark,
+                f"alias '*{event.anchor}' refers to no anchor defined before it",
+                f"define '&{event.anchor}' on an earlier node",
+            )
             raise _Abort
         value, weight = target
         self.alias_nodes += weight
         if self.alias_nodes > MAX_ALIAS_NODES:
-            self.error("yaml-alias-limit", event.start_mark, event.end_mark,
-                       f"aliases expand to more than {MAX_ALIAS_NODES:,} nodes",
-                       "write the repeated parts out or share them with `types:` and `$ref`")
+            self.error(
+                "yaml-alias-limit",
+                event.start_mark,
+                event.end_mark,
+                f"aliases expand to more than {MAX_ALIAS_NODES:,} nodes",
+                "write the repeated parts out or share them with `types:` and `$ref`",
+            )
             raise _Abort
         self.add(value, weight, _raw(event.start_mark, event.end_mark))
 
-    def start(self, event: Any, container: dict[str, Any] | list[Any], tags: frozenset[Any]) -> None:
+    def start(
+        self, event: Any, container: dict[str, Any] | list[Any], tags: frozenset[Any]
+    ) -> None:
         if event.tag not in tags:
             self.unsupported_tag(event)
         if len(self.stack) >= MAX_DEPTH:
-            self.error("yaml-depth-limit", event.start_mark, event.end_mark,
-                       f"nesting deeper than {MAX_DEPTH} levels",
-                       "flatten the structure or share parts through `types:` and `$ref`")
+            self.error(
+                "yaml-depth-limit",
+                event.start_mark,
+                event.end_mark,
+                f"nesting deeper than {MAX_DEPTH} levels",
+                "flatten the structure or share parts through `types:` and `$ref`",
+            )
             raise _Abort
         path = self.child_path()
-        self.stack.append(_Frame(container, path if path is not None else ("<dropped>",),
-                                 event.start_mark, event.anchor))
+        self.stack.append(
+            _Frame(
+                container,
+                path if path is not None else ("<dropped>",),
+                event.start_mark,
+                event.anchor,
+            )
+        )
 
     def end(self, event: Any) -> None:
         frame = self.stack.pop()
@@ -204,13 +248,20 @@ class _Builder:
         self.add(frame.container, frame.weight, _raw(frame.start, event.end_mark))
 
     def feed(self, event: Any) -> None:
-        if self.stack and isinstance(self.stack[-1].container, dict) and self.stack[-1].key is None \
-                and not isinstance(event, yaml.MappingEndEvent):
+        if (
+            self.stack
+            and isinstance(self.stack[-1].container, dict)
+            and self.stack[-1].key is None
+            and not isinstance(event, yaml.MappingEndEvent)
+        ):
             if isinstance(event, yaml.MappingStartEvent | yaml.SequenceStartEvent):
                 self.take_key(event)  # reports, then the collection is read and dropped
                 self.stack[-1].key = _COMPLEX_KEY
-                self.start(event, {} if isinstance(event, yaml.MappingStartEvent) else [],
-                           _MAP_TAGS | _SEQ_TAGS)
+                self.start(
+                    event,
+                    {} if isinstance(event, yaml.MappingStartEvent) else [],
+                    _MAP_TAGS | _SEQ_TAGS,
+                )
                 return
             self.take_key(event)
             return
@@ -226,6 +277,21 @@ class _Builder:
             self.alias(event)
 
 
+# The parser says what it expected; these say what usually went wrong.
+_SYNTAX_HINTS = (
+    (
+        "did not find expected key",
+        "check the indentation: keys of one mapping start in the same column",
+    ),
+    ("mapping values are not allowed", "quote a value that contains ': ', or fix the indentation"),
+    ("end of stream", "close the quote or bracket that is still open"),
+    ("could not find expected ':'", "a key needs ': ' after it"),
+    ("did not find expected ',' or ']'", "close the list with ']' or separate items with ','"),
+    ("did not find expected ',' or '}'", "close the mapping with '}' or separate entries with ','"),
+    ("did not find expected '-' indicator", "list items start with '- ' in the same column"),
+)
+
+
 def _printable(character: object) -> str:
     ch = chr(character) if isinstance(character, int) else str(character)
     return ascii(ch)
@@ -238,19 +304,29 @@ def _syntax_error(builder: _Builder, exc: yaml.YAMLError, text: str) -> None:
         line_text = text.splitlines()[mark.line] if mark.line < len(text.splitlines()) else ""
         at_tab = mark.column < len(line_text) and line_text[mark.column] == "\t"
         if at_tab or "'\\t'" in problem:
-            builder.error("yaml-tab-indent", mark, mark, "tab character used for indentation",
-                          "YAML indents with spaces; replace the tab with spaces")
+            builder.error(
+                "yaml-tab-indent",
+                mark,
+                mark,
+                "tab character used for indentation",
+                "YAML indents with spaces; replace the tab with spaces",
+            )
             return
         context = f" {exc.context}" if exc.context else ""
-        builder.error("yaml-syntax", mark, mark, f"{problem}{context}".strip())
+        hint = next((h for phrase, h in _SYNTAX_HINTS if phrase in problem), None)
+        builder.error("yaml-syntax", mark, mark, f"{problem}{context}".strip(), hint)
         return
     if isinstance(exc, yaml.reader.ReaderError):
         before = text[: exc.position]
         line = before.count("\n")
         col = exc.position - (before.rfind("\n") + 1)
-        builder.diagnostics.append(diag(
-            "yaml-syntax", Span.point(builder.path, line + 1, col + 1),
-            f"character {_printable(exc.character)} is not allowed in YAML ({exc.reason})"))
+        builder.diagnostics.append(
+            diag(
+                "yaml-syntax",
+                Span.point(builder.path, line + 1, col + 1),
+                f"character {_printable(exc.character)} is not allowed in YAML ({exc.reason})",
+            )
+        )
         return
     builder.diagnostics.append(diag("yaml-syntax", Span.whole_file(builder.path), str(exc)))
 
@@ -269,9 +345,13 @@ def load_yaml(text: str, path: str) -> tuple[Any, SourceMap, list[Diagnostic]]:
             if isinstance(event, yaml.StreamEndEvent):
                 break
             if isinstance(event, yaml.DocumentStartEvent) and builder.done:
-                builder.error("yaml-multiple-documents", event.start_mark, event.end_mark,
-                              "a second YAML document; each config file holds exactly one",
-                              "remove the `---` separator and merge the documents")
+                builder.error(
+                    "yaml-multiple-documents",
+                    event.start_mark,
+                    event.end_mark,
+                    "a second YAML document; each config file holds exactly one",
+                    "remove the `---` separator and merge the documents",
+                )
                 break
             if isinstance(event, yaml.DocumentEndEvent):
                 builder.done = True

@@ -16,20 +16,30 @@ class PatternProblem:
 
 
 _CLASS_HINTS = {
-    "d": "[0-9]", "D": "[^0-9]", "w": "[A-Za-z0-9_]", "W": "[^A-Za-z0-9_]",
-    "s": "[ \\t\\n\\r\\f\\v]", "S": "[^ \\t\\n\\r\\f\\v]",
+    "d": "[0-9]",
+    "D": "[^0-9]",
+    "w": "[A-Za-z0-9_]",
+    "W": "[^A-Za-z0-9_]",
+    "s": "[ \\t\\n\\r\\f\\v]",
+    "S": "[^ \\t\\n\\r\\f\\v]",
 }
 
 
 def _escape(p: str, i: int) -> PatternProblem | None:
     nxt = p[i + 1 : i + 2]
     if nxt in _CLASS_HINTS:
-        return PatternProblem(i, f"'\\{nxt}' matches different characters in Unicode and "
-                              "non-Unicode engines", f"write {_CLASS_HINTS[nxt]} instead")
+        return PatternProblem(
+            i,
+            f"'\\{nxt}' matches different characters in Unicode and non-Unicode engines",
+            f"write {_CLASS_HINTS[nxt]} instead",
+        )
     if nxt in ("b", "B"):
-        return PatternProblem(i, f"'\\{nxt}' (word boundary) depends on the engine's idea of a "
-                              "word character", "anchor with ^ and $ or use explicit classes")
-    if nxt.isdigit() and nxt != "0" or nxt == "k":
+        return PatternProblem(
+            i,
+            f"'\\{nxt}' (word boundary) depends on the engine's idea of a word character",
+            "anchor with ^ and $ or use explicit classes",
+        )
+    if (nxt.isdigit() and nxt != "0") or nxt == "k":
         return PatternProblem(i, "backreferences are not portable", "rewrite without them")
     if nxt in ("A", "Z", "z", "G"):
         return PatternProblem(i, f"'\\{nxt}' is not an ECMAScript anchor", "use ^ and $")
@@ -41,19 +51,28 @@ def _group(p: str, i: int) -> PatternProblem | None:
     if rest.startswith(":"):
         return None
     if rest[:1] in ("=", "!") or rest.startswith(("<=", "<!")):
-        return PatternProblem(i, "lookaround assertions are not portable",
-                              "rewrite the pattern without (?=, (?!, (?<= or (?<!")
+        return PatternProblem(
+            i,
+            "lookaround assertions are not portable",
+            "rewrite the pattern without (?=, (?!, (?<= or (?<!",
+        )
     if rest.startswith(("P<", "<")):
-        return PatternProblem(i, "named groups are written differently in every engine",
-                              "use a plain group ( ... ) or (?: ... )")
+        return PatternProblem(
+            i,
+            "named groups are written differently in every engine",
+            "use a plain group ( ... ) or (?: ... )",
+        )
     if rest.startswith(">"):
         return PatternProblem(i, "atomic groups are not portable", "use (?: ... )")
     if rest.startswith("#"):
         return PatternProblem(i, "inline comments are not portable", "remove the comment")
     if rest.startswith("("):
         return PatternProblem(i, "conditional groups are not portable", "rewrite without them")
-    return PatternProblem(i, "inline flags such as (?i) are not portable",
-                          "spell the cases out, e.g. [Aa] instead of (?i)a")
+    return PatternProblem(
+        i,
+        "inline flags such as (?i) are not portable",
+        "spell the cases out, e.g. [Aa] instead of (?i)a",
+    )
 
 
 def portability_problems(p: str) -> list[PatternProblem]:
@@ -75,9 +94,14 @@ def portability_problems(p: str) -> list[PatternProblem]:
             if p[i : i + 1] == "^":
                 i += 1
             if p[i : i + 1] == "]":
-                problems.append(PatternProblem(i, "']' first in a class is literal in Python but "
-                                               "closes an empty class in ECMAScript",
-                                               "escape it as \\]"))
+                problems.append(
+                    PatternProblem(
+                        i,
+                        "']' first in a class is literal in Python but "
+                        "closes an empty class in ECMAScript",
+                        "escape it as \\]",
+                    )
+                )
                 i += 1
             continue
         elif c == "(" and p[i + 1 : i + 2] == "?":
@@ -85,11 +109,19 @@ def portability_problems(p: str) -> list[PatternProblem]:
             if found is not None:
                 problems.append(found)
         elif c in "*+?}" and p[i + 1 : i + 2] == "+":
-            problems.append(PatternProblem(i + 1, "possessive quantifiers are not portable",
-                                           "drop the extra '+'"))
+            problems.append(
+                PatternProblem(
+                    i + 1, "possessive quantifiers are not portable", "drop the extra '+'"
+                )
+            )
         elif c == "{" and p[i + 1 : i + 2] == ",":
-            problems.append(PatternProblem(i, "'{,n}' is a quantifier in Python but literal text "
-                                           "in ECMAScript", "write {0,n}"))
+            problems.append(
+                PatternProblem(
+                    i,
+                    "'{,n}' is a quantifier in Python but literal text in ECMAScript",
+                    "write {0,n}",
+                )
+            )
         i += 1
     return problems
 

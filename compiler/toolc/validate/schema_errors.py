@@ -9,7 +9,7 @@ the keyword location inside the schema's ``$defs``, which tells which rule of th
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import jsonschema_rs
@@ -23,16 +23,56 @@ from toolc.source.scalars import yaml11_reading
 # Keywords of JSON Schema 2020-12 (and two OpenAPI favourites) that toolc's subset leaves out: an
 # unknown key that is one of these gets `unsupported-keyword`, not `unknown-key`.
 JSON_SCHEMA_KEYWORDS = frozenset(
-    "$id $schema $anchor $dynamicRef $dynamicAnchor $vocabulary $comment $defs definitions "
-    "allOf anyOf oneOf not if then else dependentSchemas prefixItems contains patternProperties "
-    "propertyNames unevaluatedItems unevaluatedProperties multipleOf maxContains minContains "
-    "maxProperties minProperties dependentRequired dependencies contentEncoding contentMediaType "
-    "contentSchema readOnly writeOnly nullable discriminator additionalItems".split()
+    (
+        "$id",
+        "$schema",
+        "$anchor",
+        "$dynamicRef",
+        "$dynamicAnchor",
+        "$vocabulary",
+        "$comment",
+        "$defs",
+        "definitions",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "not",
+        "if",
+        "then",
+        "else",
+        "dependentSchemas",
+        "prefixItems",
+        "contains",
+        "patternProperties",
+        "propertyNames",
+        "unevaluatedItems",
+        "unevaluatedProperties",
+        "multipleOf",
+        "maxContains",
+        "minContains",
+        "maxProperties",
+        "minProperties",
+        "dependentRequired",
+        "dependencies",
+        "contentEncoding",
+        "contentMediaType",
+        "contentSchema",
+        "readOnly",
+        "writeOnly",
+        "nullable",
+        "discriminator",
+        "additionalItems",
+    )
 )
 
 _TYPE_NAMES = {
-    "string": "a string", "integer": "an integer", "number": "a number", "boolean": "a boolean",
-    "object": "a mapping", "array": "a list", "null": "null",
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "a boolean",
+    "object": "a mapping",
+    "array": "a list",
+    "null": "null",
 }
 
 
@@ -80,7 +120,7 @@ def _validator(kind: str) -> Any:
     return jsonschema_rs.validator_for(load_schema(kind))
 
 
-def _subschema(kind: str, location: list[str | int]) -> dict[str, Any]:
+def _subschema(kind: str, location: Sequence[str]) -> dict[str, Any]:
     node: Any = load_schema(kind)
     for part in location:
         node = node[part]
@@ -92,8 +132,10 @@ def _best(error: Any) -> Any:
     type matched the value (the user meant that branch), the deepest such."""
     candidates = []
     for branch in error.kind.context:
-        if not any(e.kind.name == "type" and list(e.instance_path) == list(error.instance_path)
-                   for e in branch):
+        if not any(
+            e.kind.name == "type" and list(e.instance_path) == list(error.instance_path)
+            for e in branch
+        ):
             candidates.extend(branch)
     if not candidates:
         return None
@@ -122,11 +164,19 @@ class _Mapper:
                 yield from self.map(best)
                 return
             if loc[-3:-1] == ["properties", "type"]:
-                yield diag("unknown-type", self.value_span(path),
-                           f"`type` must be a type name or a list of them, not {_show(value)}")
+                yield diag(
+                    "unknown-type",
+                    self.value_span(path),
+                    f"`type` must be a type name or a list of them, not {_show(value)}",
+                )
                 return
-            types = [t for branch in error.kind.context for e in branch
-                     if e.kind.name == "type" for t in e.kind.types]
+            types = [
+                t
+                for branch in error.kind.context
+                for e in branch
+                if e.kind.name == "type"
+                for t in e.kind.types
+            ]
             yield self.wrong_type(path, value, types or ["object"])
             return
         if kind == "additionalProperties":
@@ -142,32 +192,46 @@ class _Mapper:
         elif kind == "propertyNames":
             yield self.bad_name(path, loc, error.kind.error)
         elif kind == "minProperties" and path == ("tools",):
-            yield diag("invalid-value", self.key_span(path), "`tools` declares no tool",
-                       "declare at least one tool under `tools:`")
+            yield diag(
+                "invalid-value",
+                self.key_span(path),
+                "`tools` declares no tool",
+                "declare at least one tool under `tools:`",
+            )
         else:
-            yield diag("invalid-value", self.value_span(path),
-                       f"{error.message} (in {where(path)})")
+            yield diag(
+                "invalid-value", self.value_span(path), f"{error.message} (in {where(path)})"
+            )
 
-    def unknown_keys(self, path: JsonPath, loc: list[str], value: Any,
-                     unexpected: list[str]) -> Iterator[Diagnostic]:
+    def unknown_keys(
+        self, path: JsonPath, loc: list[str], value: Any, unexpected: list[str]
+    ) -> Iterator[Diagnostic]:
         allowed = _subschema(self.kind, loc[:-1]).get("properties", {}).keys()
         in_schema = loc[:2] == ["$defs", "SchemaKeywords"]
         for key in unexpected:
             span = self.key_span((*path, key))
             if in_schema and key in JSON_SCHEMA_KEYWORDS:
-                yield diag("unsupported-keyword", span,
-                           f"JSON Schema keyword '{key}' is outside toolc's supported subset",
-                           "see `toolc explain unsupported-keyword` for the keywords toolc "
-                           "honours; validate this rule in the handler instead")
+                yield diag(
+                    "unsupported-keyword",
+                    span,
+                    f"JSON Schema keyword '{key}' is outside toolc's supported subset",
+                    "see `toolc explain unsupported-keyword` for the keywords toolc "
+                    "honours; validate this rule in the handler instead",
+                )
             else:
-                yield diag("unknown-key", span,
-                           f"unknown key '{key}' in {where(path)}{did_you_mean(key, allowed)}")
+                yield diag(
+                    "unknown-key",
+                    span,
+                    f"unknown key '{key}' in {where(path)}{did_you_mean(key, allowed)}",
+                )
 
     def missing(self, path: JsonPath, key: str) -> Diagnostic:
         span = self.key_span(path)
         hint = None
         if key == "version" and len(path) == 2 and path[0] == "tools":
-            hint = "every tool declares its semantic version, e.g. `version: 1.0.0`; there is no default"
+            hint = (
+                "every tool declares a semantic version, e.g. `version: 1.0.0`; there is no default"
+            )
         if path == ():
             hint = f"the file's top level must be a mapping with `{key}:`"
         return diag("missing-key", span, f"{where(path)} is missing required key '{key}'", hint)
@@ -179,50 +243,91 @@ class _Mapper:
             hint = f"YAML 1.2 reads {value!r} as a string; write true or false"
         if path == ():
             hint = "the file's top level must be a mapping"
-        return diag("schema-type", self.value_span(path),
-                    f"expected {expected}, found {_TYPE_NAMES[json_type(value)]} "
-                    f"{_show(value)}" + (f" (in {where(path)})" if path else ""), hint)
+        found = _TYPE_NAMES[json_type(value)]
+        if not isinstance(value, dict | list):
+            found += f" {_show(value)}"
+        return diag(
+            "schema-type",
+            self.value_span(path),
+            f"expected {expected}, found {found}" + (f" (in {where(path)})" if path else ""),
+            hint,
+        )
 
-    def not_in_enum(self, path: JsonPath, loc: list[str], value: Any,
-                    options: list[Any]) -> Diagnostic:
+    def not_in_enum(
+        self, path: JsonPath, loc: list[str], value: Any, options: list[Any]
+    ) -> Diagnostic:
         names = [o for o in options if isinstance(o, str)]
         suggestion = did_you_mean(value, names) if isinstance(value, str) else ""
         if "TypeKeyword" in loc:
-            if isinstance(value, str) and not suggestion and value.lower() in {"str", "int", "bool", "float", "dict"}:
+            if (
+                isinstance(value, str)
+                and not suggestion
+                and value.lower() in {"str", "int", "bool", "float", "dict"}
+            ):
                 suggestion = did_you_mean(
-                    {"str": "string", "int": "integer", "bool": "boolean", "float": "number",
-                     "dict": "object"}[value.lower()], names)
-            return diag("unknown-type", self.value_span(path),
-                        f"unknown type {_show(value)}{suggestion}",
-                        None if suggestion else "types are: " + ", ".join(names))
+                    {
+                        "str": "string",
+                        "int": "integer",
+                        "bool": "boolean",
+                        "float": "number",
+                        "dict": "object",
+                    }[value.lower()],
+                    names,
+                )
+            return diag(
+                "unknown-type",
+                self.value_span(path),
+                f"unknown type {_show(value)}{suggestion}",
+                None if suggestion else "types are: " + ", ".join(names),
+            )
         allowed = ", ".join(repr(o) for o in options)
-        return diag("invalid-value", self.value_span(path),
-                    f"{_show(value)} is not one of {allowed}{suggestion}")
+        return diag(
+            "invalid-value",
+            self.value_span(path),
+            f"{_show(value)} is not one of {allowed}{suggestion}",
+        )
 
     def pattern(self, path: JsonPath, loc: list[str], value: Any) -> Diagnostic:
         span = self.value_span(path)
         if loc[-3:] == ["version", "pattern"] or loc[-2:] == ["version", "pattern"]:
-            return diag("invalid-version", span,
-                        f"version {_show(value)} of {where(path)} is not a semantic version",
-                        "write MAJOR.MINOR.PATCH, e.g. `version: 1.0.0`")
+            return diag(
+                "invalid-version",
+                span,
+                f"version {_show(value)} of {where(path)} is not a semantic version",
+                "write MAJOR.MINOR.PATCH, e.g. `version: 1.0.0`",
+            )
         if path and path[-1] == "$ref":
-            return diag("invalid-value", span, f"`$ref` {_show(value)} is not a shared type reference",
-                        "write `$ref: '#/types/<Name>'` and declare <Name> under `types:`")
+            return diag(
+                "invalid-value",
+                span,
+                f"`$ref` {_show(value)} is not a shared type reference",
+                "write `$ref: '#/types/<Name>'` and declare <Name> under `types:`",
+            )
         sub = _subschema(self.kind, loc[:-1])
-        return diag("invalid-value", span,
-                    f"{_show(value)} does not match {sub.get('pattern')!r} (in {where(path)})",
-                    sub.get("description"))
+        return diag(
+            "invalid-value",
+            span,
+            f"{_show(value)} does not match {sub.get('pattern')!r} (in {where(path)})",
+            sub.get("description"),
+        )
 
     def bad_name(self, path: JsonPath, loc: list[str], inner: Any) -> Diagnostic:
         name = inner.instance
         span = self.key_span((*path, name))
         if path in (("tools",), ("tool_policies",)):
-            return diag("invalid-tool-name", span, f"{name!r} is not a valid MCP tool name",
-                        "use 1-128 characters of A-Z a-z 0-9 _ . -")
+            return diag(
+                "invalid-tool-name",
+                span,
+                f"{name!r} is not a valid MCP tool name",
+                "use 1-128 characters of A-Z a-z 0-9 _ . -",
+            )
         sub = _subschema(self.kind, loc[:-1])
-        return diag("invalid-value", span,
-                    f"{name!r} is not a valid name here: it must match {sub.get('pattern')!r}",
-                    _subschema(self.kind, loc[:-2]).get("description"))
+        return diag(
+            "invalid-value",
+            span,
+            f"{name!r} is not a valid name here: it must match {sub.get('pattern')!r}",
+            _subschema(self.kind, loc[:-2]).get("description"),
+        )
 
 
 def validate_file(kind: str, loaded: LoadedFile) -> list[Diagnostic]:

@@ -1,0 +1,46 @@
+# Two commands do everything on a fresh machine: `make demo` and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: setup demo test lint typecheck models docs bench clean
+
+$(BIN)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@
+
+setup: $(BIN)/.installed
+
+## Validate the bundled examples.
+demo: setup
+	$(BIN)/toolc check examples/retail
+	$(BIN)/toolc check examples/telecom
+
+## The whole suite: tests (including freshness of generated files), lint, strict typing.
+test: setup
+	$(BIN)/python -m pytest
+	$(BIN)/ruff check compiler tests bench
+	$(BIN)/ruff format --check compiler tests bench
+	$(BIN)/mypy --strict compiler/toolc
+
+lint: setup
+	$(BIN)/ruff check compiler tests bench
+
+typecheck: setup
+	$(BIN)/mypy --strict compiler/toolc
+
+## Regenerate toolc's config models from schemas/ (datamodel-codegen, pinned).
+models: setup
+	PATH=$(BIN):$$PATH scripts/gen_config_models.sh
+
+## Regenerate docs/diagnostics.md from the diagnostic code table.
+docs: setup
+	$(BIN)/python scripts/gen_diagnostics_doc.py
+
+bench: setup
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache bench/results bench/.configs

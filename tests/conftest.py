@@ -1,0 +1,27 @@
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "fixtures"
+EXAMPLES = sorted(p for p in (ROOT / "examples").iterdir() if (p / "tools.yaml").is_file())
+
+
+def run_toolc(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the installed `toolc` entry point as a user would."""
+    exe = Path(sys.executable).parent / "toolc"
+    env = {**os.environ, "PYTHONHASHSEED": "random"}
+    env.pop("TOOLC_DEBUG", None)
+    return subprocess.run(
+        [str(exe), *args], cwd=cwd, capture_output=True, text=True, env=env, timeout=120
+    )
+
+
+@pytest.fixture
+def toolc():  # type: ignore[no-untyped-def]
+    return run_toolc

@@ -1,0 +1,77 @@
+"""Golden diagnostics: each folder under fixtures/diagnostics is a config directory whose
+expected diagnostics are written beside the offending lines (`# E: code`, `# W: code`), or in
+`expected.txt` (`path:line:col: severity[code]`) where the input cannot hold a comment."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES
+from toolc.diagnostics import CODES
+from toolc.pipeline import check_project
+
+CASES = sorted(p for p in (FIXTURES / "diagnostics").iterdir() if p.is_dir())
+COMMENT = re.compile(rb"#\s*([EW]):\s*([a-z0-9-]+(?:\s*,\s*[a-z0-9-]+)*)\s*$")
+SIDECAR = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning)\[(?P<code>[a-z0-9-]+)\]$")
+
+Expectation = tuple[str, int, int | None, str, str]  # path, line, column (None: any), severity, code
+
+
+def expected(case: Path) -> set[Expectation]:
+    found: set[Expectation] = set()
+    sidecar = case / "expected.txt"
+    if sidecar.exists():
+        for line in sidecar.read_text().splitlines():
+            m = SIDECAR.match(line)
+            assert m, f"{sidecar}: malformed line {line!r}"
+            found.add((m["path"], int(m["line"]), int(m["col"]), m["sev"], m["code"]))
+        return found
+    for file in sorted(case.glob("*.yaml")):
+        for number, raw in enumerate(file.read_bytes().splitlines(), start=1):
+            m = COMMENT.search(raw)
+            if m:
+                severity = "error" if m[1] == b"E" else "warning"
+                for code in m[2].decode().split(","):
+                    found.add((file.name, number, None, severity, code.strip()))
+    return found
+
+
+def actual(case: Path, with_column: bool) -> set[Expectation]:
+    result = check_project(case, cwd=case)
+    return {
+        (d.span.path, d.span.line, d.span.column if with_column else None, d.severity.value, d.code)
+        for d in result.diagnostics
+    }
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_fixture_reports_exactly_what_is_annotated(case: Path) -> None:
+    want = expected(case)
+    assert want, f"{case.name} declares no expected diagnostic"
+    with_column = (case / "expected.txt").exists()
+    assert actual(case, with_column) == want
+
+
+def test_every_code_has_a_fixture() -> None:
+    covered = {code for case in CASES for *_, code in expected(case)}
+    # file-too-large needs a 32 MiB input: tests/test_loading.py builds one on the fly.
+    untested = set(CODES) - covered - {"file-too-large"}
+    assert not untested, f"codes with no golden fixture: {sorted(untested)}"
+    assert covered <= set(CODES), f"fixtures name unknown codes: {sorted(covered - set(CODES))}"
+
+
+def test_every_fixture_diagnostic_has_a_position_inside_its_file() -> None:
+    for case in CASES:
+        for d in check_project(case, cwd=case).diagnostics:
+            file = case / d.span.path
+            if not file.exists():
+                continue
+            lines = file.read_bytes().splitlines() or [b""]
+            assert 1 <= d.span.line <= max(len(lines), 1), (case.name, d)
+            assert d.span.column >= 1 and (d.span.end_line, d.span.end_column) >= (
+                d.span.line,
+                d.span.column,
+            ), (case.name, d)
