@@ -8,16 +8,19 @@ import re
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURES
 from toolc.diagnostics import CODES
 from toolc.pipeline import check_project
 
 CASES = sorted(p for p in (FIXTURES / "diagnostics").iterdir() if p.is_dir())
 COMMENT = re.compile(rb"#\s*([EW]):\s*([a-z0-9-]+(?:\s*,\s*[a-z0-9-]+)*)\s*$")
-SIDECAR = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning)\[(?P<code>[a-z0-9-]+)\]$")
+SIDECAR = re.compile(
+    r"^(?P<path>[^:]+):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning)\[(?P<code>[a-z0-9-]+)\]$"
+)
 
-Expectation = tuple[str, int, int | None, str, str]  # path, line, column (None: any), severity, code
+Expectation = tuple[
+    str, int, int | None, str, str
+]  # path, line, column (None: any), severity, code
 
 
 def expected(case: Path) -> set[Expectation]:

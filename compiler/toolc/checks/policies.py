@@ -21,12 +21,13 @@ def policy_targets(project: Project) -> Iterator[Diagnostic]:
 
 
 def pre_validators(project: Project) -> Iterator[Diagnostic]:
+    """A declared pre-validation is checked even while `enabled: false`: a dangling reference
+    would otherwise surface only on the day someone switches it on."""
     for name, tool in project.tools.items():
-        pre = tool.pre_validation
+        pre = tool.policy.pre_validation if tool.policy is not None else None
         if pre is None:
             continue
-        path = ("tool_policies", name, "pre_validation", "tool")
-        span = project.spans.policy(path)
+        span = project.spans.policy(("tool_policies", name, "pre_validation", "tool"))
         validator = project.tools.get(pre.tool)
         if validator is None:
             yield diag(
@@ -36,13 +37,6 @@ def pre_validators(project: Project) -> Iterator[Diagnostic]:
                 f"{did_you_mean(pre.tool, project.tools)}",
             )
             continue
-        if not validator.enabled:
-            yield diag(
-                "prevalidator-disabled",
-                span,
-                f"pre-validator '{validator.name}' of '{name}' is disabled",
-                "enable the validator, or set `pre_validation.enabled: false`",
-            )
         if validator.decl.mcp_server != tool.decl.mcp_server:
             yield diag(
                 "prevalidator-other-server",
@@ -50,6 +44,15 @@ def pre_validators(project: Project) -> Iterator[Diagnostic]:
                 f"pre-validator '{validator.name}' is on server '{validator.decl.mcp_server}'"
                 f" but '{name}' is on '{tool.decl.mcp_server}'",
                 "pre-validation runs inside the target's server: move one of the two",
+            )
+        if tool.pre_validation is None:  # declared but switched off
+            continue
+        if not validator.enabled:
+            yield diag(
+                "prevalidator-disabled",
+                span,
+                f"pre-validator '{validator.name}' of '{name}' is disabled",
+                "enable the validator, or set `pre_validation.enabled: false`",
             )
         if validator.operation_type == "transactional":
             yield diag(

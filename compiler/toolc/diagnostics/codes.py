@@ -136,6 +136,14 @@ _RULES = [
         "key has no JSON equivalent; write the key as text.",
     ),
     Rule(
+        "non-json-value",
+        E,
+        "yaml",
+        "A value JSON cannot represent (`.inf`, `.nan`).",
+        "Config values end up in published JSON Schemas and JSON payloads. YAML's `.inf`, "
+        "`-.inf` and `.nan` have no JSON equivalent; use a finite number, or quote the text.",
+    ),
+    Rule(
         "yaml-multiple-documents",
         E,
         "yaml",

@@ -9,6 +9,7 @@ before anything is expanded, and plain scalars are typed by YAML 1.2's core sche
 from __future__ import annotations
 
 import gc
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -176,6 +177,15 @@ class _Builder:
                 value = None
         else:
             self.unsupported_tag(event)
+            value = None
+        if isinstance(value, float) and not math.isfinite(value):
+            self.error(
+                "non-json-value",
+                event.start_mark,
+                event.end_mark,
+                f"{text!r} is not a finite number and has no JSON equivalent",
+                "use a finite number, or quote the value to make it a string",
+            )
             value = None
         self.register(event.anchor, value, 1)
         self.add(value, 1, _raw(event.start_mark, event.end_mark))

@@ -244,7 +244,7 @@ class _Mapper:
         if path == ():
             hint = "the file's top level must be a mapping"
         found = _TYPE_NAMES[json_type(value)]
-        if not isinstance(value, dict | list):
+        if value is not None and not isinstance(value, dict | list):
             found += f" {_show(value)}"
         return diag(
             "schema-type",

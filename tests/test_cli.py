@@ -1,0 +1,163 @@
+"""The command line as a user runs it: exit statuses, output formats, settings."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLES, FIXTURES, run_toolc
+from toolc import __version__
+from toolc.diagnostics import CODES
+
+BROKEN = FIXTURES / "diagnostics" / "schema-tools"
+WARNS = FIXTURES / "diagnostics" / "cross-file"
+CLEAN = EXAMPLES[0]
+
+
+def test_version() -> None:
+    result = run_toolc("--version")
+    assert result.returncode == 0 and result.stdout.strip() == f"toolc {__version__}"
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=[e.name for e in EXAMPLES])
+def test_examples_are_clean(example: Path) -> None:
+    result = run_toolc("check", str(example))
+    assert result.returncode == 0, result.stderr
+    assert "no problems" in result.stderr and result.stdout == ""
+
+
+def test_errors_exit_1_with_gcc_style_text_on_stderr() -> None:
+    result = run_toolc("check", ".", cwd=BROKEN)
+    assert result.returncode == 1
+    first = result.stderr.splitlines()[0]
+    assert (
+        first
+        == "tools.yaml:2:3: error[invalid-tool-name]: 'cancelar pedidos' is not a valid MCP tool name"
+    )
+    assert "    2 |   cancelar pedidos:" in result.stderr
+    assert "      |   ^~~~~~~~~~~~~~~~" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_unknown_type_message_names_the_fix() -> None:
+    result = run_toolc("check", ".", cwd=BROKEN)
+    assert (
+        "tools.yaml:21:15: error[unknown-type]: unknown type 'strng'; did you mean 'string'?"
+        in result.stderr
+    )
+
+
+def _warnings_only(tmp_path: Path) -> Path:
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "tools.yaml").write_text(
+        "tools:\n  t:\n    version: 1.0.0\n    description: d\n    mcp_server: s\n    tool_type: action\n"
+    )
+    return tmp_path
+
+
+def test_warnings_exit_0_unless_strict(tmp_path: Path) -> None:
+    config = _warnings_only(tmp_path)
+    assert run_toolc("check", str(config)).returncode == 0
+    strict = run_toolc("check", "--strict", str(config))
+    assert strict.returncode == 1 and "warning[transactional-without-confirmation]" in strict.stderr
+
+
+def test_strict_from_pyproject_and_flag_override(tmp_path: Path) -> None:
+    config = _warnings_only(tmp_path / "cfg")
+    (tmp_path / "pyproject.toml").write_text("[tool.toolc]\nstrict = true\n")
+    assert run_toolc("check", str(config)).returncode == 1
+    assert run_toolc("check", "--no-strict", str(config)).returncode == 0
+
+
+def test_unknown_setting_is_a_usage_error(tmp_path: Path) -> None:
+    shutil.copytree(CLEAN, tmp_path / "cfg")
+    (tmp_path / "pyproject.toml").write_text("[tool.toolc]\nstrickt = true\n")
+    result = run_toolc("check", str(tmp_path / "cfg"))
+    assert result.returncode == 2 and "unknown setting 'strickt'" in result.stderr
+
+
+def test_json_format_one_object_per_line() -> None:
+    result = run_toolc("check", "--format", "json", ".", cwd=BROKEN)
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert len(lines) == 16
+    for line in lines:
+        obj = json.loads(line)
+        assert set(obj) >= {"path", "line", "column", "end", "code", "severity", "message"}
+        assert obj["code"] in CODES and obj["severity"] in ("error", "warning")
+        assert set(obj["end"]) == {"line", "column"}
+    first = json.loads(lines[0])
+    assert (first["path"], first["line"], first["column"], first["code"]) == (
+        "tools.yaml",
+        2,
+        3,
+        "invalid-tool-name",
+    )
+
+
+# ::error file={name},line={line},endLine={endLine},col={col},endColumn={endColumn},title={title}::{message}
+GITHUB = re.compile(
+    r"^::(error|warning) file=[^,:]+,line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=[a-z0-9-]+::[^\n\r]+$"
+)
+
+
+def test_github_format_is_workflow_commands() -> None:
+    result = run_toolc("check", "--format", "github", ".", cwd=WARNS)
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert lines and all(GITHUB.match(line) for line in lines), lines
+    assert any(line.startswith("::warning file=tools.yaml,line=20,") for line in lines)
+    assert any("%0A%0Ahint: " in line for line in lines)  # newlines escaped, not raw
+
+
+def test_usage_errors_exit_2(tmp_path: Path) -> None:
+    assert run_toolc("check", str(tmp_path / "missing")).returncode == 2
+    assert run_toolc("check", "--format", "xml", str(CLEAN)).returncode == 2
+    assert run_toolc("explain", "no-such-code").returncode == 2
+    assert run_toolc("frobnicate").returncode == 2
+
+
+def test_missing_tools_yaml_is_a_diagnostic(tmp_path: Path) -> None:
+    (tmp_path / "tools.yml").write_text("tools: {}\n")
+    result = run_toolc("check", str(tmp_path))
+    assert result.returncode == 1
+    assert "error[file-not-found]" in result.stderr and "found tools.yml" in result.stderr
+
+
+@pytest.mark.parametrize("code", sorted(CODES))
+def test_explain_every_code(code: str) -> None:
+    result = run_toolc("explain", code)
+    assert result.returncode == 0
+    assert result.stdout.startswith(f"{code} ({CODES[code].severity.value}): {CODES[code].summary}")
+
+
+def test_schema_command() -> None:
+    tools = run_toolc("schema")
+    assert json.loads(tools.stdout)["title"] == "toolc tools.yaml"
+    policies = run_toolc("schema", "--policies")
+    assert json.loads(policies.stdout)["title"] == "toolc tool_policies.yaml"
+    where = run_toolc("schema", "--path")
+    assert (
+        Path(where.stdout.strip()).name == "tools.schema.json"
+        and Path(where.stdout.strip()).is_file()
+    )
+
+
+def test_internal_error_is_reported_as_one(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from toolc import cli
+
+    def boom(*_: object, **__: object) -> None:
+        raise RuntimeError("secret internals")
+
+    monkeypatch.setattr(cli, "check_project", boom)
+    monkeypatch.setattr("sys.argv", ["toolc", "check", str(CLEAN)])
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main()
+    assert exit_info.value.code == 70
+    err = capsys.readouterr().err
+    assert "internal error" in err and "bug in toolc" in err and "Traceback" not in err

@@ -1,0 +1,200 @@
+"""The YAML loader: YAML 1.2 typing, spans, limits, and no traceback whatever the input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from toolc.pipeline import check_project
+from toolc.source import load_file
+from toolc.source.reader import MAX_FILE_BYTES
+from toolc.source.scalars import resolve_plain
+from toolc.source.yaml_loader import load_yaml
+
+
+def load(text: str) -> object:
+    value, _, problems = load_yaml(text, "t.yaml")
+    assert not problems, problems
+    return value
+
+
+def test_plain_scalars_are_typed_as_yaml_1_2_reads_them() -> None:
+    # PyYAML's YAML 1.1 rules would give [False, True, 10, 90, False, True].
+    assert load("enum: [NO, on, 012, 1:30, n, Yes]\n") == {
+        "enum": ["NO", "on", 12, "1:30", "n", "Yes"]
+    }
+
+
+def test_core_schema_values() -> None:
+    text = "[null, ~, '', true, False, 0o17, 0x1F, -5, +5, 1.5, 1e3, '12', \"true\", x]\n"
+    assert load(text) == [
+        None,
+        None,
+        "",
+        True,
+        False,
+        15,
+        31,
+        -5,
+        5,
+        1.5,
+        1000.0,
+        "12",
+        "true",
+        "x",
+    ]
+
+
+def test_non_finite_numbers_are_yaml_floats_but_not_json() -> None:
+    assert resolve_plain(".inf") == float("inf") and resolve_plain("-.Inf") == float("-inf")
+    _, _, problems = load_yaml("a: [.inf, .NaN, 1e999]\n", "t.yaml")
+    assert [p.code for p in problems] == ["non-json-value"] * 3
+
+
+def test_empty_value_is_null_and_keys_stay_text() -> None:
+    assert load("a:\n1: x\nnull: y\ntrue: z\n") == {"a": None, "1": "x", "null": "y", "true": "z"}
+
+
+def test_explicit_core_tags() -> None:
+    assert load("a: !!str 12\nb: !!int '7'\nc: !!float 1\nd: !!bool true\n") == {
+        "a": "12",
+        "b": 7,
+        "c": 1.0,
+        "d": True,
+    }
+
+
+def test_aliases_share_the_anchored_value() -> None:
+    value = load("a: &x {k: [1, 2]}\nb: *x\n")
+    assert value == {"a": {"k": [1, 2]}, "b": {"k": [1, 2]}}
+
+
+def test_spans_point_at_keys_and_values() -> None:
+    _, spans, _ = load_yaml('tools:\n  cancelar:\n    version: "1.0"\n', "t.yaml")
+    key = spans.key_span(("tools", "cancelar"))
+    assert (key.line, key.column, key.end_line, key.end_column) == (2, 3, 2, 11)
+    value = spans.value_span(("tools", "cancelar", "version"))
+    assert (value.line, value.column, value.end_column) == (3, 14, 19)
+    # A path below a leaf falls back to the nearest node that has a span.
+    assert spans.value_span(("tools", "cancelar", "version", 3)) == value
+
+
+def test_duplicate_key_points_at_the_second_and_notes_the_first() -> None:
+    _, _, problems = load_yaml("a: 1\nb: 2\na: 3\n", "t.yaml")
+    [problem] = problems
+    assert (problem.code, problem.span.line) == ("yaml-duplicate-key", 3)
+    assert problem.notes[0].span.line == 1
+
+
+def test_crlf_and_bom(tmp_path: Path) -> None:
+    file = tmp_path / "tools.yaml"
+    file.write_bytes(b"\xef\xbb\xbftools:\r\n  a: 1\r\n")
+    loaded = load_file(file, "tools.yaml")
+    assert loaded.ok and loaded.data == {"tools": {"a": 1}}
+    assert loaded.spans.value_span(("tools", "a")).line == 2
+
+
+def test_alias_bomb_is_refused_without_expanding() -> None:
+    levels = ["a: &a [" + ", ".join(["x"] * 10) + "]"]
+    for i in range(1, 9):
+        prev, cur = chr(ord("a") + i - 1), chr(ord("a") + i)
+        levels.append(f"{cur}: &{cur} [" + ", ".join([f"*{prev}"] * 10) + "]")
+    value, _, problems = load_yaml("\n".join(levels) + "\n", "t.yaml")
+    assert value is None
+    assert [p.code for p in problems] == ["yaml-alias-limit"]
+
+
+def test_deep_nesting_is_refused_not_overflowed() -> None:
+    text = "x: " + "[" * 100_000 + "]" * 100_000 + "\n"
+    _, _, problems = load_yaml(text, "t.yaml")
+    assert [p.code for p in problems] == ["yaml-depth-limit"]
+
+
+def test_file_too_large(tmp_path: Path) -> None:
+    file = tmp_path / "tools.yaml"
+    with file.open("wb") as out:
+        out.truncate(MAX_FILE_BYTES + 1)
+    loaded = load_file(file, "tools.yaml")
+    assert [d.code for d in loaded.diagnostics] == ["file-too-large"]
+
+
+YAMLISH = st.text(
+    alphabet=st.sampled_from(list("tools:- \n\t[]{}&*!|>'\"#%@`,?~0123456789abcyn.\\")),
+    max_size=300,
+)
+
+
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(text=YAMLISH)
+def test_no_input_text_raises(tmp_path: Path, text: str) -> None:
+    (tmp_path / "tools.yaml").write_text(text, encoding="utf-8")
+    result = check_project(tmp_path, cwd=tmp_path)
+    assert result.has_errors or result.project is not None
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.binary(max_size=300))
+def test_no_input_bytes_raise(tmp_path: Path, data: bytes) -> None:
+    (tmp_path / "tools.yaml").write_bytes(data)
+    (tmp_path / "tool_policies.yaml").write_bytes(data[::-1])
+    result = check_project(tmp_path, cwd=tmp_path)
+    assert result.has_errors or result.project is not None
+
+
+TOOL = """tools:
+  t:
+    version: 1.0.0
+    description: d
+    mcp_server: s
+    tool_type: query
+    args_schema:
+      a: {spec}
+"""
+SPEC_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 3)
+    | st.sampled_from(["string", "list", "x", "^a$", "(?=a)", "#/types/T"]),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "type",
+                    "items",
+                    "properties",
+                    "required",
+                    "enum",
+                    "minimum",
+                    "maximum",
+                    "pattern",
+                    "$ref",
+                    "additionalProperties",
+                    "default",
+                    "oneOf",
+                    "label",
+                ]
+            ),
+            inner,
+            max_size=4,
+        )
+    ),
+    max_leaves=12,
+)
+
+
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(spec=SPEC_VALUES)
+def test_no_argument_spec_raises(tmp_path: Path, spec: object) -> None:
+    import json
+
+    (tmp_path / "tools.yaml").write_text(TOOL.format(spec=json.dumps(spec)), encoding="utf-8")
+    result = check_project(tmp_path, cwd=tmp_path)
+    assert result.has_errors or result.project is not None
