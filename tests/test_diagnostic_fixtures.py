@@ -1,10 +1,11 @@
 """Golden diagnostics: each folder under fixtures/diagnostics is a config directory whose
-expected diagnostics are written beside the offending lines (`# E: code`, `# W: code`), or in
+expected diagnostics are written beside the offending lines (`# E: code, code W: code`), or in
 `expected.txt` (`path:line:col: severity[code]`) where the input cannot hold a comment."""
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,9 @@ from toolc.diagnostics import CODES
 from toolc.pipeline import check_project
 
 CASES = sorted(p for p in (FIXTURES / "diagnostics").iterdir() if p.is_dir())
-COMMENT = re.compile(rb"#\s*([EW]):\s*([a-z0-9-]+(?:\s*,\s*[a-z0-9-]+)*)\s*$")
+CODES_LIST = rb"[a-z0-9-]+(?:\s*,\s*[a-z0-9-]+)*"
+COMMENT = re.compile(rb"#\s*((?:[EW]:\s*" + CODES_LIST + rb"\s*)+)$")
+GROUP = re.compile(rb"([EW]):\s*(" + CODES_LIST + rb")")
 SIDECAR = re.compile(
     r"^(?P<path>[^:]+):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning)\[(?P<code>[a-z0-9-]+)\]$"
 )
@@ -23,31 +26,31 @@ Expectation = tuple[
 ]  # path, line, column (None: any), severity, code
 
 
-def expected(case: Path) -> set[Expectation]:
-    found: set[Expectation] = set()
+def expected(case: Path) -> Counter[Expectation]:
+    found: Counter[Expectation] = Counter()
     sidecar = case / "expected.txt"
     if sidecar.exists():
         for line in sidecar.read_text().splitlines():
             m = SIDECAR.match(line)
             assert m, f"{sidecar}: malformed line {line!r}"
-            found.add((m["path"], int(m["line"]), int(m["col"]), m["sev"], m["code"]))
+            found[(m["path"], int(m["line"]), int(m["col"]), m["sev"], m["code"])] += 1
         return found
     for file in sorted(case.glob("*.yaml")):
         for number, raw in enumerate(file.read_bytes().splitlines(), start=1):
             m = COMMENT.search(raw)
-            if m:
-                severity = "error" if m[1] == b"E" else "warning"
-                for code in m[2].decode().split(","):
-                    found.add((file.name, number, None, severity, code.strip()))
+            for kind, codes in GROUP.findall(m[1]) if m else ():
+                severity = "error" if kind == b"E" else "warning"
+                for code in codes.decode().split(","):
+                    found[(file.name, number, None, severity, code.strip())] += 1
     return found
 
 
-def actual(case: Path, with_column: bool) -> set[Expectation]:
+def actual(case: Path, with_column: bool) -> Counter[Expectation]:
     result = check_project(case, cwd=case)
-    return {
+    return Counter(
         (d.span.path, d.span.line, d.span.column if with_column else None, d.severity.value, d.code)
         for d in result.diagnostics
-    }
+    )
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+import yaml
+from conftest import EXAMPLES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from toolc.pipeline import check_project
@@ -198,3 +201,20 @@ def test_no_argument_spec_raises(tmp_path: Path, spec: object) -> None:
     (tmp_path / "tools.yaml").write_text(TOOL.format(spec=json.dumps(spec)), encoding="utf-8")
     result = check_project(tmp_path, cwd=tmp_path)
     assert result.has_errors or result.project is not None
+
+
+def test_pure_python_parser_reads_the_same_values_and_spans(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without libyaml, PyYAML's own parser is used; it must not change a single span."""
+    from toolc.source import yaml_loader
+
+    for example in EXAMPLES:
+        text = (example / "tools.yaml").read_text(encoding="utf-8")
+        fast = yaml_loader.load_yaml(text, "t.yaml")
+        with monkeypatch.context() as patch:
+            patch.setattr(yaml_loader, "_Parser", yaml.SafeLoader)
+            slow = yaml_loader.load_yaml(text, "t.yaml")
+        assert slow[0] == fast[0] and slow[0] is not None
+        assert slow[1].values == fast[1].values and slow[1].keys == fast[1].keys
+        assert slow[2] == fast[2] == []

@@ -36,14 +36,46 @@ MULTI_ITEM_FIELDS = (
 )
 
 
+def _root_refs(project: Project) -> dict[str, str]:
+    """Each type that is, at its root, a `$ref` to another (validated at the same value)."""
+    return {
+        name: ref_name(schema.root.field_ref)
+        for name, schema in project.types.items()
+        if schema.root.field_ref is not None
+    }
+
+
+def alias_cycles(project: Project) -> list[list[str]]:
+    """Loops of root-level `$ref`s (A → B → A): they describe no value and send validators
+    into endless recursion. Each loop once, starting at its first declared type."""
+    edges = _root_refs(project)
+    cycles: list[list[str]] = []
+    seen: set[str] = set()
+    for start in project.types:
+        chain: list[str] = []
+        node: str | None = start
+        while node is not None and node not in seen and node not in chain:
+            chain.append(node)
+            node = edges.get(node)
+        if node is not None and node in chain:
+            cycles.append(chain[chain.index(node) :])
+        seen.update(chain)
+    return cycles
+
+
 def references(project: Project) -> Iterator[Diagnostic]:
-    used: set[str] = set()
+    edges: dict[str, set[str]] = {name: set() for name in project.types}
+    reachable: set[str] = set()
     for root_path, schema in roots(project):
+        from_type = root_path[1] if root_path[0] == "types" else None
         for path, kw in walk(schema, root_path):
             if kw.field_ref is None:
                 continue
             name = ref_name(kw.field_ref)
-            used.add(name)
+            if from_type is None:
+                reachable.add(name)
+            else:
+                edges[str(from_type)].add(name)
             if name not in project.types:
                 yield diag(
                     "unknown-ref",
@@ -51,14 +83,48 @@ def references(project: Project) -> Iterator[Diagnostic]:
                     f"`$ref` to undeclared type '{name}'{did_you_mean(name, project.types)}",
                     f"declare '{name}' under the top-level `types:` mapping",
                 )
+    frontier = list(reachable)
+    while frontier:
+        for name in edges.get(frontier.pop(), ()):
+            if name not in reachable:
+                reachable.add(name)
+                frontier.append(name)
     for name in project.types:
-        if name not in used:
+        if name not in reachable:
             yield diag(
                 "unused-type",
                 project.spans.tool(("types", name), key=True),
-                f"type '{name}' is never referenced",
+                f"type '{name}' is not reachable from any tool",
                 f"remove it or reference it with `$ref: '#/types/{name}'`",
             )
+    for cycle in alias_cycles(project):
+        loop = " -> ".join([*cycle, cycle[0]])
+        yield diag(
+            "ref-cycle",
+            project.spans.tool(("types", cycle[0], "$ref")),
+            f"types refer to each other with nothing in between: {loop}",
+            "give the loop structure (an object property or array items), or break it",
+        )
+
+
+FORMATS_2020_12 = frozenset(
+    "date-time date time duration email idn-email hostname idn-hostname ipv4 ipv6 uri "
+    "uri-reference iri iri-reference uuid uri-template json-pointer relative-json-pointer "
+    "regex".split()
+)
+
+
+def formats(project: Project) -> Iterator[Diagnostic]:
+    for root_path, schema in roots(project):
+        for path, kw in walk(schema, root_path):
+            if kw.format is not None and kw.format not in FORMATS_2020_12:
+                yield diag(
+                    "unknown-format",
+                    project.spans.tool((*path, "format")),
+                    f"format '{kw.format}' is not defined by JSON Schema 2020-12"
+                    f"{did_you_mean(kw.format, FORMATS_2020_12)}",
+                    "clients ignore unknown formats; fix the name if it is a typo",
+                )
 
 
 def patterns(project: Project) -> Iterator[Diagnostic]:
@@ -139,35 +205,39 @@ def validity(project: Project) -> Iterator[Diagnostic]:
 def _value_errors(defs: dict[str, Any], kw: SchemaKeywords, value: Any) -> str | None:
     """Check a value against its own schema with the reference validator."""
     schema = to_json_schema(Schema(root=kw))
-    schema.pop("default", None)
-    schema.pop("examples", None)
+    for keyword in ("default", "examples", "enum", "const"):
+        schema.pop(keyword, None)
     schema["$defs"] = defs
-    error = jsonschema.exceptions.best_match(
-        jsonschema.Draft202012Validator(schema).iter_errors(value)
-    )
+    validator = jsonschema.Draft202012Validator(schema)
+    error = jsonschema.exceptions.best_match(validator.iter_errors(value))
     return None if error is None else error.message
 
 
+def _own_values(kw: SchemaKeywords) -> Iterator[tuple[tuple[str | int, ...], str, Any]]:
+    """The values a schema states about itself: (path below the schema, what, value)."""
+    if "default" in kw.model_fields_set:
+        yield ("default",), "default", kw.default
+    if "const" in kw.model_fields_set:
+        yield ("const",), "const", kw.const
+    for index, value in enumerate(kw.enum or ()):
+        yield ("enum", index), "enum value", value
+    for index, value in enumerate(kw.examples or ()):
+        yield ("examples", index), "example", value
+
+
 def defaults(project: Project) -> Iterator[Diagnostic]:
+    if alias_cycles(project):
+        return  # a reference loop would send the validator into endless recursion
     defs = {name: to_json_schema(schema) for name, schema in project.types.items()}
     for root_path, schema in roots(project):
         for path, kw in walk(schema, root_path):
-            fields = kw.model_fields_set
-            if "default" in fields:
-                problem = _value_errors(defs, kw, kw.default)
+            for where, what, value in _own_values(kw):
+                problem = _value_errors(defs, kw, value)
                 if problem is not None:
                     yield diag(
                         "invalid-default",
-                        project.spans.tool((*path, "default")),
-                        f"default does not match its schema: {problem}",
-                    )
-            for index, example in enumerate(kw.examples or ()):
-                problem = _value_errors(defs, kw, example)
-                if problem is not None:
-                    yield diag(
-                        "invalid-default",
-                        project.spans.tool((*path, "examples", index)),
-                        f"example does not match its schema: {problem}",
+                        project.spans.tool((*path, *where)),
+                        f"{what} does not match its schema: {problem}",
                     )
 
 
@@ -217,7 +287,8 @@ def multi_item(project: Project) -> Iterator[Diagnostic]:
                         project.spans.tool(
                             ("tools", name, "returns", "properties", field), key=True
                         ),
-                        f"'{field}' is added by toolc to the data of multi-item tool '{name}'",
+                        f"'{field}' is reserved: multi-item normalization puts it in the data "
+                        f"of '{name}'",
                         "rename the field",
                     )
 
@@ -234,4 +305,4 @@ def error_codes(project: Project) -> Iterator[Diagnostic]:
                 )
 
 
-CHECKS = (references, patterns, validity, defaults, multi_item, error_codes)
+CHECKS = (references, formats, patterns, validity, defaults, multi_item, error_codes)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from toolc.diagnostics import Diagnostic, Note, diag
+from toolc.diagnostics import Diagnostic, Note, Span, diag
 from toolc.diagnostics.suggest import did_you_mean
 from toolc.model import Project, ToolDecl
 
@@ -28,6 +28,14 @@ def pre_validators(project: Project) -> Iterator[Diagnostic]:
         if pre is None:
             continue
         span = project.spans.policy(("tool_policies", name, "pre_validation", "tool"))
+        if pre.tool == name:
+            yield diag(
+                "prevalidator-self",
+                span,
+                f"'{name}' is named as its own pre-validator",
+                "name the validator tool in `pre_validation.tool`",
+            )
+            continue
         validator = project.tools.get(pre.tool)
         if validator is None:
             yield diag(
@@ -45,6 +53,7 @@ def pre_validators(project: Project) -> Iterator[Diagnostic]:
                 f" but '{name}' is on '{tool.decl.mcp_server}'",
                 "pre-validation runs inside the target's server: move one of the two",
             )
+        yield from _validator_arguments(project, tool, validator, span)
         if tool.pre_validation is None:  # declared but switched off
             continue
         if not validator.enabled:
@@ -62,6 +71,31 @@ def pre_validators(project: Project) -> Iterator[Diagnostic]:
                 "confirms anything",
                 "declare it `tool_type: query` if it only reads",
             )
+
+
+def _validator_arguments(
+    project: Project, target: ToolDecl, validator: ToolDecl, span: Span
+) -> Iterator[Diagnostic]:
+    """The validator receives the target's arguments unchanged: it must be able to take them."""
+    for arg in validator.requires:
+        if arg not in target.args:
+            yield diag(
+                "prevalidator-arguments",
+                span,
+                f"pre-validator '{validator.name}' requires '{arg}', which '{target.name}' "
+                "does not have",
+                f"make '{arg}' optional in '{validator.name}', or add it to '{target.name}'",
+            )
+    if validator.decl.unknown_args == "forbid":
+        for arg in target.args:
+            if arg not in validator.args:
+                yield diag(
+                    "prevalidator-arguments",
+                    span,
+                    f"pre-validator '{validator.name}' forbids unknown arguments but "
+                    f"'{target.name}' sends '{arg}'",
+                    f"declare '{arg}' in '{validator.name}', or let it ignore unknown arguments",
+                )
 
 
 def _requires(project: Project, tool: ToolDecl) -> Iterator[Diagnostic]:

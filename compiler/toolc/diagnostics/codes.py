@@ -233,9 +233,10 @@ _RULES = [
         "invalid-default",
         E,
         "schema",
-        "A `default` or example does not match its own schema.",
+        "A `default`, `const`, `enum` value or example does not match its own schema.",
         "Clients fill in `default` and show `examples`; a value that its own schema rejects "
-        "would be refused at call time. Fix the value or the schema.",
+        "would be refused at call time, and a `const` or `enum` value of the wrong type can "
+        "never be sent. Fix the value or the schema.",
     ),
     Rule(
         "unsupported-pattern",
@@ -262,6 +263,25 @@ _RULES = [
         "`$ref` names a type that is not declared.",
         "`$ref` takes `#/types/<Name>`, a name declared under the top-level `types:` mapping of "
         "tools.yaml. The message suggests the closest declared name.",
+    ),
+    Rule(
+        "ref-cycle",
+        E,
+        "schema",
+        "Shared types refer to each other in a loop with nothing in between.",
+        "A type that is only a `$ref` to itself, directly or through other types (A → B → A), "
+        "describes no value at all. Recursive types are fine when the loop passes through "
+        "structure, e.g. `children: {type: array, items: {$ref: '#/types/Node'}}`.",
+    ),
+    Rule(
+        "unknown-format",
+        W,
+        "schema",
+        "A `format` that JSON Schema 2020-12 does not define.",
+        "`format` is an annotation (published, not enforced), so any name is allowed, but a name "
+        "outside the 2020-12 list (date-time, date, time, duration, email, idn-email, hostname, "
+        "idn-hostname, ipv4, ipv6, uri, uri-reference, iri, iri-reference, uuid, uri-template, "
+        "json-pointer, relative-json-pointer, regex) is usually a typo, and clients ignore it.",
     ),
     Rule(
         "unused-type",
@@ -304,6 +324,24 @@ _RULES = [
         "`mcp_server` as the tool it validates.",
     ),
     Rule(
+        "prevalidator-self",
+        E,
+        "policy",
+        "A tool is its own pre-validator.",
+        "Pre-validation asks another tool whether a call may proceed; a tool cannot vouch for "
+        "itself. Name the validator tool in `pre_validation.tool`.",
+    ),
+    Rule(
+        "prevalidator-arguments",
+        E,
+        "policy",
+        "The pre-validator cannot accept the target's arguments.",
+        "The validator is called with the target tool's arguments, unchanged. It must declare "
+        "every argument it requires among the target's arguments, and when it has "
+        "`unknown_args: forbid` it must declare every argument the target has, or every call "
+        "would be refused.",
+    ),
+    Rule(
         "requires-unknown-arg",
         E,
         "policy",
@@ -338,7 +376,7 @@ _RULES = [
     Rule(
         "identifier-collision",
         E,
-        "policy",
+        "tools",
         "Two names map to the same Python identifier.",
         "Generated code names a class per tool (PascalCase) and a field per argument "
         "(snake_case). Two tools, or two arguments of one tool, that differ only in "
@@ -347,7 +385,7 @@ _RULES = [
     Rule(
         "reserved-error-code",
         E,
-        "policy",
+        "tools",
         "A tool declares one of the framework's error codes.",
         "VALIDATION_ERROR, TOOL_ERROR, CONFIRMATION_DECLINED, CONFIRMATION_UNAVAILABLE, "
         "PRE_VALIDATION_REJECTED and PRE_VALIDATION_FAILED belong to every tool's contract "
@@ -356,7 +394,7 @@ _RULES = [
     Rule(
         "multi-item-status-missing",
         E,
-        "policy",
+        "tools",
         "A multi-item result has no boolean `success`/`ok`.",
         "Each element of a multi-item tool's `results` must carry a required boolean `success` "
         "or `ok` (guide §4): declare it in `multi_item.item` with `required: [success]`.",
@@ -364,7 +402,7 @@ _RULES = [
     Rule(
         "multi-item-reserved-field",
         E,
-        "policy",
+        "tools",
         "`returns` of a multi-item tool redefines a normalized field.",
         "For a multi-item tool toolc adds `results`, `multi_item_status`, `partial_success`, "
         "`metadata`, `original_ok` and `secondary_error` to the data. Rename the field.",

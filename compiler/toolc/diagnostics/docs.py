@@ -8,7 +8,8 @@ _GROUPS = {
     "input": "Reading the files",
     "yaml": "YAML",
     "schema": "The published schemas",
-    "policy": "Cross-file and cross-tool rules",
+    "tools": "Rules across the declarations of tools.yaml",
+    "policy": "tools.yaml and tool_policies.yaml together",
 }
 
 

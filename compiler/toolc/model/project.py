@@ -60,14 +60,14 @@ def _resolve(name: str, tool: Tool, policy: Policy | None) -> ToolDecl:
     declared: OperationType = "read_only" if tool.tool_type == "query" else "transactional"
     operation: OperationType = declared
     confirm = bool(tool.confirmation_required)
-    requires = tuple(tool.requires or ())
+    requires = tuple(tool.requires) if tool.requires is not None else ()
     pre = None
     if policy is not None:
         if policy.operation_type is not None:
             operation = policy.operation_type
         if policy.require_confirmation is not None:
             confirm = policy.require_confirmation
-        if not requires and policy.requires:
+        if tool.requires is None and policy.requires is not None:
             requires = tuple(policy.requires)
         if policy.pre_validation is not None and policy.pre_validation.enabled is not False:
             pre = policy.pre_validation

@@ -141,7 +141,7 @@ class Tool(BaseModel):
     tool_type: Annotated[
         Literal["action", "query"],
         Field(
-            description="`action` changes state; `query` only reads. Decides the annotations when the tool has no policy."
+            description="`action` changes state; `query` only reads. Must agree with the policy's `operation_type` (`action` with `transactional`, `query` with `read_only`), and decides the annotations of a tool without one."
         ),
     ]
     confirmation_required: Annotated[

@@ -78,12 +78,10 @@ def load_file(file: Path, shown: str) -> LoadedFile:
         return LoadedFile(shown, None, None, empty, problems)
     value, spans, problems = load_yaml(text, shown)
     if value is None and not problems:
-        problems = [
-            diag(
-                "empty-file",
-                Span.whole_file(shown),
-                "file holds no YAML data",
-                "declare `tools:` (or `tool_policies:`) with at least one entry",
-            )
-        ]
+        hint = (
+            "write `tool_policies: {}`, or delete the file"
+            if file.name == "tool_policies.yaml"
+            else "declare `tools:` with at least one tool"
+        )
+        problems = [diag("empty-file", Span.whole_file(shown), "file holds no YAML data", hint)]
     return LoadedFile(shown, text, value, spans, problems)

@@ -258,6 +258,13 @@ class _Mapper:
     ) -> Diagnostic:
         names = [o for o in options if isinstance(o, str)]
         suggestion = did_you_mean(value, names) if isinstance(value, str) else ""
+        if "TypeKeyword" in loc and value is None:
+            return diag(
+                "unknown-type",
+                self.value_span(path),
+                "unquoted null is the null value, not the type name",
+                'quote it: `type: [string, "null"]`',
+            )
         if "TypeKeyword" in loc:
             if (
                 isinstance(value, str)
