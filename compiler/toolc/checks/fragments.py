@@ -108,9 +108,11 @@ def references(project: Project) -> Iterator[Diagnostic]:
 
 
 FORMATS_2020_12 = frozenset(
-    "date-time date time duration email idn-email hostname idn-hostname ipv4 ipv6 uri "
-    "uri-reference iri iri-reference uuid uri-template json-pointer relative-json-pointer "
-    "regex".split()
+    (
+        "date-time", "date", "time", "duration", "email", "idn-email", "hostname",
+        "idn-hostname", "ipv4", "ipv6", "uri", "uri-reference", "iri", "iri-reference", "uuid",
+        "uri-template", "json-pointer", "relative-json-pointer", "regex",
+    )  # fmt: skip
 )
 
 
