@@ -107,13 +107,13 @@ def references(project: Project) -> Iterator[Diagnostic]:
         )
 
 
-FORMATS_2020_12 = frozenset(
-    (
-        "date-time", "date", "time", "duration", "email", "idn-email", "hostname",
-        "idn-hostname", "ipv4", "ipv6", "uri", "uri-reference", "iri", "iri-reference", "uuid",
-        "uri-template", "json-pointer", "relative-json-pointer", "regex",
-    )  # fmt: skip
-)
+# fmt: off
+FORMATS_2020_12 = frozenset((
+    "date-time", "date", "time", "duration", "email", "idn-email", "hostname", "idn-hostname",
+    "ipv4", "ipv6", "uri", "uri-reference", "iri", "iri-reference", "uuid", "uri-template",
+    "json-pointer", "relative-json-pointer", "regex",
+))
+# fmt: on
 
 
 def formats(project: Project) -> Iterator[Diagnostic]:
