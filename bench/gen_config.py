@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Deterministic generator of synthetic toolc config directories, for the `toolc check` benchmark.
 
-    .venv/bin/python bench/gen_config.py                      # 10, 236, 1000, 5000 → bench/.configs/<N>/
+    .venv/bin/python bench/gen_config.py            # 10, 236, 1000, 5000 → bench/.configs/<N>/
     .venv/bin/python bench/gen_config.py --sizes 236 --out /tmp/cfg --seed 3
-    .venv/bin/python bench/gen_config.py --check              # also run `toolc check` on each
+    .venv/bin/python bench/gen_config.py --check    # and `toolc check` each: must be clean
 
 Each <N>/ holds a tools.yaml and a tool_policies.yaml written in the config language of
 schemas/tools.schema.json and schemas/tool_policies.schema.json, shaped like examples/retail and
@@ -51,13 +51,35 @@ ENTITIES = {
     "logistics": ("shipment", "pickup", "parcel"),
 }
 ID_PREFIX = {
-    "order": "ORD", "cart": "CRT", "return_request": "RR", "invoice": "INV", "payment": "PAY",
-    "refund": "RF", "subscription": "SUB", "product": "PRD", "price_list": "PL", "bundle": "BDL",
-    "ticket": "TK", "case_note": "CN", "contact": "CTC", "shipment": "SHP", "pickup": "PU",
+    "order": "ORD",
+    "cart": "CRT",
+    "return_request": "RR",
+    "invoice": "INV",
+    "payment": "PAY",
+    "refund": "RF",
+    "subscription": "SUB",
+    "product": "PRD",
+    "price_list": "PL",
+    "bundle": "BDL",
+    "ticket": "TK",
+    "case_note": "CN",
+    "contact": "CTC",
+    "shipment": "SHP",
+    "pickup": "PU",
     "parcel": "PCL",
 }
-ACTION_VERBS = ("create", "update", "cancel", "approve", "assign", "close", "reopen", "suspend",
-                "activate", "archive")
+ACTION_VERBS = (
+    "create",
+    "update",
+    "cancel",
+    "approve",
+    "assign",
+    "close",
+    "reopen",
+    "suspend",
+    "activate",
+    "archive",
+)
 QUERY_VERBS = ("get", "list", "search", "lookup", "validate", "count")
 THIRD_PERSON = {"search": "Searches", "lookup": "Looks up"}
 ERROR_CODES = (
@@ -109,10 +131,12 @@ TYPES: dict[str, Any] = {
         "required": ["account_id"],
         "additionalProperties": False,
         "properties": {
-            "account_id": {"type": "string", "pattern": "^C[0-9]{6,10}$",
-                           "examples": ["C0012345"]},
-            "document": {"type": ["string", "null"], "pattern": "^[0-9]{11}$",
-                         "description": "Tax document number, digits only."},
+            "account_id": {"type": "string", "pattern": "^C[0-9]{6,10}$", "examples": ["C0012345"]},
+            "document": {
+                "type": ["string", "null"],
+                "pattern": "^[0-9]{11}$",
+                "description": "Tax document number, digits only.",
+            },
         },
     },
     "DateRange": {
@@ -141,69 +165,102 @@ ArgKind = Callable[[random.Random, str], tuple[str, dict[str, Any]]]
 
 def _k_email(rng: random.Random, entity: str) -> tuple[str, dict[str, Any]]:
     return "contact_email", {
-        "type": "string", "format": "email", "maxLength": 254,
+        "type": "string",
+        "format": "email",
+        "maxLength": 254,
         "description": "Where the confirmation is sent.",
         "examples": [rng.choice(["ana@example.com", "joao.silva@example.org"])],
     }
 
 
 def _k_reason(rng: random.Random, entity: str) -> tuple[str, dict[str, Any]]:
-    options = rng.sample(["customer_request", "duplicate", "fraud_suspected", "price_change",
-                          "out_of_stock", "other"], k=rng.randint(3, 6))
+    options = rng.sample(
+        [
+            "customer_request",
+            "duplicate",
+            "fraud_suspected",
+            "price_change",
+            "out_of_stock",
+            "other",
+        ],
+        k=rng.randint(3, 6),
+    )
     return "reason", {
-        "type": "string", "enum": options, "default": options[0],
-        "label": "the reason", "description": f"Why the {entity.replace('_', ' ')} changes.",
+        "type": "string",
+        "enum": options,
+        "default": options[0],
+        "label": "the reason",
+        "description": f"Why the {entity.replace('_', ' ')} changes.",
     }
 
 
 def _k_limit(rng: random.Random, entity: str) -> tuple[str, dict[str, Any]]:
     top = rng.choice([50, 100, 500])
     return "limit", {
-        "type": "integer", "minimum": 1, "maximum": top, "default": min(20, top),
+        "type": "integer",
+        "minimum": 1,
+        "maximum": top,
+        "default": min(20, top),
         "description": "Page size: at most this many results.",
     }
 
 
 def _k_quantity(rng: random.Random, entity: str) -> tuple[str, dict[str, Any]]:
     return "quantity", {
-        "type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": rng.choice([100, 10000]),
-        "description": "How many units.", "examples": [rng.randint(1, 9)],
+        "type": "integer",
+        "exclusiveMinimum": 0,
+        "exclusiveMaximum": rng.choice([100, 10000]),
+        "description": "How many units.",
+        "examples": [rng.randint(1, 9)],
     }
 
 
 def _k_discount(rng: random.Random, entity: str) -> tuple[str, dict[str, Any]]:
     return "discount_percent", {
-        "type": "number", "minimum": 0, "maximum": 100, "default": 0,
-        "title": "Discount", "description": "Percentage off the list price, 0 to 100.",
+        "type": "number",
+        "minimum": 0,
+        "maximum": 100,
+        "default": 0,
+        "title": "Discount",
+        "description": "Percentage off the list price, 0 to 100.",
     }
 
 
 def _k_amount(rng: random.Random, entity: str) -> tuple[str, dict[str, Any]]:
     return "amount", {
-        "type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1000000,
+        "type": "number",
+        "exclusiveMinimum": 0,
+        "exclusiveMaximum": 1000000,
         "description": "Amount in the account's currency.",
         "examples": [round(rng.uniform(1, 999), 2)],
-        "label": "the amount", "user_prompt": "What amount should be used?",
+        "label": "the amount",
+        "user_prompt": "What amount should be used?",
     }
 
 
 def _k_flag(rng: random.Random, entity: str) -> tuple[str, dict[str, Any]]:
     return "notify_customer", {
-        "type": "boolean", "default": rng.choice([True, False]),
+        "type": "boolean",
+        "default": rng.choice([True, False]),
         "description": "Whether the customer gets an e-mail about it.",
     }
 
 
 def _k_note(rng: random.Random, entity: str) -> tuple[str, dict[str, Any]]:
     return "note", {
-        "type": ["string", "null"], "maxLength": rng.choice([200, 500, 2000]), "default": None,
-        "title": "Note", "description": "Free text kept with the record. Optional: may be null.",
+        "type": ["string", "null"],
+        "maxLength": rng.choice([200, 500, 2000]),
+        "default": None,
+        "title": "Note",
+        "description": "Free text kept with the record. Optional: may be null.",
     }
 
 
 def _k_priority(rng: random.Random, entity: str) -> tuple[str, dict[str, Any]]:
     return "priority", {
-        "type": ["integer", "null"], "minimum": 0, "maximum": 9,
+        "type": ["integer", "null"],
+        "minimum": 0,
+        "maximum": 9,
         "description": "0 is the most urgent; null keeps the current priority.",
     }
 
@@ -212,8 +269,11 @@ def _k_tags(rng: random.Random, entity: str) -> tuple[str, dict[str, Any]]:
     return "tags", {
         "type": "array",
         "items": {"type": "string", "pattern": "^[a-z][a-z0-9-]{0,31}$"},
-        "minItems": 1, "maxItems": rng.choice([5, 10, 20]), "uniqueItems": True,
-        "label": "the tags", "user_prompt": "Which tags should be applied?",
+        "minItems": 1,
+        "maxItems": rng.choice([5, 10, 20]),
+        "uniqueItems": True,
+        "label": "the tags",
+        "user_prompt": "Which tags should be applied?",
         "description": "Lower-case labels, e.g. vip or b2b.",
         "examples": [["vip", "b2b"]],
     }
@@ -223,7 +283,9 @@ def _k_line_numbers(rng: random.Random, entity: str) -> tuple[str, dict[str, Any
     return "line_numbers", {
         "type": "list",
         "items": {"type": "integer", "minimum": 1},
-        "minItems": 1, "maxItems": 100, "uniqueItems": True,
+        "minItems": 1,
+        "maxItems": 100,
+        "uniqueItems": True,
         "description": "Which lines of the document, counting from 1.",
         "examples": [[1, 2, 3]],
     }
@@ -240,8 +302,11 @@ def _k_shipping_address(rng: random.Random, entity: str) -> tuple[str, dict[str,
             "street": {"type": "string", "minLength": 1, "maxLength": 120},
             "number": {"type": ["string", "null"], "maxLength": 10},
             "city": {"type": "string", "minLength": 1, "maxLength": 80},
-            "postal_code": {"type": "string", "pattern": "^[0-9]{5}(-[0-9]{3})?$",
-                            "examples": ["01310-100"]},
+            "postal_code": {
+                "type": "string",
+                "pattern": "^[0-9]{5}(-[0-9]{3})?$",
+                "examples": ["01310-100"],
+            },
             "country": {"type": "string", "enum": ["BR", "PT", "US"], "default": "BR"},
             "geo": {
                 "type": "object",
@@ -253,13 +318,15 @@ def _k_shipping_address(rng: random.Random, entity: str) -> tuple[str, dict[str,
                 },
             },
         },
-        "label": "the address", "user_prompt": "What is the delivery address?",
+        "label": "the address",
+        "user_prompt": "What is the delivery address?",
     }
 
 
 def _k_api_version(rng: random.Random, entity: str) -> tuple[str, dict[str, Any]]:
     return "api_version", {
-        "const": "v2", "default": "v2",
+        "const": "v2",
+        "default": "v2",
         "description": "Protocol version of the backing API; only v2 is served.",
     }
 
@@ -269,15 +336,21 @@ def _k_total(rng: random.Random, entity: str) -> tuple[str, dict[str, Any]]:
 
 
 def _k_customer(rng: random.Random, entity: str) -> tuple[str, dict[str, Any]]:
-    return "customer", {"$ref": "#/types/CustomerRef", "label": "the customer",
-                        "user_prompt": "Which customer is this about?"}
+    return "customer", {
+        "$ref": "#/types/CustomerRef",
+        "label": "the customer",
+        "user_prompt": "Which customer is this about?",
+    }
 
 
 def _k_lines(rng: random.Random, entity: str) -> tuple[str, dict[str, Any]]:
     return "lines", {
-        "type": "array", "items": {"$ref": "#/types/OrderLine"},
-        "minItems": 1, "maxItems": rng.choice([20, 50]),
-        "label": "the items", "user_prompt": "Which items, and how many of each?",
+        "type": "array",
+        "items": {"$ref": "#/types/OrderLine"},
+        "minItems": 1,
+        "maxItems": rng.choice([20, 50]),
+        "label": "the items",
+        "user_prompt": "Which items, and how many of each?",
     }
 
 
@@ -287,7 +360,8 @@ def _k_period(rng: random.Random, entity: str) -> tuple[str, dict[str, Any]]:
 
 def _k_effective_date(rng: random.Random, entity: str) -> tuple[str, dict[str, Any]]:
     return "effective_date", {
-        "type": "string", "format": "date",
+        "type": "string",
+        "format": "date",
         "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
         "description": "When the change takes effect (YYYY-MM-DD).",
         "examples": ["2024-05-01"],
@@ -296,7 +370,8 @@ def _k_effective_date(rng: random.Random, entity: str) -> tuple[str, dict[str, A
 
 def _k_idempotency_key(rng: random.Random, entity: str) -> tuple[str, dict[str, Any]]:
     return "idempotency_key", {
-        "type": "string", "format": "uuid",
+        "type": "string",
+        "format": "uuid",
         "pattern": "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$",
         "description": "Repeating a call with the same key does nothing twice.",
     }
@@ -313,23 +388,47 @@ def _k_attributes(rng: random.Random, entity: str) -> tuple[str, dict[str, Any]]
 
 def _k_legacy_code(rng: random.Random, entity: str) -> tuple[str, dict[str, Any]]:
     return "legacy_code", {
-        "type": "string", "deprecated": True, "pattern": "^[A-Z]{3}[0-9]{3}$",
+        "type": "string",
+        "deprecated": True,
+        "pattern": "^[A-Z]{3}[0-9]{3}$",
         "description": "Code of the old system; use the id instead.",
     }
 
 
 def _k_skus(rng: random.Random, entity: str) -> tuple[str, dict[str, Any]]:
     return "skus", {
-        "type": "list", "items": {"$ref": "#/types/Sku"}, "minItems": 1, "maxItems": 30,
-        "uniqueItems": True, "description": "Products to act on.",
+        "type": "list",
+        "items": {"$ref": "#/types/Sku"},
+        "minItems": 1,
+        "maxItems": 30,
+        "uniqueItems": True,
+        "description": "Products to act on.",
     }
 
 
 ARG_KINDS: tuple[ArgKind, ...] = (
-    _k_email, _k_reason, _k_limit, _k_quantity, _k_discount, _k_amount, _k_flag, _k_note,
-    _k_priority, _k_tags, _k_line_numbers, _k_shipping_address, _k_api_version, _k_total,
-    _k_customer, _k_lines, _k_period, _k_effective_date, _k_idempotency_key, _k_attributes,
-    _k_legacy_code, _k_skus,
+    _k_email,
+    _k_reason,
+    _k_limit,
+    _k_quantity,
+    _k_discount,
+    _k_amount,
+    _k_flag,
+    _k_note,
+    _k_priority,
+    _k_tags,
+    _k_line_numbers,
+    _k_shipping_address,
+    _k_api_version,
+    _k_total,
+    _k_customer,
+    _k_lines,
+    _k_period,
+    _k_effective_date,
+    _k_idempotency_key,
+    _k_attributes,
+    _k_legacy_code,
+    _k_skus,
 )
 
 
@@ -371,8 +470,11 @@ def _returns(rng: random.Random, entity: str) -> dict[str, Any]:
                 },
             },
         }
-    out: dict[str, Any] = {"type": "object", "required": [f"{entity}_id", "status"],
-                           "properties": props}
+    out: dict[str, Any] = {
+        "type": "object",
+        "required": [f"{entity}_id", "status"],
+        "properties": props,
+    }
     if rng.random() < 0.5:
         out["additionalProperties"] = False
     return out
@@ -385,8 +487,10 @@ def _multi_item(rng: random.Random) -> dict[str, Any]:
         "properties": {"id": {"type": "string"}, "success": {"type": "boolean"}},
     }
     if rng.random() < 0.5:
-        item["properties"]["reason"] = {"type": "string",
-                                        "enum": ["not_found", "already_done", "rejected"]}
+        item["properties"]["reason"] = {
+            "type": "string",
+            "enum": ["not_found", "already_done", "rejected"],
+        }
     if rng.random() < 0.3:
         item["properties"]["protocol"] = {"type": "string", "description": "Protocol number."}
     spec: dict[str, Any] = {"item": item}
@@ -403,36 +507,53 @@ def generate(n: int, seed: int = DEFAULT_SEED) -> tuple[dict[str, Any], dict[str
     width = max(4, len(str(n - 1)))
     tools: dict[str, Any] = {}
     policies: dict[str, Any] = {}
-    queries_by_server: dict[str, list[str]] = {}
-    kind_cursor = 0  # argument kinds rotate, so any 5 consecutive tools use every kind
+    queries_by_server: dict[str, list[str]] = {}  # candidate pre-validators
+    entity_of: dict[str, str] = {}
+    kind_cursor = 0  # argument kinds rotate, so a few consecutive tools use every kind
     pre_validations = 0
     for i in range(n):
         # Index-driven choices make sure even the 10-tool config uses every feature.
         is_action = i % 2 == 1 if i < 8 else rng.random() < 0.45
         server = SERVERS[0] if i < 2 else rng.choice(SERVERS)
-        entity = rng.choice(ENTITIES[server])
+        candidates = queries_by_server.get(server, []) if is_action else []
+        validator = None
+        if candidates and (pre_validations == 0 or rng.random() < 0.08):
+            validator = rng.choice(candidates)
+        entity = entity_of[validator] if validator else rng.choice(ENTITIES[server])
         verb = rng.choice(ACTION_VERBS if is_action else QUERY_VERBS)
         name = f"{verb}_{entity}_{i:0{width}d}"
+        entity_of[name] = entity
         words = entity.replace("_", " ")
 
-        args: dict[str, Any] = {}
         id_name, id_schema = _id_arg(entity)
-        args[id_name] = id_schema
-        count = rng.randint(3, 7)
+        if validator is not None:
+            # The validator receives these arguments unchanged (like the telecom example): the
+            # same declarations, and more only when the validator ignores unknown arguments.
+            args: dict[str, Any] = json.loads(json.dumps(tools[validator]["args_schema"]))
+            forbids = tools[validator].get("unknown_args") == "forbid"
+            count = 0 if forbids else rng.randint(0, 3)
+        else:
+            args = {id_name: id_schema}
+            count = rng.randint(3, 7)
         for j in range(count):
             arg_name, schema = ARG_KINDS[(kind_cursor + j) % len(ARG_KINDS)](rng, entity)
-            args[arg_name] = schema
+            args.setdefault(arg_name, schema)
         kind_cursor += count
-        requires = [id_name] + [a for a in list(args)[1:]
-                                if "default" not in args[a] and rng.random() < 0.25]
+        requires = [id_name] + [
+            a for a in list(args)[1:] if "default" not in args[a] and rng.random() < 0.25
+        ]
 
-        tool: dict[str, Any] = {"version": f"{rng.randint(1, 3)}.{rng.randint(0, 12)}.{rng.randint(0, 9)}"}
+        tool: dict[str, Any] = {
+            "version": f"{rng.randint(1, 3)}.{rng.randint(0, 12)}.{rng.randint(0, 9)}"
+        }
         if rng.random() < 0.5:
             tool["title"] = f"{verb.capitalize()} {words}"
         does = THIRD_PERSON.get(verb, verb.capitalize() + "s")
         if is_action:
-            tool["description"] = (f"{does} one or more {words}s of the customer. "
-                                   "Changes state: confirm with the user first.")
+            tool["description"] = (
+                f"{does} one or more {words}s of the customer. "
+                "Changes state: confirm with the user first."
+            )
         else:
             tool["description"] = f"{does} {words}s of the customer. Read-only."
         tool["mcp_server"] = server
@@ -450,8 +571,9 @@ def generate(n: int, seed: int = DEFAULT_SEED) -> tuple[dict[str, Any], dict[str
         tool["args_schema"] = args
         if i % 7 == 3 or rng.random() < 0.25:
             tool["unknown_args"] = "forbid"
-        multi = (is_action and (i % 4 == 1 or rng.random() < 0.2)) or \
-                (not is_action and rng.random() < 0.08)
+        multi = (is_action and (i % 4 == 1 or rng.random() < 0.2)) or (
+            not is_action and rng.random() < 0.08
+        )
         if multi:
             tool["multi_item"] = _multi_item(rng)
         elif i % 4 == 0 or rng.random() < (0.3 if is_action else 0.7):
@@ -469,10 +591,7 @@ def generate(n: int, seed: int = DEFAULT_SEED) -> tuple[dict[str, Any], dict[str
         tools[name] = tool
 
         # The policy, if any: agrees with the tool on every fact both declare.
-        validators = queries_by_server.get(server, [])
-        wants_pre = is_action and bool(validators) and (pre_validations == 0
-                                                        or rng.random() < 0.08)
-        if wants_pre or rng.random() < 0.85:
+        if validator is not None or rng.random() < 0.85:
             policy: dict[str, Any] = {
                 "operation_type": "transactional" if is_action else "read_only",
                 "require_confirmation": is_action,
@@ -481,11 +600,11 @@ def generate(n: int, seed: int = DEFAULT_SEED) -> tuple[dict[str, Any], dict[str
                 policy["requires"] = list(requires)
                 if "requires" in tool and rng.random() < 0.5:
                     policy["requires"] = list(reversed(requires))  # a set: order is free
-            if wants_pre:
+            if validator is not None:
                 pre: dict[str, Any] = {}
                 if rng.random() < 0.5:
                     pre["enabled"] = True
-                pre["tool"] = rng.choice(validators)
+                pre["tool"] = validator
                 if rng.random() < 0.5:
                     pre["fail_open"] = rng.random() < 0.3
                 policy["pre_validation"] = pre
@@ -528,17 +647,26 @@ def _self_check(tools_doc: dict[str, Any], policies_doc: dict[str, Any]) -> None
         assert any(feature in t for t in tools.values()), f"no tool has {feature}"
     for name, p in pols.items():
         pre = p.get("pre_validation")
-        if pre:
-            v = tools[pre["tool"]]
-            assert v["tool_type"] == "query" and v["mcp_server"] == tools[name]["mcp_server"]
+        if pre:  # on the same server, read-only, and able to take the target's arguments
+            v, target = tools[pre["tool"]], tools[name]
+            assert v["tool_type"] == "query" and v["mcp_server"] == target["mcp_server"]
+            v_requires = v.get("requires") or pols.get(pre["tool"], {}).get("requires") or []
+            assert set(v_requires) <= set(target["args_schema"])
+            if v.get("unknown_args") == "forbid":
+                assert set(target["args_schema"]) <= set(v["args_schema"])
+    if len(tools) >= 10:  # from 10 tools on, every argument kind is used
+        declared = {arg for t in tools.values() for arg in t["args_schema"]}
+        kinds = {kind(random.Random(0), "order")[0] for kind in ARG_KINDS}
+        assert kinds <= declared, f"argument kinds never used: {sorted(kinds - declared)}"
 
 
 # --------------------------------------------------------------------------------------------
 # A small YAML emitter: block style for structure, flow style for short leaf schemas, plain
 # scalars where YAML 1.2 reads them back as the same string, JSON-quoted strings otherwise.
 # --------------------------------------------------------------------------------------------
-_BLOCK_KEYS = frozenset({"tools", "types", "tool_policies", "args_schema", "properties",
-                         "errors", "multi_item"})
+_BLOCK_KEYS = frozenset(
+    {"tools", "types", "tool_policies", "args_schema", "properties", "errors", "multi_item"}
+)
 _PLAIN_BLOCK = re.compile(r"[A-Za-z][A-Za-z0-9 ,.()/_'?-]*[A-Za-z0-9.)_?]\Z|[A-Za-z]\Z")
 _SEMVER = re.compile(r"[0-9]+\.[0-9]+\.[0-9]+\Z")  # YAML 1.2 reads 1.2.3 as a string
 _PLAIN_FLOW = re.compile(r"[A-Za-z][A-Za-z0-9 ._@/-]*[A-Za-z0-9._]\Z|[A-Za-z]\Z")
@@ -571,8 +699,11 @@ def _scalar(value: Any, flow: bool) -> str:
 
 
 def _key(key: str) -> str:
-    return key if _PLAIN_KEY.match(key) and key.lower() not in _RESERVED_WORDS \
+    return (
+        key
+        if _PLAIN_KEY.match(key) and key.lower() not in _RESERVED_WORDS
         else json.dumps(key, ensure_ascii=False)
+    )
 
 
 def _flow(value: Any) -> str:
@@ -600,8 +731,10 @@ def _emit(value: Any, indent: int, out: list[str]) -> None:
         if isinstance(item, dict | list) and item:
             flow = _flow(item)
             small = (isinstance(item, list) and _depth(item) <= 2) or (
-                key not in _BLOCK_KEYS and _depth(item) <= 2
-                and len(head) + 1 + len(flow) <= FLOW_WIDTH)
+                key not in _BLOCK_KEYS
+                and _depth(item) <= 2
+                and len(head) + 1 + len(flow) <= FLOW_WIDTH
+            )
             if small:
                 out.append(f"{head} {flow}")
             else:
@@ -641,8 +774,10 @@ def stamp(n: int, seed: int) -> str:
 
 def render(n: int, seed: int = DEFAULT_SEED) -> tuple[str, str]:
     tools_doc, policies_doc = generate(n, seed)
-    header = (f"Generated by bench/gen_config.py (tools={n}, seed={seed}). Do not edit.\n"
-              "A synthetic config for benchmarking `toolc check`.")
+    header = (
+        f"Generated by bench/gen_config.py (tools={n}, seed={seed}). Do not edit.\n"
+        "A synthetic config for benchmarking `toolc check`."
+    )
     return to_yaml(tools_doc, header), to_yaml(policies_doc, header)
 
 
@@ -650,8 +785,11 @@ def write_config(directory: Path, n: int, seed: int = DEFAULT_SEED) -> Path:
     """Write <directory>/tools.yaml and tool_policies.yaml (only if their content changed)."""
     directory.mkdir(parents=True, exist_ok=True)
     tools_text, policies_text = render(n, seed)
-    for fname, text in (("tools.yaml", tools_text), ("tool_policies.yaml", policies_text),
-                        (STAMP_FILE, stamp(n, seed))):
+    for fname, text in (
+        ("tools.yaml", tools_text),
+        ("tool_policies.yaml", policies_text),
+        (STAMP_FILE, stamp(n, seed)),
+    ):
         path = directory / fname
         data = text.encode("utf-8")
         if not path.is_file() or path.read_bytes() != data:
@@ -662,8 +800,9 @@ def write_config(directory: Path, n: int, seed: int = DEFAULT_SEED) -> Path:
 def is_current(directory: Path, n: int, seed: int = DEFAULT_SEED) -> bool:
     """Whether ``directory`` holds the config this generator makes for (n, seed)."""
     try:
-        return (directory / "tools.yaml").is_file() and \
-            (directory / STAMP_FILE).read_text(encoding="utf-8") == stamp(n, seed)
+        return (directory / "tools.yaml").is_file() and (directory / STAMP_FILE).read_text(
+            encoding="utf-8"
+        ) == stamp(n, seed)
     except OSError:
         return False
 
@@ -675,12 +814,20 @@ def toolc_command() -> list[str]:
 
 def check_clean(directory: Path) -> tuple[bool, str]:
     """Run `toolc check` (text and JSON formats): clean means exit 0 and no diagnostic at all."""
-    text = subprocess.run([*toolc_command(), "check", str(directory)],
-                          capture_output=True, text=True)
-    js = subprocess.run([*toolc_command(), "check", "--format", "json", str(directory)],
-                        capture_output=True, text=True)
-    clean = text.returncode == 0 and "no problems" in text.stderr and js.returncode == 0 \
+    text = subprocess.run(
+        [*toolc_command(), "check", str(directory)], capture_output=True, text=True
+    )
+    js = subprocess.run(
+        [*toolc_command(), "check", "--format", "json", str(directory)],
+        capture_output=True,
+        text=True,
+    )
+    clean = (
+        text.returncode == 0
+        and "no problems" in text.stderr
+        and js.returncode == 0
         and not js.stdout.strip()
+    )
     return clean, (text.stderr + js.stdout).strip()
 
 
@@ -688,8 +835,9 @@ def parse_sizes(text: str) -> list[int]:
     try:
         sizes = [int(s) for s in text.split(",") if s.strip()]
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a comma-separated list of integers: {text!r}") \
-            from None
+        raise argparse.ArgumentTypeError(
+            f"not a comma-separated list of integers: {text!r}"
+        ) from None
     if not sizes or any(s < 1 for s in sizes):
         raise argparse.ArgumentTypeError("sizes must be positive integers")
     return sizes
@@ -697,13 +845,21 @@ def parse_sizes(text: str) -> list[int]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", type=parse_sizes, default=list(DEFAULT_SIZES),
-                        help="comma-separated tool counts (default: 10,236,1000,5000)")
+    parser.add_argument(
+        "--sizes",
+        type=parse_sizes,
+        default=list(DEFAULT_SIZES),
+        help="comma-separated tool counts (default: 10,236,1000,5000)",
+    )
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
-                        help="write <OUT>/<N>/ (default: bench/.configs)")
-    parser.add_argument("--check", action="store_true",
-                        help="run `toolc check` on each config and fail unless it is clean")
+    parser.add_argument(
+        "--out", type=Path, default=DEFAULT_OUT, help="write <OUT>/<N>/ (default: bench/.configs)"
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="run `toolc check` on each config and fail unless it is clean",
+    )
     args = parser.parse_args(argv)
     status = 0
     for n in args.sizes:
