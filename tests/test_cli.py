@@ -154,10 +154,7 @@ def test_internal_error_is_reported_as_one(
     def boom(*_: object, **__: object) -> None:
         raise RuntimeError("secret internals")
 
-    monkeypatch.setattr(cli, "check_project", boom)
-    monkeypatch.setattr("sys.argv", ["toolc", "check", str(CLEAN)])
-    with pytest.raises(SystemExit) as exit_info:
-        cli.main()
-    assert exit_info.value.code == 70
+    monkeypatch.setattr("toolc.pipeline.check_project", boom)
+    assert cli.run(["check", str(CLEAN)]) == 70
     err = capsys.readouterr().err
     assert "internal error" in err and "bug in toolc" in err and "Traceback" not in err

@@ -15,7 +15,6 @@ from toolc import __version__
 from toolc.diagnostics import CODES
 from toolc.diagnostics.render import FORMATS, RENDERERS
 from toolc.diagnostics.suggest import did_you_mean
-from toolc.pipeline import check_project
 from toolc.resources import load_schema, schema_path
 from toolc.settings import SettingsError, load_settings
 
@@ -51,6 +50,8 @@ def check(config_dir: Path, fmt: str | None, strict: bool | None) -> None:
         settings = load_settings(config_dir).override(format=fmt, strict=strict)
     except SettingsError as exc:
         raise click.UsageError(str(exc)) from exc
+    from toolc.pipeline import check_project  # here, so that --version and explain start fast
+
     result = check_project(config_dir)
     output = RENDERERS[settings.format](result.diagnostics, result.sources)
     errors = sum(d.is_error for d in result.diagnostics)
@@ -92,13 +93,14 @@ def schema(policies: bool, show_path: bool) -> None:
         click.echo(json.dumps(load_schema(kind), indent=2, ensure_ascii=False))
 
 
-def main() -> None:
+def run(argv: list[str] | None = None) -> int:
+    """Run the command line and return its exit status; never raises."""
     try:
-        cli.main(prog_name="toolc")
-    except SystemExit:
-        raise
+        cli.main(args=argv, prog_name="toolc")
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else int(exc.code is not None)
     except KeyboardInterrupt:
-        sys.exit(130)
+        return 130
     except Exception as exc:  # a bug in toolc: say so, without a traceback unless asked
         if os.environ.get("TOOLC_DEBUG"):
             traceback.print_exc()
@@ -106,4 +108,14 @@ def main() -> None:
             f"toolc: internal error: {type(exc).__name__}: {exc}\n"
             "This is a bug in toolc, not in your config. Set TOOLC_DEBUG=1 for the traceback.\n"
         )
-        sys.exit(EXIT_INTERNAL)
+        return EXIT_INTERNAL
+    return EXIT_OK
+
+
+def main() -> None:
+    status = run()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # Skip tearing down the compiled project object by object: nothing is left to write, and at
+    # 5,000 tools the interpreter's orderly shutdown took about a second (measured).
+    os._exit(status)

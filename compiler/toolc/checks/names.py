@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 
+from toolc.checks.context import CheckContext
 from toolc.diagnostics import Diagnostic, Note, Span, diag
 from toolc.model import Project
 from toolc.naming import pascal, snake
@@ -36,7 +37,8 @@ def _arg_span(project: Project, tool: str) -> Callable[[str], Span]:
     return lambda arg: project.spans.tool(("tools", tool, "args_schema", arg), key=True)
 
 
-def identifiers(project: Project) -> Iterator[Diagnostic]:
+def identifiers(ctx: CheckContext) -> Iterator[Diagnostic]:
+    project = ctx.project
     yield from _collisions(
         project.tools,
         (snake, pascal),

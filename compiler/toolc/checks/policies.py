@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from toolc.checks.context import CheckContext
 from toolc.diagnostics import Diagnostic, Note, Span, diag
 from toolc.diagnostics.suggest import did_you_mean
 from toolc.model import Project, ToolDecl
 
 
-def policy_targets(project: Project) -> Iterator[Diagnostic]:
+def policy_targets(ctx: CheckContext) -> Iterator[Diagnostic]:
+    project = ctx.project
     for name in project.policies:
         if name not in project.tools:
             yield diag(
@@ -20,9 +22,10 @@ def policy_targets(project: Project) -> Iterator[Diagnostic]:
             )
 
 
-def pre_validators(project: Project) -> Iterator[Diagnostic]:
+def pre_validators(ctx: CheckContext) -> Iterator[Diagnostic]:
     """A declared pre-validation is checked even while `enabled: false`: a dangling reference
     would otherwise surface only on the day someone switches it on."""
+    project = ctx.project
     for name, tool in project.tools.items():
         pre = tool.policy.pre_validation if tool.policy is not None else None
         if pre is None:
@@ -125,12 +128,14 @@ def _requires(project: Project, tool: ToolDecl) -> Iterator[Diagnostic]:
         )
 
 
-def requirements(project: Project) -> Iterator[Diagnostic]:
+def requirements(ctx: CheckContext) -> Iterator[Diagnostic]:
+    project = ctx.project
     for tool in project.tools.values():
         yield from _requires(project, tool)
 
 
-def agreement(project: Project) -> Iterator[Diagnostic]:
+def agreement(ctx: CheckContext) -> Iterator[Diagnostic]:
+    project = ctx.project
     for name, tool in project.tools.items():
         policy = tool.policy
         if policy is None:
@@ -166,7 +171,8 @@ def agreement(project: Project) -> Iterator[Diagnostic]:
             )
 
 
-def confirmation(project: Project) -> Iterator[Diagnostic]:
+def confirmation(ctx: CheckContext) -> Iterator[Diagnostic]:
+    project = ctx.project
     for name, tool in project.tools.items():
         if (
             tool.operation_type == "transactional"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gc
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import yaml
@@ -43,13 +43,13 @@ _COMPLEX_KEY = object()  # a collection used as a key is being read; it is dropp
 
 @dataclass(slots=True)
 class _Frame:
-    container: dict[str, Any] | list[Any]
+    container: Any  # dict[str, Any] when is_map, else list[Any]
+    is_map: bool
     path: JsonPath
     start: Any  # the start mark
     anchor: str | None
     weight: int = 1
     key: object = None  # mappings: the pending key, None when a key is expected
-    key_spans: dict[str, RawSpan] = field(default_factory=dict)
 
 
 def _raw(start: Any, end: Any) -> RawSpan:
@@ -57,6 +57,9 @@ def _raw(start: Any, end: Any) -> RawSpan:
 
 
 class _Builder:
+    """Turns events into values. The hot path (one call per event) avoids isinstance chains and
+    repeated attribute lookups: it is most of what loading a large config costs in Python."""
+
     def __init__(self, path: str) -> None:
         self.path = path
         self.spans = SourceMap(path)
@@ -64,8 +67,17 @@ class _Builder:
         self.anchors: dict[str, tuple[Any, int]] = {}
         self.stack: list[_Frame] = []
         self.alias_nodes = 0
+        self.dropped = 0
         self.root: Any = None
         self.done = False
+        self.handlers = {
+            yaml.ScalarEvent: self.scalar,
+            yaml.MappingStartEvent: self.start_mapping,
+            yaml.SequenceStartEvent: self.start_sequence,
+            yaml.MappingEndEvent: self.end,
+            yaml.SequenceEndEvent: self.end,
+            yaml.AliasEvent: self.alias,
+        }
 
     def span(self, start: Any, end: Any) -> Span:
         return Span(self.path, start.line + 1, start.column + 1, end.line + 1, end.column + 1)
@@ -74,45 +86,44 @@ class _Builder:
         self.diagnostics.append(diag(code, self.span(start, end), message, hint))
 
     # -- placing a finished node ------------------------------------------------------------
-    def child_path(self) -> JsonPath | None:
-        """The path of the node about to be read, or None when it is a key or is dropped."""
+    def child_path(self) -> JsonPath:
+        """The path of the collection about to be read; a unique dummy when it is dropped."""
         if not self.stack:
             return ()
         top = self.stack[-1]
-        if isinstance(top.container, list):
+        if not top.is_map:
             return (*top.path, len(top.container))
         key = top.key
-        return (*top.path, key) if isinstance(key, str) else None
+        if isinstance(key, str):
+            return (*top.path, key)
+        self.dropped += 1
+        return ("\0dropped", self.dropped)
 
-    def add(self, value: Any, weight: int, raw: RawSpan | None) -> None:
-        if not self.stack:
+    def add(self, value: Any, weight: int, raw: RawSpan) -> None:
+        stack = self.stack
+        if not stack:
             self.root = value
-            if raw is not None:
-                self.spans.values[()] = raw
+            self.spans.values[()] = raw
             return
-        top = self.stack[-1]
+        top = stack[-1]
         top.weight += weight
-        if isinstance(top.container, list):
-            if raw is not None:
-                self.spans.values[(*top.path, len(top.container))] = raw
-            top.container.append(value)
+        container = top.container
+        if not top.is_map:
+            self.spans.values[(*top.path, len(container))] = raw
+            container.append(value)
             return
         key = top.key
-        top.key = None
-        if key is _COMPLEX_KEY:
-            top.key = _BAD_KEY
-            return
-        if key is _BAD_KEY:
-            return
-        assert isinstance(key, str)
-        if raw is not None:
+        if type(key) is str:
+            top.key = None
             self.spans.values[(*top.path, key)] = raw
-        top.container[key] = value
+            container[key] = value
+        else:  # a dropped entry: after a collection used as key comes its value, also dropped
+            top.key = _BAD_KEY if key is _COMPLEX_KEY else None
 
-    def take_key(self, event: Any) -> None:
-        top = self.stack[-1]
-        if not isinstance(event, yaml.ScalarEvent):
-            kind = "an alias" if isinstance(event, yaml.AliasEvent) else "a collection"
+    def take_key(self, top: _Frame, event: Any) -> None:
+        cls = type(event)
+        if cls is not yaml.ScalarEvent:
+            kind = "an alias" if cls is yaml.AliasEvent else "a collection"
             self.error(
                 "yaml-complex-key",
                 event.start_mark,
@@ -122,8 +133,7 @@ class _Builder:
             top.key = _BAD_KEY
             return
         key = event.value
-        raw = _raw(event.start_mark, event.end_mark)
-        if key == "<<" and event.style in ("", None) and event.tag is None:
+        if key == "<<" and not event.style and event.tag is None:
             self.error(
                 "yaml-merge-key",
                 event.start_mark,
@@ -133,7 +143,9 @@ class _Builder:
             )
             top.key = _BAD_KEY
             return
-        first = top.key_spans.get(key)
+        path = (*top.path, key)
+        keys = self.spans.keys
+        first = keys.get(path)
         if first is not None:
             line, col, eline, ecol = first
             note = Note(
@@ -151,8 +163,8 @@ class _Builder:
             )
             top.key = _BAD_KEY
             return
-        top.key_spans[key] = raw
-        self.spans.keys[(*top.path, key)] = raw
+        start, end = event.start_mark, event.end_mark
+        keys[path] = (start.line, start.column, end.line, end.column)
         top.key = key
 
     # -- events ---------------------------------------------------------------------------------
@@ -160,7 +172,7 @@ class _Builder:
         tag, text = event.tag, event.value
         value: Any
         if tag is None:
-            value = resolve_plain(text) if event.style in ("", None) else text
+            value = text if event.style else resolve_plain(text)
         elif tag == "!":
             value = text
         elif tag in _SCALAR_TAGS:
@@ -178,7 +190,7 @@ class _Builder:
         else:
             self.unsupported_tag(event)
             value = None
-        if isinstance(value, float) and not math.isfinite(value):
+        if type(value) is float and not math.isfinite(value):
             self.error(
                 "non-json-value",
                 event.start_mark,
@@ -187,8 +199,10 @@ class _Builder:
                 "use a finite number, or quote the value to make it a string",
             )
             value = None
-        self.register(event.anchor, value, 1)
-        self.add(value, 1, _raw(event.start_mark, event.end_mark))
+        if event.anchor is not None:
+            self.anchors[event.anchor] = (value, 1)
+        start, end = event.start_mark, event.end_mark
+        self.add(value, 1, (start.line, start.column, end.line, end.column))
 
     def unsupported_tag(self, event: Any) -> None:
         tag = str(event.tag).replace(_CORE, "!!", 1)
@@ -199,10 +213,6 @@ class _Builder:
             f"unsupported YAML tag '{tag}'",
             "toolc reads YAML safely (JSON-compatible core tags only); remove the tag",
         )
-
-    def register(self, anchor: str | None, value: Any, weight: int) -> None:
-        if anchor is not None:
-            self.anchors[anchor] = (value, weight)
 
     def alias(self, event: Any) -> None:
         target = self.anchors.get(event.anchor)
@@ -228,8 +238,14 @@ class _Builder:
             raise _Abort
         self.add(value, weight, _raw(event.start_mark, event.end_mark))
 
+    def start_mapping(self, event: Any) -> None:
+        self.start(event, {}, True, _MAP_TAGS)
+
+    def start_sequence(self, event: Any) -> None:
+        self.start(event, [], False, _SEQ_TAGS)
+
     def start(
-        self, event: Any, container: dict[str, Any] | list[Any], tags: frozenset[Any]
+        self, event: Any, container: dict[str, Any] | list[Any], is_map: bool, tags: frozenset[Any]
     ) -> None:
         if event.tag not in tags:
             self.unsupported_tag(event)
@@ -243,48 +259,29 @@ class _Builder:
             )
             raise _Abort
         path = self.child_path()
-        self.stack.append(
-            _Frame(
-                container,
-                path if path is not None else ("<dropped>",),
-                event.start_mark,
-                event.anchor,
-            )
-        )
+        self.stack.append(_Frame(container, is_map, path, event.start_mark, event.anchor))
 
     def end(self, event: Any) -> None:
         frame = self.stack.pop()
-        self.register(frame.anchor, frame.container, frame.weight)
-        self.add(frame.container, frame.weight, _raw(frame.start, event.end_mark))
+        if frame.anchor is not None:
+            self.anchors[frame.anchor] = (frame.container, frame.weight)
+        start, end = frame.start, event.end_mark
+        self.add(frame.container, frame.weight, (start.line, start.column, end.line, end.column))
 
     def feed(self, event: Any) -> None:
-        if (
-            self.stack
-            and isinstance(self.stack[-1].container, dict)
-            and self.stack[-1].key is None
-            and not isinstance(event, yaml.MappingEndEvent)
-        ):
-            if isinstance(event, yaml.MappingStartEvent | yaml.SequenceStartEvent):
-                self.take_key(event)  # reports, then the collection is read and dropped
-                self.stack[-1].key = _COMPLEX_KEY
-                self.start(
-                    event,
-                    {} if isinstance(event, yaml.MappingStartEvent) else [],
-                    _MAP_TAGS | _SEQ_TAGS,
-                )
+        stack = self.stack
+        if stack:
+            top = stack[-1]
+            if top.is_map and top.key is None and type(event) is not yaml.MappingEndEvent:
+                self.take_key(top, event)
+                if type(event) in (yaml.MappingStartEvent, yaml.SequenceStartEvent):
+                    top.key = _COMPLEX_KEY  # the collection is read, then dropped with its value
+                    is_map = type(event) is yaml.MappingStartEvent
+                    self.start(event, {} if is_map else [], is_map, _MAP_TAGS | _SEQ_TAGS)
                 return
-            self.take_key(event)
-            return
-        if isinstance(event, yaml.ScalarEvent):
-            self.scalar(event)
-        elif isinstance(event, yaml.MappingStartEvent):
-            self.start(event, {}, _MAP_TAGS)
-        elif isinstance(event, yaml.SequenceStartEvent):
-            self.start(event, [], _SEQ_TAGS)
-        elif isinstance(event, yaml.MappingEndEvent | yaml.SequenceEndEvent):
-            self.end(event)
-        elif isinstance(event, yaml.AliasEvent):
-            self.alias(event)
+        handler = self.handlers.get(type(event))
+        if handler is not None:
+            handler(event)
 
 
 # The parser says what it expected; these say what usually went wrong.
