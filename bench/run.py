@@ -89,6 +89,7 @@ def worker(config_dir: Path, runs: int, budget: float) -> dict[str, Any]:
     import_s = time.perf_counter() - started
     try:  # the finer phases use internals; if they moved, only the whole and the load remain
         from toolc.checks import CHECKS
+        from toolc.checks.context import CheckContext
         from toolc.model import SourceSpans
         from toolc.model.project import lower
         from toolc.validate.schema_errors import validate_file
@@ -115,6 +116,9 @@ def worker(config_dir: Path, runs: int, budget: float) -> dict[str, Any]:
         del result
         gc.collect()
 
+        # The phases run as the pipeline runs them: with the cyclic collector paused.
+        collector_was_on = gc.isenabled()
+        gc.disable()
         t0 = time.perf_counter()
         tools = load_file(tools_path, TOOLS_FILE)
         policies = load_file(policies_path, POLICIES_FILE)
@@ -127,15 +131,18 @@ def worker(config_dir: Path, runs: int, budget: float) -> dict[str, Any]:
             project = lower(tools.data, policies.data, SourceSpans(tools.spans, policies.spans))
             record("lower", time.perf_counter() - t0)
             checks_start = time.perf_counter()
+            ctx = CheckContext(project)  # shared indexes: built by the first check that needs them
             for check in CHECKS:
                 t0 = time.perf_counter()
-                found.extend(check(project))
+                found.extend(check(ctx))
                 record(f"check.{check.__name__}", time.perf_counter() - t0)
             record("checks", time.perf_counter() - checks_start)
             if found and not problems:
                 problems.extend(f"{d.code}: {d.message}" for d in found[:20])
-            del project, found
+            del project, found, ctx
         del tools, policies
+        if collector_was_on:
+            gc.enable()
 
     timings: dict[str, list[float]] = {}
     t0 = time.perf_counter()
@@ -389,6 +396,20 @@ def build_targets(report: dict[str, Any]) -> list[dict[str, Any]]:
                 + (f" (in-process check_project {fmt_s(inproc)})" if inproc else ""),
             }
         )
+        inprocess = s.get("inprocess", {})
+        phases = inprocess.get("phases", {})
+        if "load" in phases and "validate" in phases and "import_s" in inprocess:
+            # The wording taken literally: reading and schema-validating the files, with
+            # the imports they need, but not the cross-file checks that `toolc check` adds.
+            only = inprocess["import_s"] + phases["load"]["best"] + phases["validate"]["best"]
+            targets.append(
+                {
+                    "name": "  same, load + schema validation alone (no cross-file checks)",
+                    "ok": only < TARGET_SECONDS,
+                    "value_s": only,
+                    "detail": f"imports + load + validate, in-process: {fmt_s(only)}",
+                }
+            )
     else:
         targets.append(
             {
