@@ -310,6 +310,15 @@ def _syntax_error(builder: _Builder, exc: yaml.YAMLError, text: str) -> None:
         problem = exc.problem or "invalid YAML"
         line_text = text.splitlines()[mark.line] if mark.line < len(text.splitlines()) else ""
         at_tab = mark.column < len(line_text) and line_text[mark.column] == "\t"
+        if "nesting depth" in problem:  # newer PyYAML/libyaml stop runaway nesting themselves
+            builder.error(
+                "yaml-depth-limit",
+                mark,
+                mark,
+                f"nesting deeper than {MAX_DEPTH} levels",
+                "flatten the structure or share parts through `types:` and `$ref`",
+            )
+            return
         if at_tab or "'\\t'" in problem:
             builder.error(
                 "yaml-tab-indent",
