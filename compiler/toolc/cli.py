@@ -8,6 +8,7 @@ import os
 import sys
 import traceback
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -16,7 +17,7 @@ from toolc.diagnostics import CODES
 from toolc.diagnostics.render import FORMATS, RENDERERS
 from toolc.diagnostics.suggest import did_you_mean
 from toolc.resources import load_schema, schema_path
-from toolc.settings import SettingsError, load_settings
+from toolc.settings import Settings, SettingsError, load_settings
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
 
@@ -34,41 +35,100 @@ def cli() -> None:
     """toolc: a compiler for MCP tool declarations (tools.yaml, tool_policies.yaml)."""
 
 
-@cli.command()
-@config_dir_argument
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(FORMATS),
-    default=None,
+format_option = click.option(
+    "--format", "fmt", type=click.Choice(FORMATS), default=None,
     help="How diagnostics are printed (default: text on stderr).",
-)
-@click.option("--strict/--no-strict", default=None, help="Treat warnings as errors.")
-def check(config_dir: Path, fmt: str | None, strict: bool | None) -> None:
-    """Validate the config in DIR (default: the current directory)."""
+)  # fmt: skip
+strict_option = click.option("--strict/--no-strict", default=None, help="Treat warnings as errors.")
+out_option = click.option(
+    "--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+    help="The generated package directory (its name is the package name). "
+    "Default: DIR/generated/mcp_tools.",
+)  # fmt: skip
+snapshot_option = click.option(
+    "--snapshot", type=click.Path(dir_okay=False, path_type=Path), default=None,
+    help="The versioned snapshot file. Default: DIR/mcp-tools.json.",
+)  # fmt: skip
+
+
+def _settings(config_dir: Path, **flags: object) -> Settings:
     try:
-        settings = load_settings(config_dir).override(format=fmt, strict=strict)
+        return load_settings(config_dir).override(**flags)
     except SettingsError as exc:
         raise click.UsageError(str(exc)) from exc
-    from toolc.pipeline import check_project  # here, so that --version and explain start fast
 
-    result = check_project(config_dir)
+
+def _report(settings: Settings, result: Any, command: str, config_dir: Path, done: str) -> None:
+    """Print the diagnostics and a summary, then exit with the status they call for."""
     output = RENDERERS[settings.format](result.diagnostics, result.sources)
     errors = sum(d.is_error for d in result.diagnostics)
     warnings = len(result.diagnostics) - errors
     if settings.format == "text":
         sys.stderr.write(output)
-        tools = len(result.project.tools) if result.project else 0
-        summary = (
-            f"{errors} error(s), {warnings} warning(s)"
-            if result.diagnostics
-            else f"ok: {tools} tool(s), no problems"
-        )
-        click.echo(f"toolc check {config_dir}: {summary}", err=True)
+        problems = f"{errors} error(s), {warnings} warning(s)"
+        summary = problems if errors else (f"{done}, {problems}" if warnings else done)
+        click.echo(f"toolc {command} {config_dir}: {summary}", err=True)
     else:
         sys.stdout.write(output)
     failed = errors > 0 or (settings.strict and warnings > 0)
     sys.exit(EXIT_ERRORS if failed else EXIT_OK)
+
+
+@cli.command()
+@config_dir_argument
+@format_option
+@strict_option
+@out_option
+@snapshot_option
+@click.option("--diff", "show_diff", is_flag=True, help="Print unified diffs of changed files.")
+def check(
+    config_dir: Path, fmt: str | None, strict: bool | None, out: Path | None,
+    snapshot: Path | None, show_diff: bool,
+) -> None:  # fmt: skip
+    """Validate the config in DIR, and compare the generated files with what a build would write.
+
+    Until the first build (no output directory and no snapshot yet) only the config is checked.
+    """
+    settings = _settings(config_dir, format=fmt, strict=strict, out=out, snapshot=snapshot)
+    out_dir, snapshot_path = settings.out_dir(config_dir), settings.snapshot_path(config_dir)
+    from toolc import pipeline  # here, so that --version and explain start fast
+
+    if not out_dir.exists() and not snapshot_path.exists():
+        result: Any = pipeline.check_project(config_dir)
+        tools = len(result.project.tools) if result.project else 0
+        _report(settings, result, "check", config_dir, f"ok: {tools} tool(s), no problems")
+    result = pipeline.build_project(config_dir, out_dir, snapshot_path, write=False)
+    if show_diff and result.drift is not None and result.files is not None:
+        from toolc.textdiff import unified
+
+        sys.stdout.write(unified(out_dir, result.drift, result.files))
+    tools = len(result.project.tools) if result.project else 0
+    _report(settings, result, "check", config_dir, f"ok: {tools} tool(s), output up to date")
+
+
+@cli.command()
+@config_dir_argument
+@format_option
+@strict_option
+@out_option
+@snapshot_option
+def build(
+    config_dir: Path, fmt: str | None, strict: bool | None, out: Path | None, snapshot: Path | None
+) -> None:
+    """Generate the package for the config in DIR: models, descriptors, schemas, contracts,
+    registry, and the versioned snapshot. Writes nothing unless everything succeeds."""
+    settings = _settings(config_dir, format=fmt, strict=strict, out=out, snapshot=snapshot)
+    out_dir, snapshot_path = settings.out_dir(config_dir), settings.snapshot_path(config_dir)
+    from toolc.uptodate import is_up_to_date
+
+    if is_up_to_date(config_dir, out_dir, snapshot_path):  # hash the raw inputs, parse nothing
+        click.echo(f"toolc build {config_dir}: up to date ({out_dir})", err=True)
+        sys.exit(EXIT_OK)
+    from toolc import pipeline
+
+    result = pipeline.build_project(config_dir, out_dir, snapshot_path, write=True)
+    done = f"wrote {out_dir} and {snapshot_path}" if result.written else "nothing written"
+    _report(settings, result, "build", config_dir, done)
 
 
 @cli.command()

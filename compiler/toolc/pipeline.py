@@ -1,7 +1,8 @@
 """The whole story of a toolc run, in order:
 
     load (YAML → values with spans) → validate (published JSON Schemas) → lower (typed model)
-    → check (cross-file rules)
+    → check (cross-file rules) → emit ({path: bytes} in memory) → guard (snapshot, versions)
+    → write (atomic), or compare with the disk (`toolc check`)
 
 Each phase runs only on what the phase before accepted, so one mistake is reported once, at its
 source, rather than again by every later phase that trips over it.
@@ -16,12 +17,18 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from toolc import __version__, snapshot, workspace
 from toolc.checks import run_checks
 from toolc.diagnostics import Diagnostic, Span, diag, sort_key
+from toolc.emit.package import emit_package
+from toolc.guard import check_versions
 from toolc.model import Project, SourceSpans
 from toolc.model.project import lower
+from toolc.snapshot import Entry
 from toolc.source import LoadedFile, load_file
+from toolc.uptodate import inputs_digest
 from toolc.validate.schema_errors import validate_file
+from toolc.workspace import Drift
 
 TOOLS_FILE = "tools.yaml"
 POLICIES_FILE = "tool_policies.yaml"
@@ -105,3 +112,131 @@ def _check_project(config_dir: Path, cwd: Path) -> CheckResult:
         diagnostics.extend(run_checks(project))
     diagnostics.sort(key=sort_key)
     return CheckResult(diagnostics, sources, project)
+
+
+@dataclass(frozen=True, slots=True)
+class BuildResult:
+    diagnostics: list[Diagnostic]
+    sources: dict[str, str]
+    project: Project | None
+    written: bool  # False: nothing was written (errors, or already up to date)
+    up_to_date: bool = False
+    drift: Drift | None = None  # `check`: how the disk differs from what would be built
+    files: dict[str, bytes] | None = None
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.is_error for d in self.diagnostics)
+
+
+def build_project(
+    config_dir: Path, out_dir: Path, snapshot_path: Path, *, write: bool, cwd: Path | None = None
+) -> BuildResult:
+    """load → validate → lower → check → emit → guard → write (or compare, when not `write`)."""
+    cwd = cwd or Path.cwd()
+    with _collector_paused():
+        checked = _check_project(config_dir, cwd)
+        if checked.project is None or checked.has_errors:
+            return BuildResult(checked.diagnostics, checked.sources, checked.project, False)
+        project = checked.project
+        output = emit_package(project)
+        snapshot_shown = shown_path(snapshot_path, cwd)
+        diagnostics = list(checked.diagnostics)
+        old_text = snapshot_path.read_bytes() if snapshot_path.is_file() else None
+        old: dict[str, Entry] = {}
+        if old_text is not None:
+            try:
+                old = snapshot.parse(old_text.decode("utf-8"))
+            except (snapshot.SnapshotError, UnicodeDecodeError) as exc:
+                diagnostics.append(
+                    diag("snapshot-invalid", Span.whole_file(snapshot_shown), str(exc))
+                )
+        diagnostics.extend(check_versions(project, old, output.snapshot, snapshot_shown))
+        new_snapshot = snapshot.render(output.snapshot).encode()
+        result_args = (checked.sources, project)
+        if any(d.is_error for d in diagnostics):
+            diagnostics.sort(key=sort_key)
+            return BuildResult(diagnostics, *result_args, False, files=output.files)
+        if not write:
+            drift = workspace.compare(out_dir, output.files)
+            diagnostics.extend(_drift_diagnostics(drift, out_dir, output.files, cwd))
+            if old_text != new_snapshot and (old_text is not None or out_dir.exists()):
+                diagnostics.append(
+                    diag(
+                        "output-changed",
+                        Span.whole_file(snapshot_shown),
+                        "the snapshot is not what a build would write",
+                        "run `toolc build`",
+                    )
+                )
+            diagnostics.sort(key=sort_key)
+            return BuildResult(diagnostics, *result_args, False, drift=drift, files=output.files)
+        manifest = workspace.Manifest(
+            f"toolc {__version__}",
+            inputs_digest(config_dir, new_snapshot, out_dir),
+            {rel: workspace.digest(data) for rel, data in output.files.items()},
+        )
+        try:
+            workspace.commit(out_dir, output.files, manifest, snapshot_path, new_snapshot)
+        except workspace.NotOwnedError as exc:
+            for rel in exc.paths:
+                diagnostics.append(
+                    diag(
+                        "output-not-owned",
+                        Span.whole_file(shown_path(out_dir / rel, cwd)),
+                        f"toolc would overwrite {rel}, a file it did not write",
+                        "move the file away, or choose another output directory with --out",
+                    )
+                )
+            diagnostics.sort(key=sort_key)
+            return BuildResult(diagnostics, *result_args, False, files=output.files)
+        diagnostics.sort(key=sort_key)
+        return BuildResult(diagnostics, *result_args, True, files=output.files)
+
+
+_HEADER = "# Code generated by toolc "
+
+
+def _only_generator_differs(old: bytes, new: bytes) -> bool:
+    old_head, _, old_rest = old.partition(b"\n")
+    new_head, _, new_rest = new.partition(b"\n")
+    return (
+        old_rest == new_rest
+        and old_head.startswith(_HEADER.encode())
+        and new_head.startswith(_HEADER.encode())
+    )
+
+
+def _drift_diagnostics(
+    drift: Drift, out_dir: Path, files: dict[str, bytes], cwd: Path
+) -> Iterator[Diagnostic]:
+    for rel in drift.missing:
+        yield diag(
+            "output-missing",
+            Span.whole_file(shown_path(out_dir / rel, cwd)),
+            f"{rel} is missing from the output",
+            "run `toolc build`",
+        )
+    for rel in drift.changed:
+        span = Span.whole_file(shown_path(out_dir / rel, cwd))
+        if _only_generator_differs((out_dir / rel).read_bytes(), files[rel]):
+            yield diag(
+                "output-generator-version",
+                span,
+                f"{rel} was generated by another toolc version",
+                "run `toolc build`",
+            )
+        else:
+            yield diag(
+                "output-changed",
+                span,
+                f"{rel} differs from what toolc generates",
+                "run `toolc build`; `toolc check --diff` shows the difference",
+            )
+    for rel in drift.orphaned:
+        yield diag(
+            "output-orphaned",
+            Span.whole_file(shown_path(out_dir / rel, cwd)),
+            f"{rel} is no longer generated",
+            "run `toolc build`, which removes it",
+        )

@@ -10,6 +10,9 @@ from typing import Any
 
 from toolc.diagnostics.render import FORMATS
 
+DEFAULT_OUT = Path("generated") / "mcp_tools"
+DEFAULT_SNAPSHOT = Path("mcp-tools.json")
+
 
 class SettingsError(Exception):
     """A usage error in `[tool.toolc]`."""
@@ -19,10 +22,18 @@ class SettingsError(Exception):
 class Settings:
     strict: bool = False
     format: str = "text"
+    out: Path | None = None  # the generated package directory; its name is the package name
+    snapshot: Path | None = None
     source: Path | None = None  # the pyproject.toml they came from
 
     def override(self, **flags: Any) -> Settings:
         return replace(self, **{k: v for k, v in flags.items() if v is not None})
+
+    def out_dir(self, config_dir: Path) -> Path:
+        return self.out if self.out is not None else config_dir / DEFAULT_OUT
+
+    def snapshot_path(self, config_dir: Path) -> Path:
+        return self.snapshot if self.snapshot is not None else config_dir / DEFAULT_SNAPSHOT
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -43,7 +54,7 @@ def load_settings(config_dir: Path) -> Settings:
         )
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise SettingsError(f"{pyproject}: cannot read [tool.toolc]: {exc}") from exc
-    known = {"strict": bool, "format": str}
+    known: dict[str, type] = {"strict": bool, "format": str, "out": str, "snapshot": str}
     for key, value in table.items():
         if key not in known:
             raise SettingsError(
@@ -54,4 +65,6 @@ def load_settings(config_dir: Path) -> Settings:
             raise SettingsError(f"{pyproject}: [tool.toolc] {key} must be a {known[key].__name__}")
     if "format" in table and table["format"] not in FORMATS:
         raise SettingsError(f"{pyproject}: [tool.toolc] format must be one of {', '.join(FORMATS)}")
-    return Settings(**table, source=pyproject)
+    # Paths in pyproject.toml are relative to the file that states them.
+    paths = {k: pyproject.parent / table.pop(k) for k in ("out", "snapshot") if k in table}
+    return Settings(**table, **paths, source=pyproject)

@@ -57,6 +57,14 @@ def pre_validators(ctx: CheckContext) -> Iterator[Diagnostic]:
                 "pre-validation runs inside the target's server: move one of the two",
             )
         yield from _validator_arguments(project, tool, validator, span)
+        if validator.decl.returns is not None:
+            yield diag(
+                "prevalidator-returns",
+                project.spans.tool(("tools", validator.name, "returns"), key=True),
+                f"'{validator.name}' validates '{name}': its data is the pre-validation decision, "
+                "not a `returns` of its own",
+                "remove `returns`; toolc publishes the decision schema for it",
+            )
         if tool.pre_validation is None:  # declared but switched off
             continue
         if not validator.enabled:

@@ -408,6 +408,14 @@ _RULES = [
         "`metadata`, `original_ok` and `secondary_error` to the data. Rename the field.",
     ),
     Rule(
+        "prevalidator-returns",
+        E,
+        "policy",
+        "A pre-validator declares `returns`.",
+        "A pre-validator's data is the guide's decision (`eligible`, `transaction_decision`, "
+        "`reason`), published by toolc. Remove `returns` from the validator.",
+    ),
+    Rule(
         "transactional-without-confirmation",
         W,
         "policy",
@@ -423,6 +431,81 @@ _RULES = [
         "A pre-validator is itself transactional.",
         "A pre-validator runs before the user confirms anything, so it should only read. Make it "
         "`tool_type: query` / `operation_type: read_only`.",
+    ),
+]
+
+_RULES += [
+    # --- the build: version guard and generated files ------------------------------------------
+    Rule(
+        "version-not-bumped",
+        E,
+        "build",
+        "A tool's contract changed but its version did not increase.",
+        "The snapshot (`mcp-tools.json`) records each tool's version and contract fingerprint. "
+        "A contract that changed under the same version would reach callers unannounced: bump "
+        "`version` (the message gives the smallest acceptable one) and build again.",
+    ),
+    Rule(
+        "version-decreased",
+        E,
+        "build",
+        "A tool's version is lower than the one in the snapshot.",
+        "Versions only go up. Restore at least the recorded version.",
+    ),
+    Rule(
+        "tool-removed",
+        W,
+        "build",
+        "A tool in the snapshot is no longer declared.",
+        "The tool is dropped from the snapshot. Callers that still use it will fail; make sure "
+        "its removal is intended.",
+    ),
+    Rule(
+        "snapshot-invalid",
+        E,
+        "build",
+        "The snapshot file cannot be read.",
+        "`mcp-tools.json` is written by `toolc build`; restore it from version control or delete "
+        "it to start a new one (every tool then counts as new).",
+    ),
+    Rule(
+        "output-missing",
+        E,
+        "build",
+        "A generated file is missing.",
+        "`toolc check` found a file that `toolc build` would write missing from the output. Run "
+        "`toolc build`.",
+    ),
+    Rule(
+        "output-changed",
+        E,
+        "build",
+        "A generated file differs from what toolc would generate.",
+        "The file was edited by hand, or the config changed since the last build. Run "
+        "`toolc build` (`toolc check --diff` shows the difference).",
+    ),
+    Rule(
+        "output-orphaned",
+        E,
+        "build",
+        "A file toolc generated earlier is no longer generated.",
+        "Run `toolc build`, which removes it.",
+    ),
+    Rule(
+        "output-not-owned",
+        E,
+        "build",
+        "A generated file would overwrite a file toolc did not write.",
+        "toolc records the files it writes and never overwrites or deletes anything else. Move "
+        "the file away, or choose another output directory with `--out`.",
+    ),
+    Rule(
+        "output-generator-version",
+        W,
+        "build",
+        "Generated files come from another toolc version.",
+        "The files match except for the generator version in their header. Run `toolc build` "
+        "to refresh the headers.",
     ),
 ]
 

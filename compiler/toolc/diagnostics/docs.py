@@ -10,6 +10,7 @@ _GROUPS = {
     "schema": "The published schemas",
     "tools": "Rules across the declarations of tools.yaml",
     "policy": "tools.yaml and tool_policies.yaml together",
+    "build": "The build: version guard and generated files",
 }
 
 

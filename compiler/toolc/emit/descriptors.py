@@ -1,0 +1,76 @@
+"""What `tools/list` publishes for each tool, and the contract document that records everything a
+caller depends on (what `toolc diff` and the version guard compare)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolc.emit import envelope
+from toolc.emit.schemas import input_schema, output_schema
+from toolc.model import ToolDecl
+
+
+def display_title(tool: ToolDecl) -> str:
+    """The declared title, or one made from the name: `cancelar_pedidos` → `Cancelar pedidos`."""
+    if tool.decl.title:
+        return tool.decl.title
+    words = tool.name.replace("_", " ").replace("-", " ").replace(".", " ").split()
+    text = " ".join(words)
+    return text[:1].upper() + text[1:]
+
+
+def tool_annotations(tool: ToolDecl) -> dict[str, Any]:
+    read_only = tool.operation_type == "read_only"
+    result: dict[str, Any] = {"title": display_title(tool), "readOnlyHint": read_only}
+    if not read_only:
+        result["destructiveHint"] = True
+    return result
+
+
+def descriptor(
+    tool: ToolDecl, types: dict[str, dict[str, Any]], validates: list[str]
+) -> dict[str, Any]:
+    """The tool as `tools/list` publishes it (the MCP `Tool` object, wire names)."""
+    return {
+        "name": tool.name,
+        "title": display_title(tool),
+        "description": tool.decl.description,
+        "inputSchema": input_schema(tool, types),
+        "outputSchema": output_schema(tool, types, validates),
+        "annotations": tool_annotations(tool),
+        "_meta": {"version": tool.decl.version, "envelopeVersion": envelope.ENVELOPE_VERSION},
+    }
+
+
+def contract(tool: ToolDecl, published: dict[str, Any]) -> dict[str, Any]:
+    """The canonical record of the tool's contract: the descriptor without `_meta`, the policy,
+    the error catalogue, whether it is served, and the envelope version."""
+    pre = tool.policy.pre_validation if tool.policy is not None else None
+    errors = {
+        code: {
+            "retryable": bool(spec.retryable),
+            **({"hint": spec.hint} if spec.hint is not None else {}),
+        }
+        for code, spec in sorted((tool.decl.errors or {}).items())
+    }
+    return {
+        "tool": {k: v for k, v in published.items() if k != "_meta"},
+        "policy": {
+            "operation_type": tool.operation_type,
+            "require_confirmation": tool.require_confirmation,
+            "pre_validation": None
+            if pre is None
+            else {
+                "tool": pre.tool,
+                "enabled": pre.enabled is not False,
+                "fail_open": bool(pre.fail_open),
+            },
+        },
+        "errors": errors,
+        "multi_item": None
+        if tool.decl.multi_item is None
+        else {"workflow": bool(tool.decl.multi_item.workflow)},
+        "unknown_args": tool.decl.unknown_args or "ignore",
+        "enabled": tool.enabled,
+        "envelope_version": envelope.ENVELOPE_VERSION,
+    }

@@ -1,0 +1,96 @@
+"""The published JSON Schemas of a tool: its inputSchema and the data of its outputSchema, each
+self-contained (local `$defs` holding only the shared types it reaches)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from toolc.emit import envelope
+from toolc.model import Project, ToolDecl
+from toolc.model.schemas import DEFS_REF, to_json_schema
+
+
+def _refs(node: Any) -> Iterator[str]:
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith(DEFS_REF):
+            yield ref[len(DEFS_REF) :]
+        for key, value in node.items():
+            if key not in ("const", "enum", "default", "examples"):
+                yield from _refs(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _refs(value)
+
+
+def reachable_defs(schema: dict[str, Any], types: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The shared types `schema` reaches, transitively, sorted by name."""
+    found: dict[str, Any] = {}
+    pending = list(_refs(schema))
+    while pending:
+        name = pending.pop()
+        if name in found or name not in types:
+            continue
+        found[name] = types[name]
+        pending.extend(_refs(types[name]))
+    return dict(sorted(found.items()))
+
+
+def published_types(project: Project) -> dict[str, dict[str, Any]]:
+    return {name: to_json_schema(schema) for name, schema in project.types.items()}
+
+
+def input_schema(tool: ToolDecl, types: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": {name: to_json_schema(spec) for name, spec in tool.args.items()},
+    }
+    if tool.requires:
+        schema["required"] = list(tool.requires)
+    if tool.decl.unknown_args == "forbid":
+        schema["additionalProperties"] = False
+    defs = reachable_defs(schema, types)
+    if defs:
+        schema["$defs"] = defs
+    return schema
+
+
+def validator_targets(project: Project) -> dict[str, list[str]]:
+    """Pre-validator name → the tools it validates (sorted)."""
+    targets: dict[str, list[str]] = {}
+    for name, tool in project.tools.items():
+        policy = tool.policy
+        if policy is not None and policy.pre_validation is not None:
+            targets.setdefault(policy.pre_validation.tool, []).append(name)
+    return {k: sorted(v) for k, v in targets.items()}
+
+
+def data_schema(tool: ToolDecl, validates: list[str]) -> dict[str, Any]:
+    """The schema of the success `data`."""
+    returns = to_json_schema(tool.decl.returns) if tool.decl.returns is not None else None
+    if tool.decl.multi_item is not None:
+        return envelope.multi_item_data_schema(
+            tool.name, to_json_schema(tool.decl.multi_item.item), returns
+        )
+    if validates:
+        return envelope.decision_data_schema(validates)
+    return returns if returns is not None else {}
+
+
+def error_codes(tool: ToolDecl) -> list[str]:
+    return sorted({*envelope.FRAMEWORK_ERROR_CODES, *(tool.decl.errors or {})})
+
+
+def output_schema(
+    tool: ToolDecl, types: dict[str, dict[str, Any]], validates: list[str]
+) -> dict[str, Any]:
+    data = data_schema(tool, validates)
+    return envelope.output_schema(
+        tool.name,
+        tool.decl.version,
+        error_codes(tool),
+        data,
+        tool.decl.multi_item is not None,
+        reachable_defs(data, types),
+    )

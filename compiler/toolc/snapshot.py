@@ -1,0 +1,110 @@
+"""The versioned snapshot (`mcp-tools.json`): one line per tool with its version and two
+fingerprints, and the guard that refuses a changed contract without a version bump.
+
+- `schema`: sha16 of the published inputSchema with every prose annotation removed (the shape
+  of the input; rewording a description does not change it);
+- `contract`: sha16 of the tool's contract document with the outputSchema's `meta.version` const
+  replaced by "*" (a version labels a contract and is not part of it).
+docs/snapshot.md specifies both precisely.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from toolc.canonical import sha16
+
+PROSE_KEYWORDS = ("description", "title", "examples", "x-toolc-label", "x-toolc-user-prompt")
+_SCHEMA_MAPS = ("properties", "$defs")
+_SCHEMA_VALUES = ("items", "additionalProperties")
+_SCHEMA_LISTS = ("oneOf", "anyOf", "allOf")
+
+
+def strip_prose(schema: Any) -> Any:
+    """The schema without prose annotations, removed in schema positions only: a property named
+    `title` is data and stays."""
+    if not isinstance(schema, dict):
+        return schema
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in PROSE_KEYWORDS:
+            continue
+        if key in _SCHEMA_MAPS and isinstance(value, dict):
+            out[key] = {name: strip_prose(sub) for name, sub in value.items()}
+        elif key in _SCHEMA_VALUES:
+            out[key] = strip_prose(value)
+        elif key in _SCHEMA_LISTS and isinstance(value, list):
+            out[key] = [strip_prose(sub) for sub in value]
+        else:
+            out[key] = value
+    return out
+
+
+def schema_fingerprint(input_schema: dict[str, Any]) -> str:
+    return sha16(strip_prose(input_schema))
+
+
+def contract_fingerprint(contract: dict[str, Any]) -> str:
+    unversioned = copy.deepcopy(contract)
+    meta = unversioned["tool"]["outputSchema"]["$defs"]["envelope.Meta"]
+    meta["properties"]["version"]["const"] = "*"
+    return sha16(unversioned)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    version: str
+    schema: str
+    contract: str
+    enabled: bool = True
+
+    def as_json(self) -> dict[str, Any]:
+        line: dict[str, Any] = {
+            "version": self.version,
+            "schema": self.schema,
+            "contract": self.contract,
+        }
+        if not self.enabled:
+            line["enabled"] = False
+        return line
+
+
+def render(entries: dict[str, Entry]) -> str:
+    """One line per tool, sorted by name, so a PR diff shows exactly which tool changed."""
+    if not entries:
+        return "{}\n"
+    lines = [
+        f"  {json.dumps(name, ensure_ascii=False)}: "
+        f"{json.dumps(entries[name].as_json(), ensure_ascii=False)}"
+        for name in sorted(entries)
+    ]
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+class SnapshotError(ValueError):
+    pass
+
+
+def parse(text: str) -> dict[str, Entry]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SnapshotError(f"not JSON: {exc.msg} at line {exc.lineno}") from exc
+    if not isinstance(data, dict):
+        raise SnapshotError("the snapshot must be a JSON object of tools")
+    entries: dict[str, Entry] = {}
+    for name, line in data.items():
+        if not isinstance(line, dict) or not all(
+            isinstance(line.get(k), str) for k in ("version", "schema", "contract")
+        ):
+            raise SnapshotError(f"entry '{name}' needs string version, schema and contract")
+        entries[name] = Entry(
+            line["version"],
+            line["schema"],
+            line["contract"],
+            line.get("enabled", True) is not False,
+        )
+    return entries

@@ -1,0 +1,22 @@
+"""Unified diffs between the output on disk and what a build would write (`check --diff`)."""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+from toolc.workspace import Drift
+
+
+def _lines(data: bytes) -> list[str]:
+    return data.decode("utf-8", "replace").splitlines(keepends=True)
+
+
+def unified(out_dir: Path, drift: Drift, files: dict[str, bytes]) -> str:
+    chunks: list[str] = []
+    for rel in sorted({*drift.missing, *drift.changed, *drift.orphaned}):
+        on_disk = out_dir / rel
+        old = _lines(on_disk.read_bytes()) if on_disk.is_file() else []
+        new = _lines(files[rel]) if rel in files else []
+        chunks.extend(difflib.unified_diff(old, new, f"a/{rel}", f"b/{rel}"))
+    return "".join(chunks)

@@ -1,0 +1,310 @@
+"""`toolc build`: what it writes, that it writes the same bytes every time, the version guard,
+and that a failed build leaves everything as it was."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLES, run_toolc
+from toolc import workspace
+from toolc.pipeline import build_project
+
+RETAIL = next(e for e in EXAMPLES if e.name == "retail")
+
+
+def tree(folder: Path) -> dict[str, str]:
+    """Every file below `folder` by relative path, with its content's sha256."""
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts
+    }
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> Path:
+    folder = tmp_path / "cfg"
+    shutil.copytree(RETAIL, folder, ignore=shutil.ignore_patterns("generated", "mcp-tools.json"))
+    return folder
+
+
+def build(config: Path, **kw: object) -> object:
+    result = build_project(
+        config,
+        config / "generated" / "mcp_tools",
+        config / "mcp-tools.json",
+        write=True,
+        cwd=config,
+    )
+    return result
+
+
+def codes(result: object) -> list[str]:
+    return [d.code for d in result.diagnostics]  # type: ignore[attr-defined]
+
+
+def edit(config: Path, old: str, new: str, count: int = 1) -> None:
+    path = config / "tools.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, count), encoding="utf-8")
+
+
+def test_build_writes_the_package_and_the_snapshot(config: Path) -> None:
+    result = build(config)
+    assert result.written and codes(result) == []  # type: ignore[attr-defined]
+    out = config / "generated" / "mcp_tools"
+    files = tree(out)
+    for name in ("cancelar_pedidos", "consultar_pedidos"):
+        assert f"schemas/{name}.input.json" in files and f"schemas/{name}.output.json" in files
+        assert f"contracts/{name}.json" in files
+    assert "tools.json" in files and "py.typed" in files and workspace.MANIFEST in files
+    lines = (config / "mcp-tools.json").read_text().splitlines()
+    assert lines[0] == "{" and lines[-1] == "}" and len(lines) == 4
+    entry = json.loads("{" + lines[1].rstrip(",") + "}")
+    assert list(entry["cancelar_pedidos"]) == ["version", "schema", "contract"]
+    assert all(len(entry["cancelar_pedidos"][k]) == 16 for k in ("schema", "contract"))
+
+
+def test_second_build_changes_nothing(config: Path) -> None:
+    build(config)
+    before = tree(config)
+    again = run_toolc("build", str(config))
+    assert again.returncode == 0 and "up to date" in again.stderr
+    assert tree(config) == before
+    (config / "generated" / "mcp_tools" / workspace.MANIFEST).unlink()  # force the full path
+    assert build(config).written  # type: ignore[attr-defined]
+    assert {k: v for k, v in tree(config).items() if not k.endswith(workspace.MANIFEST)} == {
+        k: v for k, v in before.items() if not k.endswith(workspace.MANIFEST)
+    }
+
+
+def test_output_is_identical_across_working_directories_and_hash_seeds(
+    config: Path, tmp_path: Path
+) -> None:
+    twin = tmp_path / "twin"
+    shutil.copytree(config, twin)
+    first = run_toolc("build", str(config), cwd=tmp_path)
+    second = run_toolc("build", ".", cwd=twin)  # another working directory, another hash seed
+    assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
+    assert tree(config) == tree(twin)
+
+
+def test_black_and_ruff_settings_of_the_user_do_not_matter(config: Path, tmp_path: Path) -> None:
+    plain = tmp_path / "plain"
+    shutil.copytree(config, plain)
+    (config / "pyproject.toml").write_text(
+        "[tool.black]\nline-length = 20\nskip-string-normalization = true\n[tool.ruff]\nline-length = 30\n"
+    )
+    build(config)
+    build(plain)
+    assert tree(config / "generated") == tree(plain / "generated")
+
+
+def test_reordering_tools_changes_nothing(config: Path, tmp_path: Path) -> None:
+    build(config)
+    before = tree(config / "generated") | {"snapshot": tree(config)["mcp-tools.json"]}
+    text = (config / "tools.yaml").read_text(encoding="utf-8")
+    head, rest = text.split("  cancelar_pedidos:\n", 1)
+    cancel, tail = rest.split("\n  consultar_pedidos:\n", 1)
+    consult, types = tail.split("\ntypes:\n", 1)
+    swapped = (
+        head
+        + "  consultar_pedidos:\n"
+        + consult
+        + "\n  cancelar_pedidos:\n"
+        + cancel
+        + "\ntypes:\n"
+        + types
+    )
+    (config / "tools.yaml").write_text(swapped, encoding="utf-8")
+    assert build(config).written  # type: ignore[attr-defined]
+    after = tree(config / "generated") | {"snapshot": tree(config)["mcp-tools.json"]}
+    changed = {k for k in before if before[k] != after.get(k)}
+    assert changed <= {f"mcp_tools/{workspace.MANIFEST}"}  # only the recorded input digest
+
+
+def test_adding_a_tool_changes_no_other_tools_files(config: Path) -> None:
+    build(config)
+    before = tree(config / "generated" / "mcp_tools")
+    edit(
+        config,
+        "\ntypes:\n",
+        """
+  devolver_pedidos:
+    version: 1.0.0
+    description: Devolve pedidos.
+    mcp_server: retail
+    tool_type: query
+types:
+""",
+    )
+    assert build(config).written  # type: ignore[attr-defined]
+    after = tree(config / "generated" / "mcp_tools")
+    per_tool = [k for k in before if k.startswith(("schemas/", "contracts/"))]
+    assert per_tool and all(before[k] == after[k] for k in per_tool)
+    assert "contracts/devolver_pedidos.json" in after
+
+
+def test_description_only_change_needs_a_bump_and_keeps_the_schema_fingerprint(
+    config: Path,
+) -> None:
+    build(config)
+    old = json.loads((config / "mcp-tools.json").read_text())["cancelar_pedidos"]
+    snapshot_before = (config / "mcp-tools.json").read_bytes()
+    edit(config, "Lista de identificadores de pedidos a cancelar.", "Os pedidos a cancelar.")
+    refused = build(config)
+    assert codes(refused) == ["version-not-bumped"] and not refused.written  # type: ignore[attr-defined]
+    message = refused.diagnostics[0].message  # type: ignore[attr-defined]
+    assert "kept version 1.0.0; bump it to at least 1.0.1" in message and old["contract"] in message
+    assert (config / "mcp-tools.json").read_bytes() == snapshot_before
+    edit(config, "version: 1.0.0", "version: 1.0.1")
+    assert build(config).written  # type: ignore[attr-defined]
+    new = json.loads((config / "mcp-tools.json").read_text())["cancelar_pedidos"]
+    assert new["schema"] == old["schema"] and new["contract"] != old["contract"]
+    assert new["version"] == "1.0.1"
+
+
+def test_shape_change_changes_the_schema_fingerprint(config: Path) -> None:
+    build(config)
+    old = json.loads((config / "mcp-tools.json").read_text())["cancelar_pedidos"]
+    edit(config, "maxLength: 200", "maxLength: 100")
+    edit(config, "version: 1.0.0", "version: 2.0.0")
+    assert build(config).written  # type: ignore[attr-defined]
+    new = json.loads((config / "mcp-tools.json").read_text())["cancelar_pedidos"]
+    assert new["schema"] != old["schema"]
+
+
+def test_bump_without_change_and_lower_version(config: Path) -> None:
+    build(config)
+    edit(config, "version: 1.0.0", "version: 1.1.0")
+    assert build(config).written  # type: ignore[attr-defined]
+    edit(config, "version: 1.1.0", "version: 1.0.5")
+    lowered = build(config)
+    assert codes(lowered) == ["version-decreased"] and not lowered.written  # type: ignore[attr-defined]
+
+
+def test_new_and_removed_tools(config: Path) -> None:
+    build(config)
+    text = (config / "tools.yaml").read_text(encoding="utf-8")
+    start = text.index("  consultar_pedidos:\n")
+    end = text.index("\ntypes:\n")
+    (config / "tools.yaml").write_text(text[:start] + text[end + 1 :], encoding="utf-8")
+    policies = (config / "tool_policies.yaml").read_text().split("  consultar_pedidos:")[0]
+    (config / "tool_policies.yaml").write_text(policies)
+    removed = build(config)
+    assert codes(removed) == ["tool-removed"] and removed.written  # type: ignore[attr-defined]
+    assert "consultar_pedidos" not in json.loads((config / "mcp-tools.json").read_text())
+    assert not (
+        config / "generated" / "mcp_tools" / "contracts" / "consultar_pedidos.json"
+    ).exists()
+
+
+def test_invalid_snapshot_is_reported_and_nothing_written(config: Path) -> None:
+    (config / "mcp-tools.json").write_text("{not json")
+    result = build(config)
+    assert codes(result) == ["snapshot-invalid"] and not result.written  # type: ignore[attr-defined]
+    assert not (config / "generated").exists()
+
+
+def test_disabled_tools_are_not_served_but_keep_their_contract(config: Path) -> None:
+    edit(config, "    tool_type: query\n", "    tool_type: query\n    enabled: false\n")
+    build(config)
+    out = config / "generated" / "mcp_tools"
+    served = [t["name"] for t in json.loads((out / "tools.json").read_text())["tools"]]
+    assert served == ["cancelar_pedidos"]
+    assert (
+        json.loads((out / "contracts" / "consultar_pedidos.json").read_text())["enabled"] is False
+    )
+    snapshot = json.loads((config / "mcp-tools.json").read_text())
+    assert snapshot["consultar_pedidos"]["enabled"] is False
+
+
+def test_check_reports_missing_changed_orphaned_and_generator_only_drift(config: Path) -> None:
+    build(config)
+    out = config / "generated" / "mcp_tools"
+    (out / "contracts" / "cancelar_pedidos.json").unlink()
+    (out / "tools.json").write_text("{}\n")
+    manifest = json.loads((out / workspace.MANIFEST).read_text())
+    manifest["files"]["old_file.json"] = "0" * 64
+    (out / workspace.MANIFEST).write_text(json.dumps(manifest))
+    (out / "old_file.json").write_text("{}")
+    python_file = next(iter(sorted(out.glob("*.py"))), None)
+    if python_file is not None:
+        text = python_file.read_text().split("\n", 1)
+        python_file.write_text(text[0].replace("toolc ", "toolc 0.0.0-old ", 1) + "\n" + text[1])
+    result = run_toolc("check", str(config), "--format", "json")
+    found = {json.loads(line)["code"] for line in result.stdout.splitlines()}
+    assert result.returncode == 1
+    assert {"output-missing", "output-changed", "output-orphaned"} <= found
+    if python_file is not None:
+        assert "output-generator-version" in found
+    diff = run_toolc("check", str(config), "--diff")
+    assert "--- a/tools.json" in diff.stdout and "+++ b/tools.json" in diff.stdout
+
+
+def test_check_writes_nothing(config: Path) -> None:
+    build(config)
+    edit(config, "Cancela um ou mais pedidos.", "Cancela pedidos.")
+    edit(config, "version: 1.0.0", "version: 1.0.1")
+    before = tree(config)
+    result = run_toolc("check", str(config))
+    assert result.returncode == 1 and "output-changed" in result.stderr
+    assert tree(config) == before
+
+
+def test_files_toolc_did_not_write_are_kept_and_never_overwritten(config: Path) -> None:
+    build(config)
+    out = config / "generated" / "mcp_tools"
+    (out / "handlers_impl.py").write_text("# mine\n")
+    edit(config, "version: 1.0.0", "version: 1.0.1")
+    edit(config, "Cancela um ou mais pedidos.", "Cancela pedidos.")
+    assert build(config).written  # type: ignore[attr-defined]
+    assert (out / "handlers_impl.py").read_text() == "# mine\n"
+    fresh = config / "elsewhere"
+    (fresh / "mcp_tools").mkdir(parents=True)
+    (fresh / "mcp_tools" / "tools.json").write_text("mine")
+    clash = build_project(
+        config, fresh / "mcp_tools", config / "other-snapshot.json", write=True, cwd=config
+    )
+    assert codes(clash) == ["output-not-owned"] and not clash.written
+    assert (fresh / "mcp_tools" / "tools.json").read_text() == "mine"
+    assert not (config / "other-snapshot.json").exists()
+
+
+@pytest.mark.parametrize("fail_at", ["write", "snapshot-replace", "interrupt"])
+def test_a_failed_build_leaves_the_previous_output_intact(
+    config: Path, monkeypatch: pytest.MonkeyPatch, fail_at: str
+) -> None:
+    build(config)
+    edit(config, "version: 1.0.0", "version: 1.0.1")
+    edit(config, "Cancela um ou mais pedidos.", "Cancela pedidos.")
+    before = tree(config)
+    calls = {"n": 0}
+    real_write, real_replace = workspace._write, os.replace
+
+    def failing_write(path: Path, data: bytes) -> None:
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise KeyboardInterrupt if fail_at == "interrupt" else OSError("disk full")
+        real_write(path, data)
+
+    def failing_replace(src: object, dst: object) -> None:
+        if str(dst).endswith("mcp-tools.json"):
+            raise OSError("disk full")
+        real_replace(src, dst)  # type: ignore[arg-type]
+
+    if fail_at == "snapshot-replace":
+        monkeypatch.setattr(workspace.os, "replace", failing_replace)
+    else:
+        monkeypatch.setattr(workspace, "_write", failing_write)
+    with pytest.raises((OSError, KeyboardInterrupt)):
+        build(config)
+    assert tree(config) == before
+    assert not [p for p in config.parent.iterdir() if "toolc-" in p.name]
+    assert not [p for p in (config / "generated").iterdir() if "toolc-" in p.name]
