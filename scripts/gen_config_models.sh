@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates toolc's typed config models from the published JSON Schemas (the single source of
-# truth for the config language). `make models` runs it; `make check-models` proves it is a no-op.
+# truth for the config language). `make models` runs it; a test proves the committed copy is fresh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-compiler/toolc/model}
@@ -8,7 +8,7 @@ gen() {  # schema, module, root class name
   datamodel-codegen --input "schemas/$1" --input-file-type jsonschema --output "$out/$2" \
     --class-name "$3" \
     --output-model-type pydantic_v2.BaseModel --target-python-version 3.11 \
-    --enable-faux-immutability --field-constraints --use-annotated \
+    --enable-faux-immutability --use-generic-container-types --field-constraints --use-annotated \
     --enum-field-as-literal all --use-double-quotes --disable-timestamp \
     --use-schema-description --allow-population-by-field-name \
     --formatters black \

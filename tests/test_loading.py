@@ -9,6 +9,7 @@ import yaml
 from conftest import EXAMPLES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from toolc.diagnostics import CODES
 from toolc.pipeline import check_project
 from toolc.source import load_file
 from toolc.source.reader import MAX_FILE_BYTES
@@ -114,12 +115,36 @@ def test_deep_nesting_is_refused_not_overflowed() -> None:
     assert [p.code for p in problems] == ["yaml-depth-limit"]
 
 
+def test_too_many_values_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolc.source import yaml_loader
+
+    monkeypatch.setattr(yaml_loader, "MAX_NODES", 1_000)
+    _, _, problems = load_yaml("x: [" + ", ".join(["1"] * 2_000) + "]\n", "t.yaml")
+    assert [p.code for p in problems] == ["yaml-size-limit"]
+    _, _, fine = load_yaml("x: [" + ", ".join(["1"] * 900) + "]\n", "t.yaml")
+    assert fine == []
+
+
 def test_file_too_large(tmp_path: Path) -> None:
     file = tmp_path / "tools.yaml"
     with file.open("wb") as out:
         out.truncate(MAX_FILE_BYTES + 1)
     loaded = load_file(file, "tools.yaml")
     assert [d.code for d in loaded.diagnostics] == ["file-too-large"]
+
+
+def assert_well_formed(folder: Path) -> None:
+    """The property the fuzzers check: check_project returns (never raises), and every
+    diagnostic is a known code at a position inside the file it names."""
+    result = check_project(folder, cwd=folder)
+    for d in result.diagnostics:
+        assert d.code in CODES and d.message
+        file = folder / d.span.path
+        data = file.read_bytes() if file.exists() else b""
+        # YAML breaks lines at \r too (and PyYAML at NEL, LS, PS): count as generously.
+        lines = len(data.decode("utf-8", "replace").splitlines()) + 1
+        assert 1 <= d.span.line <= lines and d.span.column >= 1, d
+    assert (result.project is not None) == (not result.has_errors)
 
 
 YAMLISH = st.text(
@@ -134,8 +159,7 @@ YAMLISH = st.text(
 @given(text=YAMLISH)
 def test_no_input_text_raises(tmp_path: Path, text: str) -> None:
     (tmp_path / "tools.yaml").write_text(text, encoding="utf-8")
-    result = check_project(tmp_path, cwd=tmp_path)
-    assert result.has_errors or result.project is not None
+    assert_well_formed(tmp_path)
 
 
 @settings(
@@ -145,8 +169,7 @@ def test_no_input_text_raises(tmp_path: Path, text: str) -> None:
 def test_no_input_bytes_raise(tmp_path: Path, data: bytes) -> None:
     (tmp_path / "tools.yaml").write_bytes(data)
     (tmp_path / "tool_policies.yaml").write_bytes(data[::-1])
-    result = check_project(tmp_path, cwd=tmp_path)
-    assert result.has_errors or result.project is not None
+    assert_well_formed(tmp_path)
 
 
 TOOL = """tools:
@@ -158,6 +181,7 @@ TOOL = """tools:
     args_schema:
       a: {spec}
 """
+TYPES = "types:\n  T: {type: string, pattern: '^[a-z]+$'}\n"
 SPEC_VALUES = st.recursive(
     st.none()
     | st.booleans()
@@ -198,9 +222,10 @@ SPEC_VALUES = st.recursive(
 def test_no_argument_spec_raises(tmp_path: Path, spec: object) -> None:
     import json
 
-    (tmp_path / "tools.yaml").write_text(TOOL.format(spec=json.dumps(spec)), encoding="utf-8")
-    result = check_project(tmp_path, cwd=tmp_path)
-    assert result.has_errors or result.project is not None
+    (tmp_path / "tools.yaml").write_text(
+        TOOL.format(spec=json.dumps(spec)) + TYPES, encoding="utf-8"
+    )
+    assert_well_formed(tmp_path)
 
 
 def test_pure_python_parser_reads_the_same_values_and_spans(

@@ -60,6 +60,29 @@ def test_model_is_immutable() -> None:
         tool.name = "other"  # type: ignore[misc]
 
 
+def test_containers_are_read_only_for_the_type_checker(tmp_path: Path) -> None:
+    """The config classes use Mapping and Sequence: a later phase that tries to change the model
+    does not type-check (mypy --strict runs on all of toolc)."""
+    from mypy import api
+
+    snippet = tmp_path / "mutate.py"
+    snippet.write_text(
+        "from toolc.model import Project\n"
+        "def f(p: Project) -> None:\n"
+        "    t = p.tools['x']\n"
+        "    assert t.decl.args_schema is not None and t.decl.requires is not None\n"
+        "    t.decl.args_schema['evil'] = t.decl.args_schema['a']\n"
+        "    t.decl.requires.append('zzz')\n"
+        "    p.tools['y'] = t\n"
+    )
+    out, _, status = api.run(
+        ["--strict", "--no-incremental", "--follow-imports=silent", str(snippet)]
+    )
+    assert status == 1
+    assert out.count("error:") == 3, out
+    assert "Unsupported target for indexed assignment" in out and '"append"' in out
+
+
 def test_fragments_translate_to_published_json_schema() -> None:
     sink = project_of("kitchen-sink")
     args = sink.tools["tool.with-dots_and-dashes"].args

@@ -29,7 +29,11 @@ NOT_PORTABLE = {
     r"a++": "possessive",
     r"(?>a)": "atomic",
     r"\Aabc\Z": "anchor",
-    r"a{,3}": "{,n}",
+    r"a{,3}": "quantifier",
+    r"a{": "quantifier",
+    r"\0101": "octal",
+    r"[a&&b]": "set operations",
+    r"[[a]]": "nested classes",
     r"[]a]": "first in a class",
     r"(?#note)a": "comments",
 }

@@ -8,9 +8,9 @@ from typing import Any
 
 import jsonschema
 import pytest
-from conftest import EXAMPLES, FIXTURES, ROOT
+from conftest import EXAMPLES, FIXTURES
 from toolc.pipeline import check_project
-from toolc.resources import load_schema, schema_path
+from toolc.resources import load_schema
 from toolc.source import load_file
 
 KINDS = ("tools", "policies")
@@ -49,12 +49,6 @@ def test_every_property_has_a_description_for_editors(kind: str) -> None:
         where for where, sub in found if isinstance(sub, dict) and not sub.get("description")
     ]
     assert not missing
-
-
-def test_installed_schema_is_the_repository_copy() -> None:
-    assert (
-        schema_path("tools").read_bytes() == (ROOT / "schemas" / "tools.schema.json").read_bytes()
-    )
 
 
 @pytest.mark.parametrize("config", GOOD, ids=[p.name for p in GOOD])

@@ -97,6 +97,17 @@ def _check_project(config_dir: Path, cwd: Path) -> CheckResult:
         files.append(("policies", load_file(policies_path, shown_path(policies_path, cwd))))
 
     diagnostics: list[Diagnostic] = []
+    misnamed = policies_path.with_suffix(".yml")
+    if misnamed.is_file() and not policies_path.is_file():
+        # Silently skipping it would drop every confirmation and pre-validation rule.
+        diagnostics.append(
+            diag(
+                "file-not-found",
+                Span.whole_file(shown_path(misnamed, cwd)),
+                "tool_policies.yml is not read: toolc reads tool_policies.yaml",
+                "rename the file to tool_policies.yaml",
+            )
+        )
     for kind, loaded in files:
         diagnostics.extend(loaded.diagnostics)
         if loaded.ok:

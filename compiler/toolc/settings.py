@@ -24,7 +24,6 @@ class Settings:
     format: str = "text"
     out: Path | None = None  # the generated package directory; its name is the package name
     snapshot: Path | None = None
-    source: Path | None = None  # the pyproject.toml they came from
 
     def override(self, **flags: Any) -> Settings:
         return replace(self, **{k: v for k, v in flags.items() if v is not None})
@@ -49,11 +48,13 @@ def load_settings(config_dir: Path) -> Settings:
     if pyproject is None:
         return Settings()
     try:
-        table = (
-            tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {}).get("toolc", {})
-        )
+        document = tomllib.loads(pyproject.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise SettingsError(f"{pyproject}: cannot read [tool.toolc]: {exc}") from exc
+    tool = document.get("tool", {})
+    table = tool.get("toolc", {}) if isinstance(tool, dict) else None
+    if not isinstance(table, dict):
+        raise SettingsError(f"{pyproject}: [tool.toolc] must be a table")
     known: dict[str, type] = {"strict": bool, "format": str, "out": str, "snapshot": str}
     for key, value in table.items():
         if key not in known:
@@ -67,4 +68,4 @@ def load_settings(config_dir: Path) -> Settings:
         raise SettingsError(f"{pyproject}: [tool.toolc] format must be one of {', '.join(FORMATS)}")
     # Paths in pyproject.toml are relative to the file that states them.
     paths = {k: pyproject.parent / table.pop(k) for k in ("out", "snapshot") if k in table}
-    return Settings(**table, **paths, source=pyproject)
+    return Settings(**table, **paths)

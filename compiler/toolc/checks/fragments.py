@@ -11,6 +11,7 @@ from toolc.diagnostics.suggest import did_you_mean
 from toolc.model import Project
 from toolc.model.schemas import ref_name
 from toolc.model.tools_file import Schema, Type
+from toolc.source import JsonPath
 from toolc.validate.patterns import compile_error, portability_problems
 
 FRAMEWORK_ERROR_CODES = frozenset(
@@ -72,19 +73,20 @@ def patterns(ctx: CheckContext) -> Iterator[Diagnostic]:
             )
 
 
-def _resolve(project: Project, schema: Schema) -> Schema:
+def _follow_refs(project: Project, schema: Schema, path: JsonPath) -> tuple[Schema, JsonPath]:
+    """The schema a chain of root-level `$ref`s ends at, and where it is declared."""
     seen: set[str] = set()
     while schema.root.field_ref is not None:
         name = ref_name(schema.root.field_ref)
         if name in seen or name not in project.types:
             break
         seen.add(name)
-        schema = project.types[name]
-    return schema
+        schema, path = project.types[name], ("types", name)
+    return schema, path
 
 
 def _is_boolean(project: Project, schema: Schema) -> bool:
-    kind = _resolve(project, schema).root.type
+    kind = _follow_refs(project, schema, ())[0].root.type
     if isinstance(kind, Type):
         return [t.root for t in kind.root] == ["boolean"]
     return kind is not None and kind.root == "boolean"
@@ -96,7 +98,7 @@ def multi_item(ctx: CheckContext) -> Iterator[Diagnostic]:
         spec = tool.decl.multi_item
         if spec is None:
             continue
-        item = _resolve(project, spec.item).root
+        item = _follow_refs(project, spec.item, ())[0].root
         props = item.properties or {}
         required = set(item.required or ())
         if not any(
@@ -111,14 +113,13 @@ def multi_item(ctx: CheckContext) -> Iterator[Diagnostic]:
             )
         returns = tool.decl.returns
         if returns is not None:
-            declared = _resolve(project, returns).root.properties or {}
+            resolved, where = _follow_refs(project, returns, ("tools", name, "returns"))
+            declared = resolved.root.properties or {}
             for field in MULTI_ITEM_FIELDS:
                 if field in declared:
                     yield diag(
                         "multi-item-reserved-field",
-                        project.spans.tool(
-                            ("tools", name, "returns", "properties", field), key=True
-                        ),
+                        project.spans.tool((*where, "properties", field), key=True),
                         f"'{field}' is reserved: multi-item normalization puts it in the data "
                         f"of '{name}'",
                         "rename the field",

@@ -11,33 +11,42 @@ import jsonschema_rs
 from toolc.checks.context import CheckContext
 from toolc.checks.types import alias_cycles
 from toolc.diagnostics import Diagnostic, diag
+from toolc.model.schemas import ref_name
 from toolc.model.tools_file import SchemaKeywords
 from toolc.source import JsonPath
+from toolc.validate.patterns import compile_error, portability_problems
 
 _OWN_VALUE_KEYWORDS = ("default", "examples", "enum", "const")
 
 
+def _number_bounds_empty(kw: SchemaKeywords) -> str | None:
+    """Whether the numeric bounds leave no number: the tightest lower bound against the
+    tightest upper bound, each inclusive or exclusive."""
+    lows = [(v, False) for v in (kw.minimum,) if v is not None]
+    lows += [(v, True) for v in (kw.exclusiveMinimum,) if v is not None]
+    highs = [(v, False) for v in (kw.maximum,) if v is not None]
+    highs += [(v, True) for v in (kw.exclusiveMaximum,) if v is not None]
+    if not lows or not highs:
+        return None
+    low, low_open = max(lows, key=lambda b: (b[0], b[1]))
+    high, high_open = min(highs, key=lambda b: (b[0], not b[1]))
+    if low > high or (low == high and (low_open or high_open)):
+        return f"the bounds leave no valid number (from {low} to {high})"
+    return None
+
+
 def _bound_problems(kw: SchemaKeywords) -> Iterator[tuple[str, str]]:
     pairs = (
-        ("minimum", kw.minimum, "maximum", kw.maximum),
         ("minLength", kw.minLength, "maxLength", kw.maxLength),
         ("minItems", kw.minItems, "maxItems", kw.maxItems),
     )
     for low_name, low, high_name, high in pairs:
         if low is not None and high is not None and low > high:
             yield low_name, f"{low_name} {low} is greater than {high_name} {high}: nothing is valid"
-    low_x = kw.exclusiveMinimum if kw.exclusiveMinimum is not None else kw.minimum
-    high_x = kw.exclusiveMaximum if kw.exclusiveMaximum is not None else kw.maximum
-    if (
-        (kw.exclusiveMinimum is not None or kw.exclusiveMaximum is not None)
-        and low_x is not None
-        and high_x is not None
-        and low_x >= high_x
-    ):
-        yield (
-            "exclusiveMinimum" if kw.exclusiveMinimum is not None else "exclusiveMaximum",
-            f"the bounds {low_x} and {high_x} leave no valid number",
-        )
+    empty = _number_bounds_empty(kw)
+    if empty is not None:
+        first = next(k for k in ("minimum", "exclusiveMinimum") if getattr(kw, k) is not None)
+        yield first, empty
     if kw.enum is not None and not kw.enum:
         yield "enum", "`enum` is empty: nothing is valid"
     extra = kw.additionalProperties.root if kw.additionalProperties is not None else None
@@ -47,10 +56,8 @@ def _bound_problems(kw: SchemaKeywords) -> Iterator[tuple[str, str]]:
             if name not in declared:
                 yield (
                     "required",
-                    (
-                        f"'{name}' is required but not declared in `properties`, and "
-                        "`additionalProperties: false` forbids it"
-                    ),
+                    f"'{name}' is required but not declared in `properties`, and "
+                    "`additionalProperties: false` forbids it",
                 )
 
 
@@ -86,13 +93,26 @@ def _own_values(kw: SchemaKeywords) -> Iterator[tuple[tuple[str | int, ...], str
         yield ("examples", index), "example", value
 
 
+def _unresolvable(ctx: CheckContext) -> bool:
+    """Schemas a validator cannot be built from: undeclared `$ref`s, reference loops, patterns
+    that do not compile or are not portable."""
+    for node in ctx.nodes:
+        ref = node.keywords.field_ref
+        if ref is not None and ref_name(ref) not in ctx.project.types:
+            return True
+        pattern = node.keywords.pattern
+        if pattern is not None and (compile_error(pattern) or portability_problems(pattern)):
+            return True
+    return bool(alias_cycles(ctx.project))
+
+
 def defaults(ctx: CheckContext) -> Iterator[Diagnostic]:
     """All stated values are checked in one batch: one validator whose `$defs` hold the shared
     types and, under names no type can have, each schema that states a value (measured: one
     validator per schema cost more to build than the checking itself)."""
     project = ctx.project
-    if alias_cycles(project):
-        return  # a reference loop would send the validator into endless recursion
+    if _unresolvable(ctx):
+        return  # reported by the checks of references and patterns; fixed first
     defs: dict[str, Any] = dict(ctx.published_types)
     properties: dict[str, Any] = {}
     instance: dict[str, Any] = {}
@@ -110,7 +130,10 @@ def defaults(ctx: CheckContext) -> Iterator[Diagnostic]:
             stated[key] = ((*node.path, *where), what)
     if not instance:
         return
-    validator = jsonschema_rs.validator_for({"$defs": defs, "properties": properties})
+    try:
+        validator = jsonschema_rs.validator_for({"$defs": defs, "properties": properties})
+    except (jsonschema_rs.ValidationError, ValueError):
+        return  # a schema the other checks already refuse; its values cannot be judged yet
     reported: set[str] = set()
     for error in validator.iter_errors(instance):
         key = str(error.instance_path[0])

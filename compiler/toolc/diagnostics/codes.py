@@ -44,15 +44,17 @@ _RULES = [
         "input",
         "The file is not valid UTF-8.",
         "Config files must be UTF-8 (a UTF-8 byte-order mark is accepted). The diagnostic points "
-        "at the first byte that does not decode; re-save the file as UTF-8.",
+        "at the first byte that does not decode, or says that the file is UTF-16 (the default "
+        "of some Windows editors and shells); re-save the file as UTF-8.",
     ),
     Rule(
         "binary-file",
         E,
         "input",
         "The file holds binary data, not YAML text.",
-        "The file contains NUL or other control bytes that YAML forbids. Check that the path "
-        "points at the YAML file and not at an archive or a compiled artefact.",
+        "The file contains NUL bytes, which no YAML text holds. Check that the path points at "
+        "the YAML file and not at an archive or a compiled artefact. (Other control characters "
+        "are reported by the YAML parser as `yaml-syntax`.)",
     ),
     Rule(
         "empty-file",
@@ -118,6 +120,14 @@ _RULES = [
         "The YAML nests deeper than toolc accepts.",
         "Nesting is capped at 64 levels. No real tool declaration nests that deep; flatten the "
         "schema or share parts through `types:` and `$ref`.",
+    ),
+    Rule(
+        "yaml-size-limit",
+        E,
+        "yaml",
+        "The file holds more values than toolc reads.",
+        "A file may hold at most 3,000,000 values (a 5,000-tool config holds about 1.5 million), "
+        "so that a runaway file fails in seconds instead of taking minutes and gigabytes.",
     ),
     Rule(
         "yaml-merge-key",
@@ -510,10 +520,6 @@ _RULES += [
 ]
 
 CODES: dict[str, Rule] = {r.code: r for r in _RULES}
-
-
-def rule(code: str) -> Rule:
-    return CODES[code]
 
 
 def diag(

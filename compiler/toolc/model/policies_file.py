@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from collections.abc import Mapping, Sequence
 
 
 class PreValidation(BaseModel):
@@ -57,7 +58,7 @@ class Policy(BaseModel):
         ),
     ] = None
     requires: Annotated[
-        list[str] | None,
+        Sequence[str] | None,
         Field(
             description="The required arguments. Must name the same set as the tool's `requires` when both are set."
         ),
@@ -81,7 +82,7 @@ class PoliciesFile(BaseModel):
         frozen=True,
     )
     tool_policies: Annotated[
-        dict[
+        Mapping[
             Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.-]{1,128}$")],
             Policy,
         ],

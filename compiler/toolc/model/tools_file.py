@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, RootModel, StringConstraints
+from collections.abc import Mapping, Sequence
 
 
 class ErrorSpec(BaseModel):
@@ -49,12 +50,12 @@ class TypeKeyword(
     ]
 
 
-class Type(RootModel[list[TypeKeyword]]):
+class Type(RootModel[Sequence[TypeKeyword]]):
     model_config = ConfigDict(
         frozen=True,
     )
     root: Annotated[
-        list[TypeKeyword],
+        Sequence[TypeKeyword],
         Field(
             description='The JSON type, or a list of types; `[string, "null"]` makes a value nullable.',
             min_length=1,
@@ -73,7 +74,7 @@ class ToolsFile(BaseModel):
         frozen=True,
     )
     tools: Annotated[
-        dict[
+        Mapping[
             Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.-]{1,128}$")], Tool
         ],
         Field(
@@ -82,7 +83,7 @@ class ToolsFile(BaseModel):
         ),
     ]
     types: Annotated[
-        dict[
+        Mapping[
             Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")],
             Schema,
         ]
@@ -151,13 +152,13 @@ class Tool(BaseModel):
         ),
     ] = None
     requires: Annotated[
-        list[str] | None,
+        Sequence[str] | None,
         Field(
             description="The names of the required arguments (keys of `args_schema`)."
         ),
     ] = None
     args_schema: Annotated[
-        dict[Annotated[str, StringConstraints(min_length=1)], Schema] | None,
+        Mapping[Annotated[str, StringConstraints(min_length=1)], Schema] | None,
         Field(
             description="The arguments, by name: each a JSON Schema 2020-12 fragment in toolc's supported subset."
         ),
@@ -181,7 +182,9 @@ class Tool(BaseModel):
         ),
     ] = None
     errors: Annotated[
-        dict[Annotated[str, StringConstraints(pattern=r"^[A-Z][A-Z0-9_]*$")], ErrorSpec]
+        Mapping[
+            Annotated[str, StringConstraints(pattern=r"^[A-Z][A-Z0-9_]*$")], ErrorSpec
+        ]
         | None,
         Field(description="The domain error codes the tool may return, by code."),
     ] = None
@@ -227,11 +230,11 @@ class SchemaKeywords(BaseModel):
         Schema | None, Field(description="The schema of every element of an array.")
     ] = None
     properties: Annotated[
-        dict[str, Schema] | None,
+        Mapping[str, Schema] | None,
         Field(description="The schemas of an object's properties, by name."),
     ] = None
     required: Annotated[
-        list[str] | None, Field(description="The properties an object must have.")
+        Sequence[str] | None, Field(description="The properties an object must have.")
     ] = None
     additionalProperties: Annotated[
         SchemaOrBool | None,
@@ -239,7 +242,9 @@ class SchemaKeywords(BaseModel):
             description="`false` refuses properties not listed in `properties`; a schema constrains them."
         ),
     ] = None
-    enum: Annotated[list[Any] | None, Field(description="The allowed values.")] = None
+    enum: Annotated[Sequence[Any] | None, Field(description="The allowed values.")] = (
+        None
+    )
     const: Annotated[Any | None, Field(description="The only allowed value.")] = None
     default: Annotated[
         Any | None,
@@ -260,10 +265,20 @@ class SchemaKeywords(BaseModel):
         int | float | None, Field(description="Exclusive upper bound.")
     ] = None
     minLength: Annotated[
-        int | None, Field(description="Minimum string length, in characters.", ge=0)
+        int | None,
+        Field(
+            description="Minimum string length, in characters.",
+            ge=0,
+            le=9007199254740991,
+        ),
     ] = None
     maxLength: Annotated[
-        int | None, Field(description="Maximum string length, in characters.", ge=0)
+        int | None,
+        Field(
+            description="Maximum string length, in characters.",
+            ge=0,
+            le=9007199254740991,
+        ),
     ] = None
     pattern: Annotated[
         str | None,
@@ -278,10 +293,16 @@ class SchemaKeywords(BaseModel):
         ),
     ] = None
     minItems: Annotated[
-        int | None, Field(description="Minimum number of array elements.", ge=0)
+        int | None,
+        Field(
+            description="Minimum number of array elements.", ge=0, le=9007199254740991
+        ),
     ] = None
     maxItems: Annotated[
-        int | None, Field(description="Maximum number of array elements.", ge=0)
+        int | None,
+        Field(
+            description="Maximum number of array elements.", ge=0, le=9007199254740991
+        ),
     ] = None
     uniqueItems: Annotated[
         bool | None, Field(description="Whether array elements must be distinct.")
@@ -298,7 +319,9 @@ class SchemaKeywords(BaseModel):
         str | None, Field(description="Text for the model and for IDEs.")
     ] = None
     title: Annotated[str | None, Field(description="A short display title.")] = None
-    examples: Annotated[list[Any] | None, Field(description="Example values.")] = None
+    examples: Annotated[Sequence[Any] | None, Field(description="Example values.")] = (
+        None
+    )
     deprecated: Annotated[
         bool | None, Field(description="Marks the argument or field as deprecated.")
     ] = None

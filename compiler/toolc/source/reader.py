@@ -9,7 +9,7 @@ from toolc.diagnostics import Diagnostic, Span, diag
 from toolc.source.document import LoadedFile, SourceMap
 from toolc.source.yaml_loader import load_yaml
 
-MAX_FILE_BYTES = 32 * 1024 * 1024
+MAX_FILE_BYTES = 32 * 1024 * 1024  # a 5,000-tool config is about 10 MiB
 
 
 def _position(data: bytes, offset: int) -> tuple[int, int]:
@@ -19,7 +19,25 @@ def _position(data: bytes, offset: int) -> tuple[int, int]:
     return line, col
 
 
+def _utf16(data: bytes) -> bool:
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return True
+    head = data[:64]  # ASCII text in UTF-16 has a NUL in every other byte
+    return len(head) >= 4 and (
+        head[1::2].count(0) == len(head[1::2]) or head[0::2].count(0) == len(head[0::2])
+    )
+
+
 def _decode(data: bytes, shown: str) -> tuple[str | None, list[Diagnostic]]:
+    if _utf16(data):
+        return None, [
+            diag(
+                "not-utf8",
+                Span.whole_file(shown),
+                "file is UTF-16 encoded; toolc reads UTF-8",
+                "re-save the file as UTF-8",
+            )
+        ]
     if b"\x00" in data:
         line, col = _position(data, data.index(b"\x00"))
         return None, [

@@ -8,7 +8,6 @@ before anything is expanded, and plain scalars are typed by YAML 1.2's core sche
 
 from __future__ import annotations
 
-import gc
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -18,19 +17,25 @@ import yaml
 from toolc.diagnostics import Diagnostic, Note, Span, diag
 from toolc.source.document import JsonPath, RawSpan, SourceMap
 from toolc.source.scalars import resolve_plain, resolve_tagged
+from toolc.source.yaml_errors import syntax_error
 
 try:  # libyaml's parser is ~10x faster; the pure-Python one is the fallback.
     from yaml._yaml import CParser as _Parser
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
     from yaml import SafeLoader as _Parser  # type: ignore[assignment]
 
-MAX_DEPTH = 64
+from toolc.source.yaml_errors import MAX_DEPTH
+
 MAX_ALIAS_NODES = 100_000
+# Values in one file. A 5,000-tool config holds about 1.5 million; the cap keeps a huge flat file
+# from costing minutes and gigabytes (measured: 16 million values took 65 s and 6.7 GB).
+MAX_NODES = 3_000_000
 
 _CORE = "tag:yaml.org,2002:"
 _SCALAR_TAGS = frozenset(_CORE + t for t in ("str", "int", "float", "bool", "null"))
 _MAP_TAGS = frozenset({None, "!", _CORE + "map"})
 _SEQ_TAGS = frozenset({None, "!", _CORE + "seq"})
+_KEY_TAGS = frozenset({None, "!", _CORE + "str"})  # keys are names: text only
 
 
 class _Abort(Exception):
@@ -67,6 +72,7 @@ class _Builder:
         self.anchors: dict[str, tuple[Any, int]] = {}
         self.stack: list[_Frame] = []
         self.alias_nodes = 0
+        self.nodes = 0
         self.dropped = 0
         self.root: Any = None
         self.done = False
@@ -100,6 +106,18 @@ class _Builder:
         return ("\0dropped", self.dropped)
 
     def add(self, value: Any, weight: int, raw: RawSpan) -> None:
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            line, column, _, _ = raw
+            self.diagnostics.append(
+                diag(
+                    "yaml-size-limit",
+                    Span.point(self.path, line + 1, column + 1),
+                    f"the file holds more than {MAX_NODES:,} values",
+                    "split the tools over several configs",
+                )
+            )
+            raise _Abort
         stack = self.stack
         if not stack:
             self.root = value
@@ -133,6 +151,12 @@ class _Builder:
             top.key = _BAD_KEY
             return
         key = event.value
+        if event.tag not in _KEY_TAGS:
+            self.unsupported_tag(event)
+            top.key = _BAD_KEY
+            return
+        if event.anchor is not None:  # an anchored key can be aliased later, as a value
+            self.anchors[event.anchor] = (key, 1)
         if key == "<<" and not event.style and event.tag is None:
             self.error(
                 "yaml-merge-key",
@@ -284,77 +308,10 @@ class _Builder:
             handler(event)
 
 
-# The parser says what it expected; these say what usually went wrong.
-_SYNTAX_HINTS = (
-    (
-        "did not find expected key",
-        "check the indentation: keys of one mapping start in the same column",
-    ),
-    ("mapping values are not allowed", "quote a value that contains ': ', or fix the indentation"),
-    ("end of stream", "close the quote or bracket that is still open"),
-    ("could not find expected ':'", "a key needs ': ' after it"),
-    ("did not find expected ',' or ']'", "close the list with ']' or separate items with ','"),
-    ("did not find expected ',' or '}'", "close the mapping with '}' or separate entries with ','"),
-    ("did not find expected '-' indicator", "list items start with '- ' in the same column"),
-)
-
-
-def _printable(character: object) -> str:
-    ch = chr(character) if isinstance(character, int) else str(character)
-    return ascii(ch)
-
-
-def _syntax_error(builder: _Builder, exc: yaml.YAMLError, text: str) -> None:
-    if isinstance(exc, yaml.MarkedYAMLError) and exc.problem_mark is not None:
-        mark = exc.problem_mark
-        problem = exc.problem or "invalid YAML"
-        line_text = text.splitlines()[mark.line] if mark.line < len(text.splitlines()) else ""
-        at_tab = mark.column < len(line_text) and line_text[mark.column] == "\t"
-        if "nesting depth" in problem:  # newer PyYAML/libyaml stop runaway nesting themselves
-            builder.error(
-                "yaml-depth-limit",
-                mark,
-                mark,
-                f"nesting deeper than {MAX_DEPTH} levels",
-                "flatten the structure or share parts through `types:` and `$ref`",
-            )
-            return
-        if at_tab or "'\\t'" in problem:
-            builder.error(
-                "yaml-tab-indent",
-                mark,
-                mark,
-                "tab character used for indentation",
-                "YAML indents with spaces; replace the tab with spaces",
-            )
-            return
-        context = f" {exc.context}" if exc.context else ""
-        hint = next((h for phrase, h in _SYNTAX_HINTS if phrase in problem), None)
-        builder.error("yaml-syntax", mark, mark, f"{problem}{context}".strip(), hint)
-        return
-    if isinstance(exc, yaml.reader.ReaderError):
-        before = text[: exc.position]
-        line = before.count("\n")
-        col = exc.position - (before.rfind("\n") + 1)
-        builder.diagnostics.append(
-            diag(
-                "yaml-syntax",
-                Span.point(builder.path, line + 1, col + 1),
-                f"character {_printable(exc.character)} is not allowed in YAML ({exc.reason})",
-            )
-        )
-        return
-    builder.diagnostics.append(diag("yaml-syntax", Span.whole_file(builder.path), str(exc)))
-
-
 def load_yaml(text: str, path: str) -> tuple[Any, SourceMap, list[Diagnostic]]:
     """Parse one YAML document. Returns (value, spans, diagnostics); value is None on failure."""
     builder = _Builder(path)
     parser = _Parser(text)
-    # Loading allocates many small containers that all stay alive: the cyclic collector would
-    # rescan them again and again (measured: superlinear time on large configs) for nothing.
-    gc_was_enabled = gc.isenabled()
-    gc.disable()
     try:
         while True:
             event = parser.get_event()
@@ -374,14 +331,12 @@ def load_yaml(text: str, path: str) -> tuple[Any, SourceMap, list[Diagnostic]]:
                 continue
             builder.feed(event)
     except yaml.YAMLError as exc:
-        _syntax_error(builder, exc, text)
+        builder.diagnostics.append(syntax_error(exc, text, path))
     except _Abort:
         pass
     finally:
         dispose = getattr(parser, "dispose", None)
         if dispose is not None:
             dispose()
-        if gc_was_enabled:
-            gc.enable()
     failed = any(d.is_error for d in builder.diagnostics)
     return (None if failed else builder.root), builder.spans, builder.diagnostics

@@ -19,100 +19,7 @@ from toolc.diagnostics.suggest import did_you_mean
 from toolc.resources import load_schema
 from toolc.source import JsonPath, LoadedFile
 from toolc.source.scalars import yaml11_reading
-
-# Keywords of JSON Schema 2020-12 (and two OpenAPI favourites) that toolc's subset leaves out: an
-# unknown key that is one of these gets `unsupported-keyword`, not `unknown-key`.
-JSON_SCHEMA_KEYWORDS = frozenset(
-    (
-        "$id",
-        "$schema",
-        "$anchor",
-        "$dynamicRef",
-        "$dynamicAnchor",
-        "$vocabulary",
-        "$comment",
-        "$defs",
-        "definitions",
-        "allOf",
-        "anyOf",
-        "oneOf",
-        "not",
-        "if",
-        "then",
-        "else",
-        "dependentSchemas",
-        "prefixItems",
-        "contains",
-        "patternProperties",
-        "propertyNames",
-        "unevaluatedItems",
-        "unevaluatedProperties",
-        "multipleOf",
-        "maxContains",
-        "minContains",
-        "maxProperties",
-        "minProperties",
-        "dependentRequired",
-        "dependencies",
-        "contentEncoding",
-        "contentMediaType",
-        "contentSchema",
-        "readOnly",
-        "writeOnly",
-        "nullable",
-        "discriminator",
-        "additionalItems",
-    )
-)
-
-_TYPE_NAMES = {
-    "string": "a string",
-    "integer": "an integer",
-    "number": "a number",
-    "boolean": "a boolean",
-    "object": "a mapping",
-    "array": "a list",
-    "null": "null",
-}
-
-
-def json_type(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
-
-
-def _show(value: object) -> str:
-    if isinstance(value, str):
-        return repr(value)
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    return repr(value).replace("None", "null").replace("True", "true").replace("False", "false")
-
-
-def where(path: JsonPath) -> str:
-    """Name the declaration a path lies in, for messages: "tool 'x'", "policy 'y'", "type 'T'"."""
-    if len(path) >= 4 and path[0] == "tools" and path[2] == "args_schema":
-        return f"argument '{path[3]}' of tool '{path[1]}'"
-    if len(path) >= 2 and path[0] == "tools":
-        return f"tool '{path[1]}'"
-    if len(path) >= 2 and path[0] == "tool_policies":
-        return f"policy '{path[1]}'"
-    if len(path) >= 2 and path[0] == "types":
-        return f"type '{path[1]}'"
-    return "the file"
+from toolc.validate.describe import JSON_SCHEMA_KEYWORDS, TYPE_NAMES, json_type, show, where
 
 
 @functools.cache
@@ -127,19 +34,29 @@ def _subschema(kind: str, location: Sequence[str]) -> dict[str, Any]:
     return node if isinstance(node, dict) else {}
 
 
-def _best(error: Any) -> Any:
-    """For an anyOf failure, the branch error that explains it best: one from a branch whose
-    type matched the value (the user meant that branch), the deepest such."""
-    candidates = []
-    for branch in error.kind.context:
-        if not any(
-            e.kind.name == "type" and list(e.instance_path) == list(error.instance_path)
-            for e in branch
-        ):
-            candidates.extend(branch)
-    if not candidates:
+def _best_branch(error: Any) -> list[Any] | None:
+    """For an anyOf failure, the errors of the branch the user meant: one whose type matched
+    the value (its errors are about the content, not the kind of value), the one whose errors
+    go deepest. All of its errors are reported, not just one."""
+    here = list(error.instance_path)
+    meant = [
+        branch
+        for branch in error.kind.context
+        if not any(e.kind.name == "type" and list(e.instance_path) == here for e in branch)
+    ]
+    if not meant:
         return None
-    return max(candidates, key=lambda e: len(list(e.instance_path)))
+    best: list[Any] = max(meant, key=lambda branch: max(len(list(e.instance_path)) for e in branch))
+    return best
+
+
+# What to write instead, for the patterns of the config language.
+_PATTERN_HINTS = {
+    "mcp_server": "use 1-128 characters of A-Z a-z 0-9 _ . -",
+    "tool": "use a tool name: 1-128 characters of A-Z a-z 0-9 _ . -",
+    "errors": "write error codes in UPPER_SNAKE_CASE, e.g. NOT_FOUND",
+    "types": "start with a letter or _, then letters, digits or _, e.g. OrderId",
+}
 
 
 class _Mapper:
@@ -158,17 +75,19 @@ class _Mapper:
         loc = [str(p) for p in error.schema_path]
         kind = error.kind.name
         value = error.instance
-        if kind == "anyOf" or kind == "oneOf":
-            best = _best(error)
-            if best is not None:
-                yield from self.map(best)
-                return
-            if loc[-3:-1] == ["properties", "type"]:
-                yield diag(
-                    "unknown-type",
-                    self.value_span(path),
-                    f"`type` must be a type name or a list of them, not {_show(value)}",
-                )
+        if kind == "anyOf" and value == [] and path and path[-1] == "type":
+            yield diag(
+                "unknown-type",
+                self.value_span(path),
+                "`type` lists no type",
+                "name at least one type, e.g. `type: string`",
+            )
+            return
+        if kind == "anyOf":
+            branch = _best_branch(error)
+            if branch is not None:
+                for inner in branch:
+                    yield from self.map(inner)
                 return
             types = [
                 t
@@ -237,15 +156,15 @@ class _Mapper:
         return diag("missing-key", span, f"{where(path)} is missing required key '{key}'", hint)
 
     def wrong_type(self, path: JsonPath, value: Any, types: list[str]) -> Diagnostic:
-        expected = " or ".join(_TYPE_NAMES.get(t, t) for t in types)
+        expected = " or ".join(TYPE_NAMES.get(t, t) for t in types)
         hint = None
         if isinstance(value, str) and "boolean" in types and yaml11_reading(value):
             hint = f"YAML 1.2 reads {value!r} as a string; write true or false"
         if path == ():
             hint = "the file's top level must be a mapping"
-        found = _TYPE_NAMES[json_type(value)]
+        found = TYPE_NAMES[json_type(value)]
         if value is not None and not isinstance(value, dict | list):
-            found += f" {_show(value)}"
+            found += f" {show(value)}"
         return diag(
             "schema-type",
             self.value_span(path),
@@ -284,38 +203,38 @@ class _Mapper:
             return diag(
                 "unknown-type",
                 self.value_span(path),
-                f"unknown type {_show(value)}{suggestion}",
+                f"unknown type {show(value)}{suggestion}",
                 None if suggestion else "types are: " + ", ".join(names),
             )
         allowed = ", ".join(repr(o) for o in options)
         return diag(
             "invalid-value",
             self.value_span(path),
-            f"{_show(value)} is not one of {allowed}{suggestion}",
+            f"{show(value)} is not one of {allowed}{suggestion}",
         )
 
     def pattern(self, path: JsonPath, loc: list[str], value: Any) -> Diagnostic:
         span = self.value_span(path)
-        if loc[-3:] == ["version", "pattern"] or loc[-2:] == ["version", "pattern"]:
+        if loc[-2:] == ["version", "pattern"]:
             return diag(
                 "invalid-version",
                 span,
-                f"version {_show(value)} of {where(path)} is not a semantic version",
+                f"version {show(value)} of {where(path)} is not a semantic version",
                 "write MAJOR.MINOR.PATCH, e.g. `version: 1.0.0`",
             )
         if path and path[-1] == "$ref":
             return diag(
                 "invalid-value",
                 span,
-                f"`$ref` {_show(value)} is not a shared type reference",
+                f"`$ref` {show(value)} is not a shared type reference",
                 "write `$ref: '#/types/<Name>'` and declare <Name> under `types:`",
             )
         sub = _subschema(self.kind, loc[:-1])
         return diag(
             "invalid-value",
             span,
-            f"{_show(value)} does not match {sub.get('pattern')!r} (in {where(path)})",
-            sub.get("description"),
+            f"{show(value)} is not a valid {where(path)}: it must match {sub.get('pattern')!r}",
+            _PATTERN_HINTS.get(str(path[-1]) if path else ""),
         )
 
     def bad_name(self, path: JsonPath, loc: list[str], inner: Any) -> Diagnostic:
@@ -328,12 +247,14 @@ class _Mapper:
                 f"{name!r} is not a valid MCP tool name",
                 "use 1-128 characters of A-Z a-z 0-9 _ . -",
             )
+        if name == "":
+            return diag("invalid-value", span, f"an empty name in {where(path)}", "give it a name")
         sub = _subschema(self.kind, loc[:-1])
         return diag(
             "invalid-value",
             span,
-            f"{name!r} is not a valid name here: it must match {sub.get('pattern')!r}",
-            _subschema(self.kind, loc[:-2]).get("description"),
+            f"{name!r} is not a valid name in {where(path)}: it must match {sub.get('pattern')!r}",
+            _PATTERN_HINTS.get(str(path[-1]) if path else ""),
         )
 
 

@@ -1,0 +1,81 @@
+"""What the YAML parser's own errors become: a located diagnostic with a hint."""
+
+from __future__ import annotations
+
+import yaml
+
+from toolc.diagnostics import Diagnostic, Span, diag
+
+MAX_DEPTH = 64
+
+# The parser says what it expected; these say what usually went wrong.
+_SYNTAX_HINTS = (
+    (
+        "did not find expected key",
+        "check the indentation: keys of one mapping start in the same column",
+    ),
+    ("mapping values are not allowed", "quote a value that contains ': ', or fix the indentation"),
+    ("end of stream", "close the quote or bracket that is still open"),
+    ("could not find expected ':'", "a key needs ': ' after it"),
+    ("did not find expected ',' or ']'", "close the list with ']' or separate items with ','"),
+    ("did not find expected ',' or '}'", "close the mapping with '}' or separate entries with ','"),
+    ("did not find expected '-' indicator", "list items start with '- ' in the same column"),
+)
+
+
+def _printable(character: object) -> str:
+    ch = chr(character) if isinstance(character, int) else str(character)
+    return ascii(ch)
+
+
+def _at(path: str, mark: yaml.Mark, text: str) -> Span:
+    """The mark as a span, kept inside the file: at the end of input the parser's mark sits on a
+    line past the last one, which editors and annotations cannot show."""
+    lines = text.splitlines() or [""]
+    if mark.line >= len(lines):
+        return Span.point(path, len(lines), len(lines[-1]) + 1)
+    return Span.point(path, mark.line + 1, mark.column + 1)
+
+
+def syntax_error(exc: yaml.YAMLError, text: str, path: str) -> Diagnostic:
+    if isinstance(exc, yaml.MarkedYAMLError) and exc.problem_mark is not None:
+        mark = exc.problem_mark
+        problem = exc.problem or "invalid YAML"
+        lines = text.splitlines()
+        line_text = lines[mark.line] if mark.line < len(lines) else ""
+        if "nesting depth" in problem:  # newer PyYAML/libyaml stop runaway nesting themselves
+            return diag(
+                "yaml-depth-limit",
+                _at(path, mark, text),
+                f"nesting deeper than {MAX_DEPTH} levels",
+                "flatten the structure or share parts through `types:` and `$ref`",
+            )
+        if (mark.column < len(line_text) and line_text[mark.column] == "\t") or "'\\t'" in problem:
+            return diag(
+                "yaml-tab-indent",
+                _at(path, mark, text),
+                "tab character used for indentation",
+                "YAML indents with spaces; replace the tab with spaces",
+            )
+        hint = next((h for phrase, h in _SYNTAX_HINTS if phrase in problem), None)
+        if "end of stream" in problem and exc.context_mark is not None:
+            # At the end of the file the parser has nothing to show; what was left open is
+            # where the fix goes.
+            return diag(
+                "yaml-syntax",
+                _at(path, exc.context_mark, text),
+                f"{exc.context} never closed: {problem}",
+                hint,
+            )
+        context = f" {exc.context}" if exc.context else ""
+        return diag("yaml-syntax", _at(path, mark, text), f"{problem}{context}".strip(), hint)
+    if isinstance(exc, yaml.reader.ReaderError):
+        before = text[: exc.position]
+        line = before.count("\n")
+        col = exc.position - (before.rfind("\n") + 1)
+        return diag(
+            "yaml-syntax",
+            Span.point(path, line + 1, col + 1),
+            f"character {_printable(exc.character)} is not allowed in YAML ({exc.reason})",
+        )
+    return diag("yaml-syntax", Span.whole_file(path), str(exc))
