@@ -49,5 +49,5 @@ def emit_package(project: Project) -> PackageOutput:
             tool.enabled,
         )
     files["tools.json"] = pretty_json({"tools": served})
-    files.update(python_files(project, descriptors))
+    files.update(python_files(project, descriptors, types))
     return PackageOutput(dict(sorted(files.items())), snapshot)

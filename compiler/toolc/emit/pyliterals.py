@@ -1,0 +1,67 @@
+"""Python source for values, written the way black writes them, so generated code is
+black-stable without running black (black's rules: black/strings.py, black/linegen.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _escape(text: str) -> str:
+    out = []
+    for ch in text:
+        if ch == "\\":
+            out.append("\\\\")
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\r":
+            out.append("\\r")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ord(ch) < 0x20 or ch == "\x7f":
+            out.append(f"\\x{ord(ch):02x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def py_str(text: str) -> str:
+    """A string literal: double quotes, unless single quotes need fewer escapes (black's
+    normalize_string_quotes keeps whichever needs fewer, preferring double on a tie)."""
+    body = _escape(text)
+    doubles, singles = body.count('"'), body.count("'")
+    if doubles > singles:
+        return "'" + body.replace("'", "\\'") + "'"
+    return '"' + body.replace('"', '\\"') + '"'
+
+
+def py_value(value: Any) -> str:
+    """A JSON value as a Python expression (True/False/None, dicts, lists)."""
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str):
+        return py_str(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(py_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{py_str(k)}: {py_value(v)}" for k, v in value.items()) + "}"
+    raise TypeError(f"not a JSON value: {type(value).__name__}")
+
+
+def docstring(text: str, indent: str) -> str:
+    """A docstring exactly as black leaves it."""
+    clean = "".join(ch if ch == "\n" or ord(ch) >= 0x20 else " " for ch in text.expandtabs(4))
+    clean = clean.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    lines = [line.rstrip() for line in clean.strip().splitlines()] or [""]
+    first = lines[0].strip()
+    if first.startswith('"'):
+        first = " " + first
+    if len(lines) == 1:
+        return f'{indent}"""{first}{" " if first.endswith(chr(34)) else ""}"""'
+    rest = lines[1:]
+    margin = min((len(line) - len(line.lstrip()) for line in rest if line.strip()), default=0)
+    body = [f"{indent}{line[margin:]}" if line.strip() else "" for line in rest]
+    return f'{indent}"""{first}\n' + "\n".join(body) + f'\n{indent}"""'

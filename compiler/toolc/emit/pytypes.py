@@ -1,0 +1,297 @@
+"""Lowering published JSON Schemas to pydantic types that accept exactly what the schema accepts.
+
+The result is a small typed model (PyModel, PyField, TypeExpr) that the templates only read.
+Class names of nested objects come from their owner and their path in its schema alone, so
+declaring another tool never renames anything here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolc.emit.pyexpr import Expr, call, name, sub
+from toolc.emit.pyliterals import py_str, py_value
+from toolc.model.schemas import DEFS_REF
+from toolc.naming import pascal, snake
+
+STRING_KEYS = {"minLength": "min_length", "maxLength": "max_length", "pattern": "pattern"}
+NUMBER_KEYS = {"minimum": "ge", "maximum": "le", "exclusiveMinimum": "gt", "exclusiveMaximum": "lt"}
+ARRAY_KEYS = {"minItems": "min_length", "maxItems": "max_length"}
+TYPE_SPECIFIC = (
+    *STRING_KEYS, *NUMBER_KEYS, *ARRAY_KEYS,
+    "items", "properties", "required", "additionalProperties", "uniqueItems",
+)  # fmt: skip
+ENVELOPE_DEFS = {"envelope.ErrorInfo": "ErrorInfo", "envelope.Meta": "Meta"}
+
+
+@dataclass
+class TypeExpr:
+    base: Expr
+    constraints: list[tuple[str, str]] = field(default_factory=list)  # Field(...) keyword args
+    validators: list[str] = field(default_factory=list)  # BeforeValidator(...) arguments
+    nullable: bool = False
+
+    def annotation(self) -> Expr:
+        if not self.nullable or self.base.head in ("Any", "None"):
+            return self.base
+        # Bases are plain names here: the lowering hoists anything longer into an alias.
+        return name(f"{self.base.head} | None")
+
+    def metadata(self) -> list[Expr]:
+        return [call("BeforeValidator", v) for v in self.validators]
+
+    def inline(self) -> Expr:
+        """The type as one expression, constraints included (for list items and unions)."""
+        metadata = self.metadata()
+        if self.constraints:
+            metadata.append(call("Field", kwargs=self.constraints))
+        return sub("Annotated", self.annotation(), *metadata) if metadata else self.annotation()
+
+
+@dataclass
+class PyField:
+    name: str
+    type: TypeExpr
+    required: bool
+    alias: str | None = None
+    description: str | None = None
+    title: str | None = None
+    examples: list[Any] | None = None
+    default: str | None = None  # a Python expression, for optional fields
+
+
+@dataclass
+class PyModel:
+    name: str
+    doc: str | None
+    extra: str  # "forbid" | "ignore" | "allow"
+    fields: list[PyField]
+    extra_type: Expr | None = None  # typed additionalProperties
+
+
+@dataclass
+class PyAlias:
+    name: str
+    doc: str | None
+    expr: Expr
+
+
+class Lowering:
+    """Lowers the schemas of one owner (a tool's args, data or item, or a shared type)."""
+
+    def __init__(self, type_names: dict[str, str], envelope_names: dict[str, str] | None = None):
+        self.type_names = type_names  # shared type → class or alias name
+        self.envelope_names = envelope_names or ENVELOPE_DEFS
+        # Models and aliases in the order they were made: an inner one before its user.
+        self.definitions: list[PyModel | PyAlias] = []
+        self.used: set[str] = set()  # helper names the rendered code needs imported
+        self.referenced: set[str] = set()  # shared types referenced
+        self._taken: set[str] = set()
+
+    # -- naming -----------------------------------------------------------------------------------
+    def class_name(
+        self, owner: str, path: tuple[str, ...], special: Callable[[tuple[str, ...]], str | None]
+    ) -> str:
+        chosen = special(path) or owner + "".join(pascal(p) for p in path if p != "items")
+        if chosen in self._taken:  # two paths that read alike: keep both, by path alone
+            chosen += "_" + hashlib.sha256("/".join(path).encode()).hexdigest()[:6]
+        self._taken.add(chosen)
+        return chosen
+
+    def hoist(self, expr: Expr, owner: str, path: tuple[str, ...], suffix: str) -> Expr:
+        """Name a complex type so that `X | None` and `A | B` stay one short line (black lays
+        out a long binary union in ways not worth reproducing)."""
+        if expr.args is None and not expr.call:
+            return expr
+        alias = self.class_name(owner, (*path, suffix), lambda _: None)
+        self.definitions.append(PyAlias(alias, None, expr))
+        return name(alias)
+
+    # -- types ------------------------------------------------------------------------------------
+    def lower(
+        self, schema: Any, owner: str, path: tuple[str, ...],
+        special: Callable[[tuple[str, ...]], str | None] = lambda _: None,
+        doc: str | None = None, extra_default: str = "allow",
+    ) -> TypeExpr:  # fmt: skip
+        if schema is True or schema == {}:
+            self.used.add("Any")
+            return TypeExpr(name("Any"))
+        if schema is False:
+            raise ValueError("a false schema accepts nothing")
+        assert isinstance(schema, dict)
+        ref = schema.get("$ref")
+        if isinstance(ref, str) and ref.startswith(DEFS_REF):
+            target = ref[len(DEFS_REF) :]
+            if target in self.envelope_names:
+                referenced = self.envelope_names[target]
+            else:
+                referenced = self.type_names[target]
+                self.referenced.add(target)
+            expr = TypeExpr(name(referenced))
+            self._constraints(
+                schema, expr, self._types(schema) or {"string", "number", "integer", "array"}
+            )
+            return expr
+        if "enum" in schema or "const" in schema:
+            return self._enum(schema)
+        types = self._types(schema)
+        nullable = "null" in types
+        concrete = sorted(types - {"null"})
+        if not types:  # no `type`: every JSON type is allowed
+            if not any(k in schema for k in TYPE_SPECIFIC):
+                self.used.add("Any")
+                return TypeExpr(name("Any"))
+            concrete, nullable = ["array", "boolean", "number", "object", "string"], True
+        members = [self._one(t, schema, owner, path, special, doc, extra_default) for t in concrete]
+        if not members:
+            return TypeExpr(name("None"))
+        if len(members) == 1:
+            member = members[0]
+            if nullable:
+                if member.base.args is not None or member.base.call:
+                    member.base = self.hoist(member.base, owner, path, "Value")
+                member.nullable = True
+            return member
+        parts = [
+            self.hoist(m.inline(), owner, path, f"{k.title()}Value")
+            for m, k in zip(members, concrete, strict=True)
+        ]
+        union = " | ".join(p.head for p in parts)
+        if len(union) > 60:  # a named alias, laid out one member per line
+            alias = self.class_name(owner, (*path, "Union"), lambda _: None)
+            self.definitions.append(PyAlias(alias, None, name(union)))
+            union = alias
+        return TypeExpr(name(union), nullable=nullable)
+
+    @staticmethod
+    def _types(schema: dict[str, Any]) -> set[str]:
+        kind = schema.get("type")
+        if kind is None:
+            return set()
+        kinds = set(kind) if isinstance(kind, list) else {kind}
+        if "integer" in kinds and "number" in kinds:
+            kinds.discard("integer")  # every integer is a number
+        return kinds
+
+    def _enum(self, schema: dict[str, Any]) -> TypeExpr:
+        values = schema["enum"] if "enum" in schema else [schema["const"]]
+        if "enum" in schema and "const" in schema:
+            values = [v for v in values if v == schema["const"]]
+        if values and all(isinstance(v, str) for v in values):
+            self.used.add("Literal")
+            return TypeExpr(sub("Literal", *(py_str(v) for v in values)))
+        self.used.update({"Any", "one_of"})
+        nullable = None in values
+        checker = "one_of(" + ", ".join(py_value(v) for v in values) + ")"
+        expr = TypeExpr(name("Any"), validators=[checker])
+        expr.nullable = nullable
+        return expr
+
+    def _constraints(self, schema: dict[str, Any], expr: TypeExpr, kinds: set[str]) -> None:
+        if "string" in kinds:
+            expr.constraints += [
+                (STRING_KEYS[k], py_value(schema[k])) for k in STRING_KEYS if k in schema
+            ]
+        if kinds & {"number", "integer"}:
+            expr.constraints += [
+                (NUMBER_KEYS[k], py_value(schema[k])) for k in NUMBER_KEYS if k in schema
+            ]
+        if "array" in kinds:
+            expr.constraints += [
+                (ARRAY_KEYS[k], py_value(schema[k])) for k in ARRAY_KEYS if k in schema
+            ]
+            if schema.get("uniqueItems") is True:
+                self.used.add("unique_items")
+                expr.validators.append("unique_items")
+
+    def _one(
+        self, kind: str, schema: dict[str, Any], owner: str, path: tuple[str, ...],
+        special: Callable[[tuple[str, ...]], str | None], doc: str | None, extra_default: str,
+    ) -> TypeExpr:  # fmt: skip
+        if kind == "string":
+            expr = TypeExpr(name("str"))
+        elif kind == "integer":
+            self.used.add("JsonInt")
+            expr = TypeExpr(name("JsonInt"))
+        elif kind == "number":
+            expr = TypeExpr(name("float"))
+        elif kind == "boolean":
+            expr = TypeExpr(name("bool"))
+        elif kind == "array":
+            items = schema.get("items")
+            item = (
+                self.lower(items, owner, (*path, "items"), special) if items is not None else None
+            )
+            if item is None:
+                self.used.add("Any")
+            expr = TypeExpr(sub("list", item.inline() if item else "Any"))
+        else:
+            expr = self._object(schema, owner, path, special, doc, extra_default)
+        self._constraints(schema, expr, {kind})
+        return expr
+
+    def _object(
+        self, schema: dict[str, Any], owner: str, path: tuple[str, ...],
+        special: Callable[[tuple[str, ...]], str | None], doc: str | None, extra_default: str,
+    ) -> TypeExpr:  # fmt: skip
+        props: dict[str, Any] = schema.get("properties", {})
+        extra_schema = schema.get("additionalProperties")
+        named = special(path) is not None  # a root the package names (Args, Data, a type)
+        if not props and "required" not in schema and extra_schema is not False and not named:
+            value = self.lower(extra_schema, owner, (*path, "additionalProperties"), special) \
+                if isinstance(extra_schema, dict) else None  # fmt: skip
+            if value is None:
+                self.used.add("Any")
+            return TypeExpr(sub("dict", "str", value.inline() if value else "Any"))
+        cls = self.class_name(owner, path, special)
+        required = set(schema.get("required", []))
+        fields: list[PyField] = []
+        names: set[str] = set()
+        for wire, prop in props.items():
+            ident = snake(wire)
+            while ident in names:
+                ident += "_"
+            names.add(ident)
+            spec = prop if isinstance(prop, dict) else {}
+            expr = self.lower(prop, owner, (*path, wire), special, doc=spec.get("description"))
+            is_required = wire in required
+            default = None
+            if not is_required:
+                if spec.get("default") is not None:
+                    default = py_value(spec["default"])
+                else:
+                    default = "None"
+                    if not expr.nullable and expr.base.head != "Any":
+                        self.used.add("reject_null")
+                        expr.validators.insert(0, "reject_null")
+                        expr.base = self.hoist(expr.base, owner, (*path, wire), "Value")
+                        expr.nullable = True
+            fields.append(PyField(
+                ident, expr, is_required, alias=wire if wire != ident else None,
+                description=spec.get("description"), title=spec.get("title"),
+                examples=spec.get("examples"),
+                default=default,
+            ))  # fmt: skip
+        for wire in sorted(required - set(props)):  # required but undeclared: any value
+            ident = snake(wire)
+            while ident in names:
+                ident += "_"
+            names.add(ident)
+            self.used.add("Any")
+            alias = wire if wire != ident else None
+            fields.append(PyField(ident, TypeExpr(name("Any")), True, alias=alias))
+        extra, extra_type = extra_default, None
+        if extra_schema is False:
+            extra = "forbid"
+        elif isinstance(extra_schema, dict) and extra_schema:
+            extra, extra_type = (
+                "allow",
+                self.lower(extra_schema, owner, (*path, "additionalProperties"), special).inline(),
+            )
+        self.definitions.append(
+            PyModel(cls, schema.get("description", doc), extra, fields, extra_type)
+        )
+        return TypeExpr(name(cls))

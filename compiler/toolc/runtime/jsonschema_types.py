@@ -1,0 +1,68 @@
+"""JSON Schema semantics pydantic does not have built in, as building blocks for the
+generated models: an integer that accepts 5.0 (JSON Schema's integer is a number with
+no fractional part), equality by JSON value for `enum`, `const` and `uniqueItems`, and
+`null` refused where a property is optional but not nullable."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from pydantic import BeforeValidator
+
+
+def _integral(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+JsonInt = Annotated[int, BeforeValidator(_integral)]
+
+
+def json_key(value: Any) -> Any:
+    """A hashable key under which two JSON values are equal exactly when JSON Schema
+    says so: 1 and 1.0 are equal, true and 1 are not, key order does not matter."""
+    if isinstance(value, bool):
+        return ("bool", value)
+    if isinstance(value, int | float):
+        return ("number", value)
+    if isinstance(value, str):
+        return ("string", value)
+    if value is None:
+        return ("null",)
+    if isinstance(value, list | tuple):
+        return ("array", tuple(json_key(v) for v in value))
+    if isinstance(value, dict):
+        return ("object", frozenset((k, json_key(v)) for k, v in value.items()))
+    return ("other", repr(value))
+
+
+def unique_items(value: Any) -> Any:
+    if isinstance(value, list):
+        seen = set()
+        for item in value:
+            key = json_key(item)
+            if key in seen:
+                raise ValueError("array items must be unique")
+            seen.add(key)
+    return value
+
+
+def one_of(*allowed: Any) -> Callable[[Any], Any]:
+    """A validator accepting only the given JSON values (for `enum` and `const`)."""
+    keys = {json_key(v) for v in allowed}
+    shown = ", ".join(repr(v) for v in allowed)
+
+    def check(value: Any) -> Any:
+        if json_key(value) not in keys:
+            raise ValueError(f"must be one of: {shown}")
+        return value
+
+    return check
+
+
+def reject_null(value: Any) -> Any:
+    if value is None:
+        raise ValueError("null is not allowed here; omit the property instead")
+    return value
