@@ -4,6 +4,7 @@ registry, the package's `__init__`, and the JSON Schema helpers copied verbatim 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -68,6 +69,43 @@ def _lowered(lowering: Lowering, expr: TypeExpr, cls: str, doc: str | None) -> l
     return blocks
 
 
+def _defined_name(block: str) -> str:
+    line = next(ln for ln in block.splitlines() if not ln.startswith("#"))
+    if line.startswith("class "):
+        return line.removeprefix("class ").split("(")[0]
+    return line.split(":")[0].split(" =")[0]
+
+
+def _names(source: str) -> set[str]:
+    return set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", source))
+
+
+def arrange(blocks: list[str]) -> list[str]:
+    """Definitions in an order that imports: classes first (their annotations are resolved
+    lazily), then aliases, each after the aliases it names (alias values are evaluated at
+    once), then a rebuild of the classes that name an alias defined after them."""
+    classes = [b for b in blocks if b.startswith("class ")]
+    pending = [b for b in blocks if not b.startswith("class ")]
+    alias_names = {_defined_name(b) for b in pending}
+    ordered: list[str] = []
+    done: set[str] = set()
+    while pending:
+        waiting = alias_names - done
+        ready = [
+            b for b in pending if not _names(b.split("=", 1)[-1]) & (waiting - {_defined_name(b)})
+        ] or pending[:1]
+        for block in ready:
+            ordered.append(block)
+            done.add(_defined_name(block))
+            pending.remove(block)
+    late = [
+        _defined_name(c) for c in classes
+        if _names(c) & alias_names
+    ]  # fmt: skip
+    rebuild = ["\n".join(f"{name}.model_rebuild()" for name in late)] if late else []
+    return [*classes, *ordered, *rebuild]
+
+
 def tool_module(
     tool: ToolDecl, published: dict[str, Any], type_names: dict[str, str]
 ) -> tuple[bytes, list[str]]:
@@ -97,10 +135,10 @@ def tool_module(
     expr = lowering.lower(schema, data, (), special=data_names, doc=f"What `{tool.name}` returns.")
     blocks += _lowered(lowering, expr, data, f"What `{tool.name}` returns.")
     names = [f"{p}ErrorCode", args, data] + ([item] if multi else [])
-    local = {m for m in names} | {b.split("(")[0].removeprefix("class ") for b in blocks}
+    local = {m for m in names} | {_defined_name(b) for b in blocks}
     doc = f"Models of the tool `{tool.name}` (version {tool.decl.version})."
     lines = imports(lowering.used, local, set(type_names.values()), "..")
-    return module(HEADER, doc, blocks, lines), names
+    return module(HEADER, doc, arrange(blocks), lines), names
 
 
 def root_named(cls: str) -> Callable[[tuple[str, ...]], str | None]:
@@ -110,20 +148,17 @@ def root_named(cls: str) -> Callable[[tuple[str, ...]], str | None]:
 
 def shared_module(project: Project, type_names: dict[str, str], types: dict[str, Any]) -> bytes:
     lowering = Lowering(type_names)
-    classes: list[str] = []
-    aliases: list[str] = []
+    blocks: list[str] = []
     for type_name in sorted(project.types):
         cls = type_names[type_name]
         schema = types[type_name]
         doc = schema.get("description") if isinstance(schema, dict) else None
         expr = lowering.lower(schema, cls, (), special=root_named(cls), doc=doc)
-        for block in _lowered(lowering, expr, cls, doc):
-            (classes if block.startswith("class ") else aliases).append(block)
-    models = [b.split("(")[0].removeprefix("class ") for b in classes]
-    rebuild = "\n".join(f"{m}.model_rebuild()" for m in models)
-    body = [*aliases, *classes] + ([rebuild] if rebuild else [])
-    lines = imports(lowering.used, set(models) | set(type_names.values()), set(), ".")
-    return module(HEADER, "Shared types declared under `types:` in tools.yaml.", body, lines)
+        blocks += _lowered(lowering, expr, cls, doc)
+    local = {_defined_name(b) for b in blocks} | set(type_names.values())
+    lines = imports(lowering.used, local, set(), ".")
+    doc = "Shared types declared under `types:` in tools.yaml."
+    return module(HEADER, doc, arrange(blocks), lines)
 
 
 def reserve_bytes(tool: ToolDecl) -> int:

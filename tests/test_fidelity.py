@@ -1,0 +1,81 @@
+"""Each generated <Tool>Args model accepts exactly the argument objects its published inputSchema
+accepts, as the reference validator (the `jsonschema` package) judges them."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pydantic
+import pytest
+from conftest import EXAMPLES, FIXTURES
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from instances import near_miss, valid
+from toolc.pipeline import build_project
+
+CONFIGS = [FIXTURES / "good" / "fidelity", FIXTURES / "good" / "kitchen-sink", *EXAMPLES]
+
+
+def _package(config: Path, root: Path) -> Any:
+    name = f"fidelity_{config.name.replace('-', '_')}"
+    out = root / name
+    result = build_project(config, out, root / f"{name}.snapshot.json", write=True, cwd=config)
+    assert result.written, result.diagnostics
+    sys.path.insert(0, str(root))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(root))
+
+
+@pytest.fixture(scope="module")
+def packages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    root = tmp_path_factory.mktemp("fidelity")
+    return {config.name: _package(config, root) for config in CONFIGS}
+
+
+def _tool_names() -> list[tuple[str, str]]:
+    from toolc.pipeline import check_project
+
+    found = []
+    for config in CONFIGS:
+        project = check_project(config, cwd=config).project
+        assert project is not None
+        found += [(config.name, name) for name in sorted(project.tools)]
+    return found
+
+
+@pytest.mark.parametrize(("config", "tool"), _tool_names())
+def test_args_model_agrees_with_the_reference_validator(
+    packages: dict[str, Any], config: str, tool: str
+) -> None:
+    spec = packages[config].TOOLS[tool]
+    schema = dict(spec.input_schema)
+    defs = schema.get("$defs", {})
+    reference = jsonschema.Draft202012Validator(schema)
+    model = spec.args_model
+    verdicts: list[bool] = []
+
+    @settings(
+        max_examples=150, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True
+    )
+    @given(data=st.data())
+    def check(data: st.DataObject) -> None:
+        instance = data.draw(valid(schema, defs))
+        if data.draw(st.booleans()):
+            instance = data.draw(near_miss(instance, schema, defs))
+        expected = reference.is_valid(instance)
+        try:
+            model.model_validate(instance, by_name=False)
+            accepted = True
+        except pydantic.ValidationError:
+            accepted = False
+        assert accepted == expected, f"model {'accepts' if accepted else 'refuses'} {instance!r}"
+        verdicts.append(expected)
+
+    check()
+    assert True in verdicts and False in verdicts  # both sides of the boundary were probed
