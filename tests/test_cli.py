@@ -26,7 +26,7 @@ def test_version() -> None:
 def test_examples_are_clean(example: Path) -> None:
     result = run_toolc("check", str(example))
     assert result.returncode == 0, result.stderr
-    assert "no problems" in result.stderr and result.stdout == ""
+    assert "output up to date" in result.stderr and result.stdout == ""
 
 
 def test_errors_exit_1_with_gcc_style_text_on_stderr() -> None:
@@ -155,6 +155,7 @@ def test_internal_error_is_reported_as_one(
         raise RuntimeError("secret internals")
 
     monkeypatch.setattr("toolc.pipeline.check_project", boom)
+    monkeypatch.setattr("toolc.pipeline.build_project", boom)
     assert cli.run(["check", str(CLEAN)]) == 70
     err = capsys.readouterr().err
     assert "internal error" in err and "bug in toolc" in err and "Traceback" not in err

@@ -1,0 +1,263 @@
+"""The committed golden output of the examples: fresh, black-stable, ruff-clean, mypy-strict,
+importable with nothing but pydantic, and what the official MCP SDK reads back unchanged."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from conftest import EXAMPLES, run_toolc
+from toolc.pipeline import build_project
+
+PACKAGES = [example / "generated" / "mcp_tools" for example in EXAMPLES]
+BIN = Path(sys.executable).parent
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=[e.name for e in EXAMPLES])
+def test_golden_output_is_what_toolc_builds(example: Path) -> None:
+    result = run_toolc("check", str(example))
+    assert result.returncode == 0, result.stderr + "\nrun `make golden` to refresh the goldens"
+    assert "output up to date" in result.stderr
+    again = build_project(
+        example,
+        example / "generated" / "mcp_tools",
+        example / "mcp-tools.json",
+        write=False,
+        cwd=example,
+    )
+    assert again.drift is not None and not (
+        again.drift.missing or again.drift.changed or again.drift.orphaned
+    )
+
+
+def test_goldens_are_black_stable() -> None:
+    result = subprocess.run(
+        [str(BIN / "black"), "--check", "--line-length", "88", *map(str, PACKAGES)],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+
+
+def test_goldens_pass_ruff_with_its_defaults() -> None:
+    result = subprocess.run(
+        [str(BIN / "ruff"), "check", "--isolated", "--no-cache", *map(str, PACKAGES)],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout
+
+
+@pytest.mark.parametrize("package", PACKAGES, ids=[p.parent.parent.name for p in PACKAGES])
+def test_goldens_pass_mypy_strict(package: Path) -> None:
+    from mypy import api
+
+    out, err, status = api.run(
+        ["--strict", "--no-incremental", "--namespace-packages", str(package)]
+    )
+    assert status == 0, out + err
+
+
+@pytest.fixture(scope="module")
+def pydantic_only_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh virtual environment holding pydantic (and what it needs), nothing else."""
+    import pydantic
+
+    folder = tmp_path_factory.mktemp("venv")
+    venv.create(folder, with_pip=True)
+    python = folder / "bin" / "python"
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", f"pydantic=={pydantic.VERSION}"],
+        check=True, capture_output=True, timeout=600,
+    )  # fmt: skip
+    return python
+
+
+@pytest.mark.parametrize("package", PACKAGES, ids=[p.parent.parent.name for p in PACKAGES])
+def test_package_imports_with_only_pydantic(pydantic_only_python: Path, package: Path) -> None:
+    script = (
+        "import sys, mcp_tools\n"
+        "assert 'toolc' not in sys.modules and 'mcp' not in sys.modules, sorted(sys.modules)\n"
+        "spec = next(iter(mcp_tools.ALL_TOOLS.values()))\n"
+        "assert spec.input_schema['type'] == 'object'\n"
+        "print(len(mcp_tools.TOOLS))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    result = subprocess.run(
+        [str(pydantic_only_python), "-c", script], cwd=package.parent, capture_output=True, text=True, env=env
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert int(result.stdout) >= 2
+
+
+def _tools_json(package: Path) -> list[dict[str, Any]]:
+    tools: list[dict[str, Any]] = json.loads((package / "tools.json").read_text())["tools"]
+    return tools
+
+
+@pytest.mark.parametrize("package", PACKAGES, ids=[p.parent.parent.name for p in PACKAGES])
+def test_every_descriptor_round_trips_through_the_sdk_tool_model(package: Path) -> None:
+    from mcp import types
+
+    for entry in _tools_json(package):
+        tool = types.Tool.model_validate(entry)
+        assert tool.model_dump(by_alias=True, exclude_none=True, mode="json") == entry
+        assert tool.meta is not None and tool.meta["version"] == entry["_meta"]["version"]
+
+
+@pytest.mark.parametrize("package", PACKAGES, ids=[p.parent.parent.name for p in PACKAGES])
+def test_published_schemas_are_valid_2020_12_and_self_contained(package: Path) -> None:
+    for path in sorted((package / "schemas").glob("*.json")):
+        schema = json.loads(path.read_text())
+        jsonschema.Draft202012Validator.check_schema(schema)
+        assert schema["type"] == "object"
+        text = path.read_text()
+        refs = [r for r in text.split('"$ref": "')[1:]]
+        assert all(r.startswith("#/$defs/") for r in refs), path
+
+
+def _output_validator(package: Path, tool: str) -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(
+        json.loads((package / "schemas" / f"{tool}.output.json").read_text())
+    )
+
+
+RETAIL = EXAMPLES[[e.name for e in EXAMPLES].index("retail")] / "generated" / "mcp_tools"
+META = {"tool": "consultar_pedidos", "version": "1.0.0"}
+RESULTS = [{"order_id": "P-1", "ok": True, "status": "paid"}, {"order_id": "P-2", "ok": False}]
+DATA = {
+    "results": RESULTS,
+    "multi_item_status": "PARTIAL_SUCCESS",
+    "partial_success": True,
+    "metadata": {"multi_item": {"status": "PARTIAL_SUCCESS", "items_count": 2, "items_succeeded_count": 1,
+                                "items_failed_count": 1, "primary_tool": "consultar_pedidos"}},
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "envelope",
+    [
+        {"ok": True, "data": DATA, "meta": META},
+        {
+            "ok": True,
+            "data": {
+                **DATA,
+                "original_ok": False,
+                "secondary_error": {"code": "TOOL_ERROR", "message": "x"},
+            },
+            "meta": META,
+        },
+        {
+            "ok": False,
+            "error": {
+                "code": "VALIDATION_ERROR",
+                "message": "bad",
+                "details": {"field": "order_ids"},
+            },
+            "meta": META,
+        },
+        {
+            "ok": False,
+            "error": {
+                "code": "TOOL_ERROR",
+                "message": "boom",
+                "errorId": "e-1",
+                "retryable": False,
+                "hint": "h",
+            },
+            "meta": META,
+        },
+        {
+            "ok": False,
+            "error": {"code": "PRE_VALIDATION_FAILED", "message": "x"},
+            "meta": META,
+            "data": DATA,
+        },
+    ],
+)
+def test_output_schema_accepts_valid_envelopes(envelope: dict[str, Any]) -> None:
+    validator = _output_validator(RETAIL, "consultar_pedidos")
+    assert not list(validator.iter_errors(envelope))
+
+
+@pytest.mark.parametrize(
+    ("envelope", "why"),
+    [
+        ({"ok": True, "data": DATA}, "missing meta"),
+        ({"ok": True, "data": DATA, "meta": {**META, "version": "2.0.0"}}, "wrong version"),
+        (
+            {"ok": True, "data": DATA, "meta": {**META, "tool": "cancelar_pedidos"}},
+            "another tool's meta",
+        ),
+        (
+            {"ok": False, "error": {"code": "NOT_DECLARED", "message": "x"}, "meta": META},
+            "undeclared error code",
+        ),
+        (
+            {
+                "ok": True,
+                "data": DATA,
+                "error": {"code": "TOOL_ERROR", "message": "x"},
+                "meta": META,
+            },
+            "ok true with error",
+        ),
+        ({"ok": False, "data": DATA, "meta": META}, "ok false without error"),
+        (
+            {"ok": True, "data": {**DATA, "results": [{"order_id": "P-1"}]}, "meta": META},
+            "item without ok",
+        ),
+        (
+            {"ok": True, "data": {**DATA, "multi_item_status": "MOSTLY"}, "meta": META},
+            "unknown status",
+        ),
+        (
+            {"ok": True, "data": {k: v for k, v in DATA.items() if k != "results"}, "meta": META},
+            "no results",
+        ),
+    ],
+)
+def test_output_schema_rejects_broken_envelopes(envelope: dict[str, Any], why: str) -> None:
+    validator = _output_validator(RETAIL, "consultar_pedidos")
+    assert list(validator.iter_errors(envelope)), why
+
+
+def test_domain_error_codes_are_in_the_output_schema() -> None:
+    validator = _output_validator(RETAIL, "cancelar_pedidos")
+    meta = {
+        "tool": "cancelar_pedidos",
+        "version": json.loads((RETAIL.parent.parent / "mcp-tools.json").read_text())[
+            "cancelar_pedidos"
+        ]["version"],
+    }
+    ok = {
+        "ok": False,
+        "error": {"code": "ORDER_SERVICE_UNAVAILABLE", "message": "x", "retryable": True},
+        "meta": meta,
+    }
+    assert not list(validator.iter_errors(ok))
+
+
+def test_envelope_reserve_bytes_is_the_measured_overhead() -> None:
+    sys.path.insert(0, str(RETAIL.parent))
+    try:
+        import mcp_tools
+    finally:
+        sys.path.remove(str(RETAIL.parent))
+    for name, spec in mcp_tools.TOOLS.items():  # type: ignore[attr-defined]
+        data = {"x": "é"}
+        wire = json.dumps(
+            {"ok": True, "data": data, "meta": {"tool": name, "version": spec.version}},
+            separators=(",", ":"),
+            ensure_ascii=False,
+        )
+        assert (
+            len(wire.encode())
+            - len(json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode())
+            == spec.envelope_reserve_bytes
+        )
