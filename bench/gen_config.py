@@ -613,6 +613,10 @@ def generate(n: int, seed: int = DEFAULT_SEED) -> tuple[dict[str, Any], dict[str
         if not is_action and tool.get("enabled", True):
             queries_by_server.setdefault(server, []).append(name)
 
+    # A pre-validator's data is the guide's decision, published by toolc: no `returns` of its own.
+    for policy in policies.values():
+        if "pre_validation" in policy:
+            tools[policy["pre_validation"]["tool"]].pop("returns", None)
     types = {name: json.loads(json.dumps(schema)) for name, schema in TYPES.items()}
     tools_doc = {"tools": tools, "types": types}
     policies_doc = {"tool_policies": policies}

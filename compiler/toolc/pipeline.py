@@ -186,6 +186,7 @@ def build_project(
             f"toolc {__version__}",
             inputs_digest(config_dir, new_snapshot, out_dir),
             {rel: workspace.digest(data) for rel, data in output.files.items()},
+            {rel: len(data) for rel, data in output.files.items()},
         )
         try:
             workspace.commit(out_dir, output.files, manifest, snapshot_path, new_snapshot)

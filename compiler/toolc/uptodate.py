@@ -3,11 +3,13 @@ whether a build would change nothing. Imports only the standard library."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from pathlib import Path
 
 from toolc import __version__
-from toolc.workspace import Manifest, digest
+from toolc.resources import data_dir
+from toolc.workspace import Manifest
 
 INPUT_FILES = ("tools.yaml", "tool_policies.yaml")
 
@@ -19,10 +21,22 @@ def _read(path: Path) -> bytes | None:
         return None
 
 
+@functools.cache
+def generator_fingerprint() -> bytes:
+    """toolc's own code and templates: a generator changed without a version bump (a
+    development build) must not pass for an up-to-date one. About 60 small files."""
+    h = hashlib.sha256(__version__.encode())
+    package = Path(__file__).resolve().parent
+    for folder, pattern in ((package, "*.py"), (data_dir("templates"), "*.j2")):
+        for path in sorted(folder.rglob(pattern)):
+            h.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes())
+    return h.digest()
+
+
 def inputs_digest(config_dir: Path, snapshot: bytes | None, out_dir: Path) -> str:
-    """Everything a build reads: toolc's version, the config files, the snapshot, the output
+    """Everything a build reads: toolc itself, the config files, the snapshot, the output
     location. Equal digests mean equal builds."""
-    h = hashlib.sha256(f"toolc {__version__}\0{out_dir.name}\0".encode())
+    h = hashlib.sha256(generator_fingerprint() + f"\0{out_dir.name}\0".encode())
     for name in INPUT_FILES:
         data = _read(config_dir / name)
         h.update(b"\0missing\0" if data is None else hashlib.sha256(data).digest())
@@ -35,9 +49,13 @@ def is_up_to_date(config_dir: Path, out_dir: Path, snapshot_path: Path) -> bool:
     current = inputs_digest(config_dir, _read(snapshot_path), out_dir)
     if manifest is None or manifest.inputs != current:
         return False
-    for rel, expected in manifest.files.items():
+    # Sizes, not contents: a stat per file keeps the no-op build near the cost of starting
+    # Python. An edit that keeps a file's size is caught by `toolc check`, which compares bytes.
+    if set(manifest.sizes) != set(manifest.files):
+        return False
+    for rel, size in manifest.sizes.items():
         try:
-            if digest((out_dir / rel).read_bytes()) != expected:
+            if (out_dir / rel).stat().st_size != size:
                 return False
         except OSError:
             return False

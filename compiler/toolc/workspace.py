@@ -28,9 +28,15 @@ class Manifest:
     generator: str
     inputs: str  # sha256 of the raw inputs: equal means a rebuild would change nothing
     files: dict[str, str] = field(default_factory=dict)  # relative path → sha256
+    sizes: dict[str, int] = field(default_factory=dict)  # relative path → bytes
 
     def to_bytes(self) -> bytes:
-        data = {"generator": self.generator, "inputs": self.inputs, "files": self.files}
+        data = {
+            "generator": self.generator,
+            "inputs": self.inputs,
+            "files": self.files,
+            "sizes": self.sizes,
+        }
         return (json.dumps(data, indent=2, sort_keys=True) + "\n").encode()
 
     @classmethod
@@ -40,10 +46,12 @@ class Manifest:
             files = data["files"]
             if not isinstance(files, dict):
                 return None
+            sizes = data.get("sizes", {})
             return cls(
                 str(data["generator"]),
                 str(data["inputs"]),
                 {str(k): str(v) for k, v in files.items()},
+                {str(k): int(v) for k, v in sizes.items()},
             )
         except (OSError, ValueError, KeyError, TypeError):
             return None

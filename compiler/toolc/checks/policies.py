@@ -26,6 +26,7 @@ def pre_validators(ctx: CheckContext) -> Iterator[Diagnostic]:
     """A declared pre-validation is checked even while `enabled: false`: a dangling reference
     would otherwise surface only on the day someone switches it on."""
     project = ctx.project
+    reported: set[str] = set()  # validators whose `returns` was reported (once each)
     for name, tool in project.tools.items():
         pre = tool.policy.pre_validation if tool.policy is not None else None
         if pre is None:
@@ -57,7 +58,8 @@ def pre_validators(ctx: CheckContext) -> Iterator[Diagnostic]:
                 "pre-validation runs inside the target's server: move one of the two",
             )
         yield from _validator_arguments(project, tool, validator, span)
-        if validator.decl.returns is not None:
+        if validator.decl.returns is not None and validator.name not in reported:
+            reported.add(validator.name)
             yield diag(
                 "prevalidator-returns",
                 project.spans.tool(("tools", validator.name, "returns"), key=True),

@@ -130,12 +130,13 @@ def imports(used: set[str], local: set[str], shared: set[str], depth: str) -> li
     return lines
 
 
-def import_line(module: str, names: Iterable[str]) -> str:
+def import_line(module: str, names: Iterable[str], indent: str = "") -> str:
     listed = sorted(names, key=isort_key)
-    line = f"from {module} import {', '.join(listed)}"
+    line = f"{indent}from {module} import {', '.join(listed)}"
     if len(line) <= LINE_LENGTH:
         return line
-    return f"from {module} import (\n" + "".join(f"    {n},\n" for n in listed) + ")"
+    inner = "".join(f"{indent}    {n},\n" for n in listed)
+    return f"{indent}from {module} import (\n{inner}{indent})"
 
 
 def module(header: str, doc: str, body: list[str], import_lines: list[str]) -> bytes:

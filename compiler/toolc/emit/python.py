@@ -204,10 +204,7 @@ def _tool_entry(tool: ToolDecl, published: dict[str, Any]) -> str:
         ("description", py_str(tool.decl.description)),
         ("mcp_server", py_str(tool.decl.mcp_server)),
         ("enabled", str(tool.enabled)),
-        ("args_model", f"{p}Args"),
-        ("data_model", f"{p}Data"),
-        ("input_schema", f'_schema({py_str(tool.name)}, "input")'),
-        ("output_schema", f'_schema({py_str(tool.name)}, "output")'),
+        ("module", py_str(f".tools.{snake(tool.name)}")),
         ("annotations", _mapping(annotations, 8)),
         ("operation_type", py_str(tool.operation_type)),
         ("require_confirmation", str(tool.require_confirmation)),
@@ -217,6 +214,8 @@ def _tool_entry(tool: ToolDecl, published: dict[str, Any]) -> str:
         ("unknown_args", py_str(tool.decl.unknown_args or "ignore")),
         ("errors", _mapping(errors, 8)),
         ("envelope_reserve_bytes", str(reserve_bytes(tool))),
+        ("args_name", py_str(f"{p}Args")),
+        ("data_name", py_str(f"{p}Data")),
     ]
     body = "".join(f"        {k}={v},\n" for k, v in fields)
     return f"{py_str(tool.name)}: ToolSpec(\n{body}    ),"
@@ -241,24 +240,20 @@ def python_files(
         source, names = tool_module(tool, descriptors[name], type_names)
         tool_names[name] = names
         files[f"tools/{snake(name)}.py"] = source
-        tool_imports.append(import_line(f".tools.{snake(name)}", names[1:3]))  # Args, Data
+        tool_imports.append(import_line(f".tools.{snake(name)}", names[1:3], "    "))
         exports += names
         p = pascal(name)
-        spec = f"ToolSpec[{p}Args, {p}Data]"
-        line = f"{py_str(name)}: {spec},"
-        typed_entries.append(
-            line
-            if len(line) + 8 <= 88
-            else f"{py_str(name)}: ToolSpec[\n{' ' * 12}{p}Args,\n{' ' * 12}{p}Data,\n{' ' * 8}],"
-        )
+        spec = f'"ToolSpec[{p}Args, {p}Data]"'
+        typed_entries.append(f"{py_str(name)}: {spec},")  # a string black leaves whole
     exports += list(type_names.values())
     model_imports = []
+    lazy: list[tuple[str, str]] = []
     if type_names:
-        model_imports.append(import_line(".shared", type_names.values()))
-    model_imports += [
-        import_line(f".tools.{snake(n)}", names)
-        for n, names in sorted(tool_names.items(), key=lambda kv: snake(kv[0]))
-    ]
+        model_imports.append(import_line(".shared", type_names.values(), "    "))
+        lazy += [(cls, ".shared") for cls in type_names.values()]
+    for n, names in sorted(tool_names.items(), key=lambda kv: snake(kv[0])):
+        model_imports.append(import_line(f".tools.{snake(n)}", names, "    "))
+        lazy += [(cls, f".tools.{snake(n)}") for cls in names]
     files["envelope.py"] = _template(
         "envelope.py.j2",
         envelope_version=envelope.ENVELOPE_VERSION,
@@ -283,6 +278,9 @@ def python_files(
         "ToolSpec", *exports,
     }, key=isort_key)  # fmt: skip
     files["__init__.py"] = _template(
-        "package_init.py.j2", model_imports=model_imports, exports=public
+        "package_init.py.j2",
+        model_imports=model_imports,
+        exports=public,
+        lazy=sorted(lazy, key=lambda item: isort_key(item[0])),
     )
     return files

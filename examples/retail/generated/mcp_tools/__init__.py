@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from .envelope import (
     ENVELOPE_VERSION,
     FRAMEWORK_ERROR_CODES,
@@ -14,19 +17,42 @@ from .envelope import (
     Ok,
 )
 from .registry import ALL_TOOLS, TOOLS, ErrorSpec, PreValidation, ToolSpec
-from .shared import OrderId
-from .tools.cancelar_pedidos import (
-    CancelarPedidosArgs,
-    CancelarPedidosData,
-    CancelarPedidosErrorCode,
-    CancelarPedidosItem,
-)
-from .tools.consultar_pedidos import (
-    ConsultarPedidosArgs,
-    ConsultarPedidosData,
-    ConsultarPedidosErrorCode,
-    ConsultarPedidosItem,
-)
+
+if TYPE_CHECKING:
+    from .shared import OrderId
+    from .tools.cancelar_pedidos import (
+        CancelarPedidosArgs,
+        CancelarPedidosData,
+        CancelarPedidosErrorCode,
+        CancelarPedidosItem,
+    )
+    from .tools.consultar_pedidos import (
+        ConsultarPedidosArgs,
+        ConsultarPedidosData,
+        ConsultarPedidosErrorCode,
+        ConsultarPedidosItem,
+    )
+
+# The models load on first use (PEP 562): importing the package stays fast at any size.
+_LAZY = {
+    "CancelarPedidosArgs": ".tools.cancelar_pedidos",
+    "CancelarPedidosData": ".tools.cancelar_pedidos",
+    "CancelarPedidosErrorCode": ".tools.cancelar_pedidos",
+    "CancelarPedidosItem": ".tools.cancelar_pedidos",
+    "ConsultarPedidosArgs": ".tools.consultar_pedidos",
+    "ConsultarPedidosData": ".tools.consultar_pedidos",
+    "ConsultarPedidosErrorCode": ".tools.consultar_pedidos",
+    "ConsultarPedidosItem": ".tools.consultar_pedidos",
+    "OrderId": ".shared",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(module, __name__), name)
+
 
 __all__ = [
     "ALL_TOOLS",

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from .envelope import (
     ENVELOPE_VERSION,
     FRAMEWORK_ERROR_CODES,
@@ -14,18 +17,40 @@ from .envelope import (
     Ok,
 )
 from .registry import ALL_TOOLS, TOOLS, ErrorSpec, PreValidation, ToolSpec
-from .shared import Produto
-from .tools.cancelar_produtos import (
-    CancelarProdutosArgs,
-    CancelarProdutosData,
-    CancelarProdutosErrorCode,
-    CancelarProdutosItem,
-)
-from .tools.validar_produtos_cancelamento import (
-    ValidarProdutosCancelamentoArgs,
-    ValidarProdutosCancelamentoData,
-    ValidarProdutosCancelamentoErrorCode,
-)
+
+if TYPE_CHECKING:
+    from .shared import Produto
+    from .tools.cancelar_produtos import (
+        CancelarProdutosArgs,
+        CancelarProdutosData,
+        CancelarProdutosErrorCode,
+        CancelarProdutosItem,
+    )
+    from .tools.validar_produtos_cancelamento import (
+        ValidarProdutosCancelamentoArgs,
+        ValidarProdutosCancelamentoData,
+        ValidarProdutosCancelamentoErrorCode,
+    )
+
+# The models load on first use (PEP 562): importing the package stays fast at any size.
+_LAZY = {
+    "CancelarProdutosArgs": ".tools.cancelar_produtos",
+    "CancelarProdutosData": ".tools.cancelar_produtos",
+    "CancelarProdutosErrorCode": ".tools.cancelar_produtos",
+    "CancelarProdutosItem": ".tools.cancelar_produtos",
+    "Produto": ".shared",
+    "ValidarProdutosCancelamentoArgs": ".tools.validar_produtos_cancelamento",
+    "ValidarProdutosCancelamentoData": ".tools.validar_produtos_cancelamento",
+    "ValidarProdutosCancelamentoErrorCode": ".tools.validar_produtos_cancelamento",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(module, __name__), name)
+
 
 __all__ = [
     "ALL_TOOLS",
