@@ -11,6 +11,8 @@ import json
 import math
 from typing import Any
 
+import orjson
+
 
 def _shortest_digits(value: float) -> tuple[str, int]:
     """(digits, n) with value = 0.digits × 10^n, digits the shortest that round-trip (repr's)."""
@@ -52,6 +54,33 @@ def _utf16_key(name: str) -> bytes:
     return name.encode("utf-16-be")
 
 
+def _plain(value: Any) -> bool:
+    """True when no float, no integer beyond a double's exact range and no key outside the
+    Basic Multilingual Plane occurs: then JCS is exactly sorted, compact JSON, which orjson
+    writes ~20x faster than the general path below."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is dict:
+            for key, sub in item.items():
+                if not key.isascii() and any(ord(ch) > 0xFFFF for ch in key):
+                    return False
+                stack.append(sub)
+        elif kind is list:
+            stack.extend(item)
+        elif kind is float or (kind is int and not -(2**53) < item < 2**53):
+            return False
+    return True
+
+
+def canonical_bytes(value: Any) -> bytes:
+    """The value's canonical JSON, UTF-8 encoded."""
+    if _plain(value):
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    return canonical_json(value).encode("utf-8")
+
+
 def canonical_json(value: Any) -> str:
     if value is None or isinstance(value, bool):
         return json.dumps(value)
@@ -75,4 +104,4 @@ def canonical_json(value: Any) -> str:
 
 def sha16(value: Any) -> str:
     """The first 16 hex digits of the sha256 of the value's canonical JSON in UTF-8."""
-    return hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest()[:16]
+    return hashlib.sha256(canonical_bytes(value)).hexdigest()[:16]

@@ -10,7 +10,6 @@ docs/snapshot.md specifies both precisely.
 
 from __future__ import annotations
 
-import copy
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -48,10 +47,14 @@ def schema_fingerprint(input_schema: dict[str, Any]) -> str:
 
 
 def contract_fingerprint(contract: dict[str, Any]) -> str:
-    unversioned = copy.deepcopy(contract)
-    meta = unversioned["tool"]["outputSchema"]["$defs"]["envelope.Meta"]
-    meta["properties"]["version"]["const"] = "*"
-    return sha16(unversioned)
+    # Copies only the path down to the const (the rest is shared, not mutated).
+    tool = contract["tool"]
+    output = tool["outputSchema"]
+    meta = output["$defs"]["envelope.Meta"]
+    version = {**meta["properties"]["version"], "const": "*"}
+    meta = {**meta, "properties": {**meta["properties"], "version": version}}
+    output = {**output, "$defs": {**output["$defs"], "envelope.Meta": meta}}
+    return sha16({**contract, "tool": {**tool, "outputSchema": output}})
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,161 @@
+"""Benchmark of `toolc build` against the peer a user would otherwise run, datamodel-codegen with
+its default settings, on the same argument schemas (236, 1,000 and 5,000 synthetic tools).
+
+    .venv/bin/python bench/build.py [--sizes 236,1000,5000] [--peer-sizes 236,1000,5000]
+
+Measures, each in a fresh process: cold build (wall time, peak memory), the peer on the same
+schemas, a no-op rebuild against `toolc --version`, a rebuild after one tool changed out of
+1,000, and importing the generated package of 1,000 tools. Writes bench/results/build.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import gen_config  # bench/ is sys.path[0] when this file is run as a script
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+CONFIGS = ROOT / "bench" / ".configs"
+RESULTS = ROOT / "bench" / "results"
+SEED = 20240501
+
+# Runs a command and prints its wall time and its peak resident memory (KiB) as JSON.
+_MEASURE = (
+    "import json, resource, subprocess, sys, time\n"
+    "t = time.perf_counter()\n"
+    "r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)\n"
+    "wall = time.perf_counter() - t\n"
+    "rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
+    "err = r.stderr.decode()[-2000:]\n"
+    "print(json.dumps({'wall': wall, 'rss_kib': rss, 'rc': r.returncode, 'err': err}))\n"
+)
+
+
+def measure(cmd: list[str], cwd: Path | None = None) -> dict[str, Any]:
+    out = subprocess.run(
+        [sys.executable, "-c", _MEASURE, *cmd], capture_output=True, text=True, cwd=cwd
+    )
+    result: dict[str, Any] = json.loads(out.stdout)
+    if result["rc"] != 0:
+        raise SystemExit(f"command failed: {' '.join(cmd)}\n{result['err']}")
+    return result
+
+
+def config(n: int) -> Path:
+    folder = CONFIGS / str(n)
+    gen_config.write_config(folder, n, SEED)
+    return folder
+
+
+def peer_input(folder: Path, n: int, work: Path) -> Path:
+    """The tools' published input schemas as one JSON Schema document, for datamodel-codegen."""
+    out = work / f"peer_src_{n}"
+    subprocess.run(toolc_build(folder, out / "pkg"), check=True, capture_output=True)
+    defs: dict[str, Any] = {}
+    for path in sorted((out / "pkg" / "schemas").glob("*.input.json")):
+        schema = json.loads(path.read_text())
+        for name, sub in schema.pop("$defs", {}).items():
+            defs[name] = sub
+        defs[path.name.removesuffix(".input.json")] = schema
+    document = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": defs}
+    target = work / f"peer_{n}.json"
+    target.write_text(json.dumps(document))
+    return target
+
+
+def toolc_build(folder: Path, out: Path) -> list[str]:
+    return [
+        str(BIN / "toolc"),
+        "build",
+        str(folder),
+        "--out",
+        str(out),
+        "--snapshot",
+        str(out.parent / "snap.json"),
+    ]
+
+
+def one_tool_changed(folder: Path, work: Path) -> Path:
+    """A copy of `folder` whose first tool has a new description and a bumped version."""
+    copy = work / f"edited_{folder.name}"
+    shutil.copytree(folder, copy, dirs_exist_ok=True)
+    text = (copy / "tools.yaml").read_text()
+    head, sep, tail = text.partition("    description: ")
+    version_at = head.rfind("    version: ")
+    line_end = head.index("\n", version_at)
+    head = head[:version_at] + "    version: 99.0.0" + head[line_end:]
+    (copy / "tools.yaml").write_text(head + sep + "Edited. " + tail)
+    return copy
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="236,1000,5000")
+    parser.add_argument("--peer-sizes", default="236,1000,5000")
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    peer_sizes = [int(s) for s in args.peer_sizes.split(",")]
+    report: dict[str, Any] = {"sizes": {}}
+    version = [measure([str(BIN / "toolc"), "--version"])["wall"] for _ in range(5)]
+    report["toolc_version_s"] = min(version)
+    print(f"`toolc --version`: {min(version):.3f} s")
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        for n in sizes:
+            folder = config(n)
+            out = work / f"out_{n}" / f"pkg_{n}"
+            cold = measure(toolc_build(folder, out))
+            noop = min(measure(toolc_build(folder, out))["wall"] for _ in range(3))
+            row: dict[str, Any] = {
+                "cold_s": cold["wall"],
+                "cold_rss_mib": cold["rss_kib"] / 1024,
+                "noop_s": noop,
+            }
+            if n in peer_sizes:
+                source = peer_input(folder, n, work)
+                target = str(work / f"peer_{n}.py")
+                peer = measure(
+                    [str(BIN / "datamodel-codegen"), "--input", str(source),
+                     "--input-file-type", "jsonschema", "--output", target]
+                )  # fmt: skip
+                row["peer_s"], row["peer_rss_mib"] = peer["wall"], peer["rss_kib"] / 1024
+            if n == 1000:
+                edited = one_tool_changed(folder, work)
+                shutil.copytree(out.parent, work / "edited_out", dirs_exist_ok=True)
+                row["one_changed_s"] = measure(
+                    toolc_build(edited, work / "edited_out" / f"pkg_{n}")
+                )["wall"]
+                row["import_s"] = measure(
+                    [sys.executable, "-c", f"import pkg_{n}"], cwd=out.parent
+                )["wall"]
+            report["sizes"][str(n)] = row
+            print(f"{n:>5} tools: " + ", ".join(f"{k} {v:.2f}" for k, v in row.items()), flush=True)
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / "build.json").write_text(json.dumps(report, indent=2) + "\n")
+    print("\nTargets (issue 3):")
+    for n, row in report["sizes"].items():
+        if "peer_s" in row:
+            speed = row["cold_s"] / row["peer_s"]
+            memory = row["cold_rss_mib"] / row["peer_rss_mib"]
+            print(
+                f"  cold build {n} tools: {speed:.3f} x the peer's time (target <= 0.25, aim 0.05)"
+            )
+            print(f"  peak memory {n} tools: {memory:.2f} x the peer's (target <= 0.25)")
+        noop = row["noop_s"] / report["toolc_version_s"]
+        print(f"  no-op rebuild {n} tools: {noop:.2f} x `toolc --version` (target <= 2)")
+        if "one_changed_s" in row:
+            ratio = row["one_changed_s"] / row["cold_s"]
+            print(f"  one tool changed of {n}: {ratio:.2f} x the cold build (target <= 0.2)")
+            print(f"  import the package of {n} tools: {row['import_s']:.2f} s (target <= 2)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,93 @@
+"""RFC 8785 canonical JSON and the fingerprints built on it."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from toolc.canonical import canonical_bytes, canonical_json, sha16
+from toolc.snapshot import contract_fingerprint, schema_fingerprint, strip_prose
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**60), 2**60) | st.text(max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=JSON)
+def test_fast_path_writes_what_the_general_path_writes(value: Any) -> None:
+    assert canonical_bytes(value) == canonical_json(value).encode("utf-8")
+
+
+@pytest.mark.parametrize(
+    ("number", "text"),
+    [(1.0, "1"), (0.1, "0.1"), (1e21, "1e+21"), (1e-7, "1e-7"), (123456789012345680000.0, "123456789012345680000"),
+     (5e-324, "5e-324"), (-0.0, "0"), (1.5e300, "1.5e+300"), (0.000001, "0.000001"), (-1.25e-10, "-1.25e-10"),
+     (9007199254740993, "9007199254740992"), (100.0, "100"), (4.5, "4.5")],
+)  # fmt: skip
+def test_numbers_are_written_as_ecmascript_writes_them(number: float, text: str) -> None:
+    assert canonical_json(number) == text
+    assert canonical_bytes([number]) == f"[{text}]".encode()
+
+
+def test_keys_sort_by_utf16_code_units_and_strings_escape_minimally() -> None:
+    # U+1F600 is a surrogate pair (D83D ...) in UTF-16, so it sorts before U+FB01 there,
+    # although its code point is larger.
+    value = {"\ufb01": 1, "\U0001f600": 2, "a": "é\n\x01\u2028/"}
+    assert canonical_json(value) == '{"a":"é\\n\\u0001\u2028/","\U0001f600":2,"\ufb01":1}'
+    assert canonical_bytes(value) == canonical_json(value).encode()
+
+
+def test_rfc8785_sample() -> None:
+    # The example of RFC 8785, section 3.2.2 (its numbers and string escapes).
+    value = {"numbers": [333333333.33333329, 1e30, 4.50, 2e-3, 0.000000000000000000000000001],
+             "string": "\u20ac$\u000f\u000aA'\u0042\u0022\u005c\\\"/", "literals": [None, True, False]}  # fmt: skip
+    expected = (
+        '{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],'
+        '"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}'
+    )
+    assert canonical_json(value) == expected
+
+
+def test_prose_is_removed_in_schema_positions_only() -> None:
+    schema = {
+        "type": "object",
+        "description": "d",
+        "properties": {"title": {"type": "string", "title": "T", "x-toolc-label": "l"}},
+        "$defs": {"X": {"type": "integer", "examples": [1], "description": "x"}},
+        "default": {"description": "data, not prose"},
+    }
+    assert strip_prose(schema) == {
+        "type": "object",
+        "properties": {"title": {"type": "string"}},
+        "$defs": {"X": {"type": "integer"}},
+        "default": {"description": "data, not prose"},
+    }
+    renamed = json.loads(json.dumps(schema).replace('"title": {', '"name": {'))
+    assert schema_fingerprint(schema) != schema_fingerprint(renamed)  # a property name is shape
+
+
+def test_contract_fingerprint_ignores_the_version_label_only() -> None:
+    def contract(version: str, description: str) -> dict[str, Any]:
+        meta = {"properties": {"tool": {"const": "t"}, "version": {"const": version}}}
+        return {
+            "tool": {"description": description, "outputSchema": {"$defs": {"envelope.Meta": meta}}}
+        }
+
+    assert contract_fingerprint(contract("1.0.0", "a")) == contract_fingerprint(
+        contract("2.0.0", "a")
+    )
+    assert contract_fingerprint(contract("1.0.0", "a")) != contract_fingerprint(
+        contract("1.0.0", "b")
+    )
+    original = contract("1.0.0", "a")
+    contract_fingerprint(original)
+    assert original == contract("1.0.0", "a")  # not mutated
+    assert len(sha16(original)) == 16
