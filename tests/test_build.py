@@ -308,3 +308,15 @@ def test_a_failed_build_leaves_the_previous_output_intact(
     assert tree(config) == before
     assert not [p for p in config.parent.iterdir() if "toolc-" in p.name]
     assert not [p for p in (config / "generated").iterdir() if "toolc-" in p.name]
+
+
+def test_rebuild_restores_a_hand_edited_file_of_the_same_size(config: Path, tmp_path: Path) -> None:
+    build(config)
+    out = config / "generated" / "mcp_tools"
+    target = out / "contracts" / "consultar_pedidos.json"
+    original = target.read_bytes()
+    target.write_bytes(original.replace(b'"enabled": true', b'"enabled": tru3'))
+    edit(config, "version: 1.0.0", "version: 1.0.1")  # an unrelated tool changes: a real rebuild
+    edit(config, "Cancela um ou mais pedidos.", "Cancela pedidos.")
+    assert build(config).written  # type: ignore[attr-defined]
+    assert target.read_bytes() == original

@@ -83,6 +83,31 @@ def _write(path: Path, data: bytes) -> None:
     path.write_bytes(data)
 
 
+def _unchanged(out_dir: Path, previous: Manifest | None, manifest: Manifest) -> set[str]:
+    """Files whose recorded digest and size did not change: candidates for linking."""
+    if previous is None:
+        return set()
+    return {
+        rel
+        for rel, sha in manifest.files.items()
+        if previous.files.get(rel) == sha and previous.sizes.get(rel) == manifest.sizes.get(rel)
+    }
+
+
+def _link(source: Path, target: Path, data: bytes) -> bool:
+    """Hard-link `source` as `target` when it holds exactly `data` (reading is cheaper than
+    writing, and a hand edit that kept the size must still be replaced). The old directory is
+    renamed away, not rewritten, so the link keeps the bytes. False: the caller writes."""
+    try:
+        if source.read_bytes() != data:
+            return False
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.link(source, target)
+    except OSError:
+        return False
+    return True
+
+
 def commit(
     out_dir: Path, files: dict[str, bytes], manifest: Manifest, snapshot_path: Path, snapshot: bytes
 ) -> None:
@@ -105,7 +130,10 @@ def commit(
     swapped = False
     try:
         shutil.rmtree(staging, ignore_errors=True)
+        unchanged = _unchanged(out_dir, previous, manifest)
         for rel, data in files.items():
+            if rel in unchanged and _link(out_dir / rel, staging / rel, data):
+                continue  # the same bytes are already on disk: link, do not rewrite
             _write(staging / rel, data)
         for rel in foreign:  # the user's files stay where they were
             target = staging / rel
