@@ -8,30 +8,13 @@ from collections.abc import Iterator
 from toolc.checks.context import CheckContext
 from toolc.diagnostics import Diagnostic, diag
 from toolc.diagnostics.suggest import did_you_mean
+from toolc.emit.envelope import FRAMEWORK_ERROR_CODES, MULTI_ITEM_FIELDS
 from toolc.model import Project
 from toolc.model.schemas import ref_name
 from toolc.model.tools_file import Schema, Type
 from toolc.source import JsonPath
 from toolc.validate.patterns import compile_error, portability_problems
 
-FRAMEWORK_ERROR_CODES = frozenset(
-    {
-        "VALIDATION_ERROR",
-        "TOOL_ERROR",
-        "CONFIRMATION_DECLINED",
-        "CONFIRMATION_UNAVAILABLE",
-        "PRE_VALIDATION_REJECTED",
-        "PRE_VALIDATION_FAILED",
-    }
-)
-MULTI_ITEM_FIELDS = (
-    "results",
-    "multi_item_status",
-    "partial_success",
-    "metadata",
-    "original_ok",
-    "secondary_error",
-)
 # fmt: off
 FORMATS_2020_12 = frozenset((
     "date-time", "date", "time", "duration", "email", "idn-email", "hostname", "idn-hostname",

@@ -25,6 +25,16 @@ FRAMEWORK_ERROR_CODES = (
 
 MULTI_ITEM_STATUSES = ("SUCCESS", "PARTIAL_SUCCESS", "FAILED")
 
+# What the guide's normalization (§5) puts in a multi-item tool's data, beside what it returns.
+MULTI_ITEM_FIELDS = (
+    "results",
+    "multi_item_status",
+    "partial_success",
+    "metadata",
+    "original_ok",
+    "secondary_error",
+)
+
 
 def meta_schema(tool: str, version: str) -> dict[str, Any]:
     return {
