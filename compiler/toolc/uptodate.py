@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
 from pathlib import Path
 
 from toolc import __version__
 from toolc.resources import data_dir
-from toolc.workspace import Manifest
+from toolc.workspace import MANIFEST, Manifest
 
 INPUT_FILES = ("tools.yaml", "tool_policies.yaml")
+INDEX_FILES = ("tools.json", "registry.py", "__init__.py")
 
 
 def _read(path: Path) -> bytes | None:
@@ -49,14 +51,25 @@ def is_up_to_date(config_dir: Path, out_dir: Path, snapshot_path: Path) -> bool:
     current = inputs_digest(config_dir, _read(snapshot_path), out_dir)
     if manifest is None or manifest.inputs != current:
         return False
-    # Sizes, not contents: a stat per file keeps the no-op build near the cost of starting
-    # Python. An edit that keeps a file's size is caught by `toolc check`, which compares bytes.
+    # The rule: hash the raw inputs, parse nothing. On top of that, a cheap look at the
+    # output: every recorded directory lists the recorded number of files, and the index files
+    # have their recorded sizes. A hand edit inside a generated file is not looked for here;
+    # `toolc check` compares bytes and reports it, and the next real build restores it.
     if set(manifest.sizes) != set(manifest.files):
         return False
-    for rel, size in manifest.sizes.items():
-        try:
-            if (out_dir / rel).stat().st_size != size:
+    expected: dict[str, int] = {}
+    for rel in manifest.files:
+        folder = rel.rpartition("/")[0]
+        expected[folder] = expected.get(folder, 0) + 1
+    try:
+        for folder, count in expected.items():
+            names = os.listdir(out_dir / folder)
+            present = sum(1 for n in names if n != MANIFEST and not n.startswith("__pycache__"))
+            if present < count:
                 return False
-        except OSError:
-            return False
+        for rel in INDEX_FILES:
+            if rel in manifest.sizes and (out_dir / rel).stat().st_size != manifest.sizes[rel]:
+                return False
+    except OSError:
+        return False
     return True

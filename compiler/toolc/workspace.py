@@ -16,6 +16,8 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import orjson
+
 MANIFEST = ".toolc-manifest.json"
 
 
@@ -42,7 +44,7 @@ class Manifest:
     @classmethod
     def read(cls, out_dir: Path) -> Manifest | None:
         try:
-            data = json.loads((out_dir / MANIFEST).read_bytes())
+            data = orjson.loads((out_dir / MANIFEST).read_bytes())
             files = data["files"]
             if not isinstance(files, dict):
                 return None
@@ -53,7 +55,7 @@ class Manifest:
                 {str(k): str(v) for k, v in files.items()},
                 {str(k): int(v) for k, v in sizes.items()},
             )
-        except (OSError, ValueError, KeyError, TypeError):
+        except (OSError, ValueError, KeyError, TypeError, orjson.JSONDecodeError):
             return None
 
 
