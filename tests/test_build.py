@@ -146,7 +146,7 @@ types:
     )
     assert build(config).written  # type: ignore[attr-defined]
     after = tree(config / "generated" / "mcp_tools")
-    per_tool = [k for k in before if k.startswith(("schemas/", "contracts/"))]
+    per_tool = [k for k in before if k.startswith(("schemas/", "contracts/", "tools/"))]
     assert per_tool and all(before[k] == after[k] for k in per_tool)
     assert "contracts/devolver_pedidos.json" in after
 

@@ -77,9 +77,8 @@ def test_prose_is_removed_in_schema_positions_only() -> None:
 def test_contract_fingerprint_ignores_the_version_label_only() -> None:
     def contract(version: str, description: str) -> dict[str, Any]:
         meta = {"properties": {"tool": {"const": "t"}, "version": {"const": version}}}
-        return {
-            "tool": {"description": description, "outputSchema": {"$defs": {"envelope.Meta": meta}}}
-        }
+        output = {"$defs": {"envelope.Meta": meta}}
+        return {"tool": {"description": description, "inputSchema": {}, "outputSchema": output}}
 
     assert contract_fingerprint(contract("1.0.0", "a")) == contract_fingerprint(
         contract("2.0.0", "a")
@@ -91,3 +90,13 @@ def test_contract_fingerprint_ignores_the_version_label_only() -> None:
     contract_fingerprint(original)
     assert original == contract("1.0.0", "a")  # not mutated
     assert len(sha16(original)) == 16
+
+
+def test_order_of_required_and_enum_is_not_a_contract_change() -> None:
+    def schema(required: list[str], enum: list[object]) -> dict[str, object]:
+        return {"type": "object", "required": required, "properties": {"a": {"enum": enum}}}
+
+    assert schema_fingerprint(schema(["a", "b"], [1, "x"])) == schema_fingerprint(
+        schema(["b", "a"], ["x", 1])
+    )
+    assert schema_fingerprint(schema(["a"], [1])) != schema_fingerprint(schema(["a"], [2]))

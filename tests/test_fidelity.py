@@ -17,7 +17,12 @@ from hypothesis import strategies as st
 from instances import near_miss, valid
 from toolc.pipeline import build_project
 
-CONFIGS = [FIXTURES / "good" / "fidelity", FIXTURES / "good" / "kitchen-sink", *EXAMPLES]
+CONFIGS = [
+    FIXTURES / "good" / "fidelity",
+    FIXTURES / "good" / "adversarial",
+    FIXTURES / "good" / "kitchen-sink",
+    *EXAMPLES,
+]
 
 
 def _package(config: Path, root: Path) -> Any:
@@ -70,7 +75,7 @@ def test_args_model_agrees_with_the_reference_validator(
             instance = data.draw(near_miss(instance, schema, defs))
         expected = reference.is_valid(instance)
         try:
-            model.model_validate(instance, by_name=False)
+            model.model_validate(instance)  # as any caller validates: no special options
             accepted = True
         except pydantic.ValidationError:
             accepted = False

@@ -261,3 +261,36 @@ def test_envelope_reserve_bytes_is_the_measured_overhead() -> None:
             - len(json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode())
             == spec.envelope_reserve_bytes
         )
+
+
+GOOD = sorted(p for p in (Path(__file__).parent / "fixtures" / "good").iterdir() if p.is_dir())
+
+
+@pytest.mark.parametrize("config", GOOD, ids=[p.name for p in GOOD])
+def test_every_good_fixture_builds_a_package_that_passes_the_gates(
+    config: Path, tmp_path: Path
+) -> None:
+    """Not only the goldens: every valid fixture, adversarial names and shapes included, gives
+    Python that black, ruff and mypy --strict accept and that imports."""
+    out = tmp_path / f"pkg_{config.name.replace('-', '_')}"
+    result = build_project(config, out, tmp_path / "snap.json", write=True, cwd=config)
+    assert result.written, result.diagnostics
+    black = subprocess.run(
+        [str(BIN / "black"), "--check", "-q", str(out)], capture_output=True, text=True
+    )
+    assert black.returncode == 0, black.stderr
+    ruff = subprocess.run(
+        [str(BIN / "ruff"), "check", "--isolated", "--no-cache", str(out)],
+        capture_output=True,
+        text=True,
+    )
+    assert ruff.returncode == 0, ruff.stdout
+    from mypy import api
+
+    report, errors, status = api.run(["--strict", "--no-incremental", str(out)])
+    assert status == 0, report + errors
+    script = f"import {out.name} as p\nfor s in p.TOOLS.values(): s.args_model.model_json_schema(); s.data_model"
+    imported = subprocess.run(
+        [sys.executable, "-W", "error", "-c", script], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert imported.returncode == 0, imported.stderr

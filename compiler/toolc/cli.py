@@ -4,6 +4,7 @@ warnings under --strict), 2 usage errors, 70 an internal error of toolc itself."
 from __future__ import annotations
 
 import json
+import keyword
 import os
 import sys
 import traceback
@@ -58,6 +59,21 @@ def _settings(config_dir: Path, **flags: object) -> Settings:
         raise click.UsageError(str(exc)) from exc
 
 
+def _check_paths(out_dir: Path, snapshot_path: Path) -> None:
+    """Usage errors in where the build would write."""
+    name = out_dir.resolve().name
+    if not name.isidentifier() or keyword.iskeyword(name):
+        raise click.UsageError(
+            f"the output directory's name is the package name, and {name!r} cannot be imported "
+            "in Python; choose a name like `mcp_tools` with --out"
+        )
+    if snapshot_path.resolve().is_relative_to(out_dir.resolve()):
+        raise click.UsageError(
+            "the snapshot cannot live inside the output directory, which each build replaces; "
+            "keep it beside tools.yaml (the default) or choose another --snapshot"
+        )
+
+
 def _report(settings: Settings, result: Any, command: str, config_dir: Path, done: str) -> None:
     """Print the diagnostics and a summary, then exit with the status they call for."""
     output = RENDERERS[settings.format](result.diagnostics, result.sources)
@@ -66,7 +82,9 @@ def _report(settings: Settings, result: Any, command: str, config_dir: Path, don
     if settings.format == "text":
         sys.stderr.write(output)
         problems = f"{errors} error(s), {warnings} warning(s)"
-        summary = problems if errors else (f"{done}, {problems}" if warnings else done)
+        summary = (
+            problems if errors else (f"{done}, {problems}" if warnings else f"{done}, no problems")
+        )
         click.echo(f"toolc {command} {config_dir}: {summary}", err=True)
     else:
         sys.stdout.write(output)
@@ -96,7 +114,7 @@ def check(
     if not out_dir.exists() and not snapshot_path.exists():
         result: Any = pipeline.check_project(config_dir)
         tools = len(result.project.tools) if result.project else 0
-        _report(settings, result, "check", config_dir, f"ok: {tools} tool(s), no problems")
+        _report(settings, result, "check", config_dir, f"ok: {tools} tool(s)")
     result = pipeline.build_project(config_dir, out_dir, snapshot_path, write=False)
     if show_diff and result.drift is not None and result.files is not None:
         from toolc.textdiff import unified
@@ -119,14 +137,18 @@ def build(
     registry, and the versioned snapshot. Writes nothing unless everything succeeds."""
     settings = _settings(config_dir, format=fmt, strict=strict, out=out, snapshot=snapshot)
     out_dir, snapshot_path = settings.out_dir(config_dir), settings.snapshot_path(config_dir)
+    _check_paths(out_dir, snapshot_path)
     from toolc.uptodate import is_up_to_date
 
-    if is_up_to_date(config_dir, out_dir, snapshot_path):  # hash the raw inputs, parse nothing
+    # Under --strict the warnings matter, so nothing is skipped that would report them.
+    if not settings.strict and is_up_to_date(config_dir, out_dir, snapshot_path):
         click.echo(f"toolc build {config_dir}: up to date ({out_dir})", err=True)
         sys.exit(EXIT_OK)
     from toolc import pipeline
 
-    result = pipeline.build_project(config_dir, out_dir, snapshot_path, write=True)
+    result = pipeline.build_project(
+        config_dir, out_dir, snapshot_path, write=True, strict=settings.strict
+    )
     done = f"wrote {out_dir} and {snapshot_path}" if result.written else "nothing written"
     _report(settings, result, "build", config_dir, done)
 

@@ -9,6 +9,15 @@ import re
 # Attributes of pydantic's BaseModel that a field must not shadow.
 _RESERVED = frozenset(
     {
+        # names the generated annotations and validators use: a field must not shadow them
+        "str",
+        "int",
+        "float",
+        "bool",
+        "list",
+        "one_of",
+        "reject_null",
+        "unique_items",
         "copy",
         "dict",
         "json",

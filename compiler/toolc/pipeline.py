@@ -141,13 +141,19 @@ class BuildResult:
 
 
 def build_project(
-    config_dir: Path, out_dir: Path, snapshot_path: Path, *, write: bool, cwd: Path | None = None
+    config_dir: Path,
+    out_dir: Path,
+    snapshot_path: Path,
+    *,
+    write: bool,
+    cwd: Path | None = None,
+    strict: bool = False,
 ) -> BuildResult:
     """load → validate → lower → check → emit → guard → write (or compare, when not `write`)."""
     cwd = cwd or Path.cwd()
     with _collector_paused():
         checked = _check_project(config_dir, cwd)
-        if checked.project is None or checked.has_errors:
+        if checked.project is None or checked.has_errors or (strict and checked.diagnostics):
             return BuildResult(checked.diagnostics, checked.sources, checked.project, False)
         project = checked.project
         output = emit_package(project)
@@ -165,7 +171,7 @@ def build_project(
         diagnostics.extend(check_versions(project, old, output.snapshot, snapshot_shown))
         new_snapshot = snapshot.render(output.snapshot).encode()
         result_args = (checked.sources, project)
-        if any(d.is_error for d in diagnostics):
+        if any(d.is_error or strict for d in diagnostics):  # under --strict a warning stops it
             diagnostics.sort(key=sort_key)
             return BuildResult(diagnostics, *result_args, False, files=output.files)
         if not write:

@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from toolc.canonical import sha16
+from toolc.canonical import canonical_bytes, sha16
 
 PROSE_KEYWORDS = ("description", "title", "examples", "x-toolc-label", "x-toolc-user-prompt")
 _SCHEMA_MAPS = ("properties", "$defs")
@@ -22,24 +22,33 @@ _SCHEMA_VALUES = ("items", "additionalProperties")
 _SCHEMA_LISTS = ("oneOf", "anyOf", "allOf")
 
 
-def strip_prose(schema: Any) -> Any:
-    """The schema without prose annotations, removed in schema positions only: a property named
-    `title` is data and stays."""
+def normalize(schema: Any, prose: bool = True) -> Any:
+    """The schema as fingerprints see it, walking schema positions only (a property named
+    `title` is data): `required` and `enum` sorted, since their order means nothing to a
+    validator, and, unless `prose`, without prose annotations."""
     if not isinstance(schema, dict):
         return schema
     out: dict[str, Any] = {}
     for key, value in schema.items():
-        if key in PROSE_KEYWORDS:
+        if key in PROSE_KEYWORDS and not prose:
             continue
         if key in _SCHEMA_MAPS and isinstance(value, dict):
-            out[key] = {name: strip_prose(sub) for name, sub in value.items()}
+            out[key] = {name: normalize(sub, prose) for name, sub in value.items()}
         elif key in _SCHEMA_VALUES:
-            out[key] = strip_prose(value)
+            out[key] = normalize(value, prose)
         elif key in _SCHEMA_LISTS and isinstance(value, list):
-            out[key] = [strip_prose(sub) for sub in value]
+            out[key] = [normalize(sub, prose) for sub in value]
+        elif key == "required" and isinstance(value, list):
+            out[key] = sorted(value)
+        elif key == "enum" and isinstance(value, list):
+            out[key] = sorted(value, key=canonical_bytes)
         else:
             out[key] = value
     return out
+
+
+def strip_prose(schema: Any) -> Any:
+    return normalize(schema, prose=False)
 
 
 def schema_fingerprint(input_schema: dict[str, Any]) -> str:
@@ -54,7 +63,12 @@ def contract_fingerprint(contract: dict[str, Any]) -> str:
     version = {**meta["properties"]["version"], "const": "*"}
     meta = {**meta, "properties": {**meta["properties"], "version": version}}
     output = {**output, "$defs": {**output["$defs"], "envelope.Meta": meta}}
-    return sha16({**contract, "tool": {**tool, "outputSchema": output}})
+    tool = {
+        **tool,
+        "inputSchema": normalize(tool["inputSchema"]),
+        "outputSchema": normalize(output),
+    }
+    return sha16({**contract, "tool": tool})
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,4 +52,43 @@ def identifiers(ctx: CheckContext) -> Iterator[Diagnostic]:
     )
 
 
-CHECKS = (identifiers,)
+# Names every generated package defines or imports at module level: a shared type or a tool may
+# not produce one of them.
+PACKAGE_NAMES = frozenset({
+    "ENVELOPE_VERSION", "FRAMEWORK_ERROR_CODES", "Envelope", "Err", "ErrorInfo",
+    "FrameworkErrorCode", "Meta", "Ok", "DataT", "ALL_TOOLS", "TOOLS", "ErrorSpec",
+    "PreValidation", "ToolSpec", "ToolsByName", "Any", "Annotated", "Literal", "Optional",
+    "Union", "TypeAlias", "BaseModel", "BeforeValidator", "ConfigDict", "Field", "JsonInt",
+})  # fmt: skip
+TOOL_SUFFIXES = ("Args", "Data", "Item", "ErrorCode")
+
+
+def generated_names(ctx: CheckContext) -> Iterator[Diagnostic]:
+    """Class names derived from tools and types must not meet each other or the package's own."""
+    project = ctx.project
+    owners: dict[str, str] = {}
+    for name in project.tools:
+        for suffix in TOOL_SUFFIXES:
+            derived = pascal(name) + suffix
+            if derived in PACKAGE_NAMES:
+                yield diag(
+                    "identifier-collision",
+                    project.spans.tool(("tools", name), key=True),
+                    f"tool '{name}' would define '{derived}', a name the generated package "
+                    "already uses",
+                    f"rename '{name}'",
+                )
+            owners[derived] = f"tool '{name}'"
+    for name in project.types:
+        cls = pascal(name)
+        other = "the generated package" if cls in PACKAGE_NAMES else owners.get(cls)
+        if other is not None:
+            yield diag(
+                "identifier-collision",
+                project.spans.tool(("types", name), key=True),
+                f"type '{name}' becomes the class '{cls}', a name {other} already defines",
+                f"rename '{name}'",
+            )
+
+
+CHECKS = (identifiers, generated_names)

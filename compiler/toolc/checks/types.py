@@ -9,6 +9,7 @@ from toolc.diagnostics import Diagnostic, diag
 from toolc.diagnostics.suggest import did_you_mean
 from toolc.model import Project
 from toolc.model.schemas import ref_name
+from toolc.model.tools_file import Schema, SchemaKeywords
 
 
 def _root_refs(project: Project) -> dict[str, str]:
@@ -82,4 +83,60 @@ def references(ctx: CheckContext) -> Iterator[Diagnostic]:
         )
 
 
-CHECKS = (references,)
+_ANNOTATIONS = frozenset(
+    {"field_ref", "description", "title", "examples", "default", "deprecated", "format", "label",
+     "user_prompt"}
+)  # fmt: skip
+
+
+def ref_siblings(ctx: CheckContext) -> Iterator[Diagnostic]:
+    for node in ctx.nodes:
+        kw = node.keywords
+        if kw.field_ref is None:
+            continue
+        extra = sorted(kw.model_fields_set - _ANNOTATIONS)
+        if extra:
+            keyword = SchemaKeywords.model_fields[extra[0]].alias or extra[0]
+            yield diag(
+                "ref-siblings",
+                ctx.project.spans.tool((*node.path, keyword), key=True),
+                f"`{keyword}` beside `$ref` is not supported",
+                "declare a shared type that adds the constraint, and reference that one",
+            )
+
+
+def _is_class(schema: Schema) -> bool:
+    """Whether a shared type becomes a Python class (an object with declared members)."""
+    kw = schema.root
+    kind = kw.type.root if kw.type is not None and isinstance(kw.type.root, str) else None
+    closed = kw.additionalProperties is not None and kw.additionalProperties.root is False
+    return kind == "object" and bool(kw.properties or kw.required or closed)
+
+
+def recursive_types(ctx: CheckContext) -> Iterator[Diagnostic]:
+    """Recursion among shared types must pass through a class (see `recursive-type`)."""
+    project = ctx.project
+    edges: dict[str, set[str]] = {name: set() for name in project.types}
+    for node in ctx.nodes:
+        if node.root[0] == "types" and node.keywords.field_ref is not None:
+            edges[str(node.root[1])].add(ref_name(node.keywords.field_ref))
+    bare = {name for cycle in alias_cycles(project) for name in cycle}  # ref-cycle reports those
+    plain = {n for n, schema in project.types.items() if not _is_class(schema) and n not in bare}
+    for start in sorted(plain):
+        stack, seen = list(edges[start] & plain), set()
+        while stack:
+            current = stack.pop()
+            if current == start:
+                yield diag(
+                    "recursive-type",
+                    project.spans.tool(("types", start), key=True),
+                    f"type '{start}' refers to itself without passing through an object",
+                    "wrap the recursion in an object with `properties`",
+                )
+                break
+            if current not in seen:
+                seen.add(current)
+                stack.extend(edges.get(current, set()) & plain)
+
+
+CHECKS = (references, ref_siblings, recursive_types)

@@ -284,6 +284,26 @@ _RULES = [
         "structure, e.g. `children: {type: array, items: {$ref: '#/types/Node'}}`.",
     ),
     Rule(
+        "ref-siblings",
+        E,
+        "schema",
+        "Constraints beside a `$ref`.",
+        "Beside `$ref`, toolc accepts only annotations (description, title, examples, default, "
+        "deprecated, format, label, user_prompt): a constraint there would apply on top of the "
+        "shared type, which the generated models cannot promise to honour exactly. Declare a "
+        "new shared type with the constraint instead.",
+    ),
+    Rule(
+        "recursive-type",
+        E,
+        "schema",
+        "A shared type refers to itself without passing through an object.",
+        "A recursive type must pass through an object with `properties` (a tree node, say): "
+        "`Tree: {type: array, items: {$ref: '#/types/Tree'}}` has no Python class to hold the "
+        "recursion. Wrap the recursion in an object, e.g. `Node: {type: object, properties: "
+        "{children: {type: array, items: {$ref: '#/types/Node'}}}}`.",
+    ),
+    Rule(
         "unknown-format",
         W,
         "schema",

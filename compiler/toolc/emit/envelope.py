@@ -104,8 +104,9 @@ def multi_item_data_schema(
          "metadata"}
     )  # fmt: skip
     schema: dict[str, Any] = {"type": "object", "required": required, "properties": properties}
-    if (extra or {}).get("additionalProperties") is False:
-        schema["additionalProperties"] = False
+    for keyword in ("additionalProperties", "description", "title"):  # what returns says too
+        if keyword in (extra or {}):
+            schema[keyword] = (extra or {})[keyword]
     return schema
 
 
@@ -119,7 +120,7 @@ def decision_data_schema(targets: list[str]) -> dict[str, Any]:
             "reason": {"type": "string"},
             "transaction_decision": {
                 "type": "object",
-                "required": ["resolved_arguments"],
+                "required": ["resolved_arguments", "target_tool"],
                 "properties": {
                     "resolved_arguments": {"type": "object"},
                     "target_tool": {"enum": targets},

@@ -5,6 +5,7 @@ output without black ever running in the build."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 
 from toolc.emit.pyexpr import LINE_LENGTH, Expr, call, render, sub
@@ -43,8 +44,8 @@ def _field_expr(f: PyField) -> Expr:
         kwargs.append(("title", py_str(f.title)))
     if f.description:
         kwargs.append(("description", py_str(f.description)))
-    if f.examples:
-        kwargs.append(("examples", py_value(f.examples)))
+    if f.examples:  # a list literal is a subscript with no head, laid out alike
+        kwargs.append(("examples", sub("", *(py_value(v) for v in f.examples))))
     if kwargs:
         metadata.append(call("Field", kwargs=kwargs, exploded=True))
     annotation = f.type.annotation()
@@ -54,7 +55,8 @@ def _field_expr(f: PyField) -> Expr:
 def render_model(m: PyModel) -> tuple[str, set[str]]:
     """A model class, and the names it uses."""
     used = {"BaseModel", "ConfigDict"}
-    lines = [f"class {m.name}(BaseModel):"]
+    head = f"class {m.name}(BaseModel):"
+    lines = [head if len(head) <= LINE_LENGTH else f"class {m.name}(\n    BaseModel\n):"]
     if m.doc and m.doc.strip():
         lines += [docstring(m.doc, "    "), ""]
     lines += [
@@ -62,7 +64,6 @@ def render_model(m: PyModel) -> tuple[str, set[str]]:
         f'        extra="{m.extra}",',
         "        strict=True,",
         '        regex_engine="python-re",',
-        "        validate_by_name=True,",
         "        validate_by_alias=True,",
         "        serialize_by_alias=True,",
         "    )",
@@ -87,9 +88,13 @@ def render_alias(a: PyAlias) -> tuple[str, set[str]]:
     used = {"TypeAlias", *names_in(a.expr)}
     head = f"{a.name}: TypeAlias = "
     flat = a.expr.head if a.expr.args is None and not a.expr.call else ""
-    if " | " in flat and len(head) + len(flat) > LINE_LENGTH:  # black: parenthesized, one per line
-        members = flat.split(" | ")
-        text = head + "(\n    " + "\n    | ".join(members) + "\n)"
+    if " | " in flat and len(head) + len(flat) > LINE_LENGTH:
+        # black wraps a long right-hand side in parentheses: on one line inside them when it
+        # fits, else one member per line.
+        if 4 + len(flat) <= LINE_LENGTH:
+            text = head + "(\n    " + flat + "\n)"
+        else:
+            text = head + "(\n    " + "\n    | ".join(flat.split(" | ")) + "\n)"
     else:
         text = head + render(a.expr, 0, lead=len(head))
     if a.doc and a.doc.strip():
@@ -97,10 +102,26 @@ def render_alias(a: PyAlias) -> tuple[str, set[str]]:
     return text, used
 
 
-def isort_key(name: str) -> tuple[int, str]:
-    """isort's order-by-type: CONSTANTS, then Classes, then functions and variables."""
-    kind = 0 if name.isupper() and len(name) > 1 else 1 if name[:1].isupper() else 2
-    return kind, name.lower()
+def natural_key(text: str) -> tuple[tuple[int, int, str], ...]:
+    """Runs of digits compare as numbers (t2 before t10), as ruff's sorts do."""
+    return tuple(
+        (0, int(chunk), "") if chunk.isdigit() else (1, 0, chunk)
+        for chunk in re.findall(r"[0-9]+|[^0-9]+", text)
+    )
+
+
+def _kind(name: str) -> int:
+    return 0 if name.isupper() and len(name) > 1 else 1 if name[:1].isupper() else 2
+
+
+def isort_key(name: str) -> tuple[int, tuple[tuple[int, int, str], ...]]:
+    """isort's order-by-type for imported names (CONSTANTS, Classes, others), case-blind."""
+    return _kind(name), natural_key(name.lower())
+
+
+def all_key(name: str) -> tuple[int, tuple[tuple[int, int, str], ...]]:
+    """ruff's RUF022 order for `__all__`: the same kinds, case-sensitive within each."""
+    return _kind(name), natural_key(name)
 
 
 def imports(used: set[str], local: set[str], shared: set[str], depth: str) -> list[str]:

@@ -11,17 +11,20 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import jsonschema_rs
 
 from toolc import __version__
 from toolc.emit import envelope
 from toolc.emit.pyexpr import call, render, sub
 from toolc.emit.pyliterals import py_str, py_value
 from toolc.emit.pymodules import (
+    all_key,
     import_line,
     imports,
     isort_key,
     literal_alias,
     module,
+    natural_key,
     render_alias,
     render_model,
 )
@@ -77,7 +80,14 @@ def _defined_name(block: str) -> str:
 
 
 def _names(source: str) -> set[str]:
-    return set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", source))
+    code = "\n".join(line for line in source.splitlines() if not line.startswith("#"))
+    return set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", code))
+
+
+def _value_of(block: str) -> str:
+    """The right-hand side of an alias block (its leading comment lines skipped)."""
+    code = "\n".join(line for line in block.splitlines() if not line.startswith("#"))
+    return code.split("=", 1)[-1]
 
 
 def arrange(blocks: list[str]) -> list[str]:
@@ -92,7 +102,7 @@ def arrange(blocks: list[str]) -> list[str]:
     while pending:
         waiting = alias_names - done
         ready = [
-            b for b in pending if not _names(b.split("=", 1)[-1]) & (waiting - {_defined_name(b)})
+            b for b in pending if not _names(_value_of(b)) & (waiting - {_defined_name(b)})
         ] or pending[:1]
         for block in ready:
             ordered.append(block)
@@ -106,14 +116,28 @@ def arrange(blocks: list[str]) -> list[str]:
     return [*classes, *ordered, *rebuild]
 
 
+def accepting_null(types: dict[str, Any]) -> frozenset[str]:
+    """Shared types whose schema accepts null: an optional property of such a type may be
+    null, so its field must not refuse it."""
+    found = set()
+    for name, schema in types.items():
+        check = jsonschema_rs.validator_for({**schema, "$defs": types})
+        if check.is_valid(None):
+            found.add(name)
+    return frozenset(found)
+
+
 def tool_module(
-    tool: ToolDecl, published: dict[str, Any], type_names: dict[str, str]
+    tool: ToolDecl,
+    published: dict[str, Any],
+    type_names: dict[str, str],
+    nullable: frozenset[str] = frozenset(),
 ) -> tuple[bytes, list[str]]:
     """A tool's module and the public names it defines."""
     p = pascal(tool.name)
     args, data, item = f"{p}Args", f"{p}Data", f"{p}Item"
     multi = tool.decl.multi_item is not None
-    lowering = Lowering(type_names)
+    lowering = Lowering(type_names, taken=set(type_names.values()), nullable_types=nullable)
     blocks: list[str] = []
     codes = error_codes(tool)
     code_alias, used = literal_alias(f"{p}ErrorCode", codes)
@@ -134,6 +158,11 @@ def tool_module(
     schema = published["outputSchema"]["$defs"]["envelope.Data"]
     expr = lowering.lower(schema, data, (), special=data_names, doc=f"What `{tool.name}` returns.")
     blocks += _lowered(lowering, expr, data, f"What `{tool.name}` returns.")
+    if multi and not any(_defined_name(b) == item for b in blocks):
+        # The item is a shared type (a `$ref`): the tool's name for it is an alias.
+        item_schema = schema["properties"]["results"]["items"]
+        item_expr = lowering.lower(item_schema, item, (), special=root_named(item))
+        blocks += _lowered(lowering, item_expr, item, f"One entry of `{tool.name}`'s results.")
     names = [f"{p}ErrorCode", args, data] + ([item] if multi else [])
     local = {m for m in names} | {_defined_name(b) for b in blocks}
     doc = f"Models of the tool `{tool.name}` (version {tool.decl.version})."
@@ -147,7 +176,7 @@ def root_named(cls: str) -> Callable[[tuple[str, ...]], str | None]:
 
 
 def shared_module(project: Project, type_names: dict[str, str], types: dict[str, Any]) -> bytes:
-    lowering = Lowering(type_names)
+    lowering = Lowering(type_names, nullable_types=accepting_null(types))
     blocks: list[str] = []
     for type_name in sorted(project.types):
         cls = type_names[type_name]
@@ -233,11 +262,12 @@ def python_files(
     }
     tool_imports: list[str] = []
     tool_names: dict[str, list[str]] = {}
+    nullable = accepting_null(types)
     typed_entries: list[str] = []
     exports: list[str] = []
-    for name in sorted(project.tools, key=snake):
+    for name in sorted(project.tools, key=lambda n: natural_key(snake(n))):
         tool = project.tools[name]
-        source, names = tool_module(tool, descriptors[name], type_names)
+        source, names = tool_module(tool, descriptors[name], type_names, nullable)
         tool_names[name] = names
         files[f"tools/{snake(name)}.py"] = source
         tool_imports.append(import_line(f".tools.{snake(name)}", names[1:3], "    "))
@@ -251,7 +281,7 @@ def python_files(
     if type_names:
         model_imports.append(import_line(".shared", type_names.values(), "    "))
         lazy += [(cls, ".shared") for cls in type_names.values()]
-    for n, names in sorted(tool_names.items(), key=lambda kv: snake(kv[0])):
+    for n, names in sorted(tool_names.items(), key=lambda kv: natural_key(snake(kv[0]))):
         model_imports.append(import_line(f".tools.{snake(n)}", names, "    "))
         lazy += [(cls, f".tools.{snake(n)}") for cls in names]
     files["envelope.py"] = _template(
@@ -276,7 +306,7 @@ def python_files(
         "ALL_TOOLS", "ENVELOPE_VERSION", "Envelope", "Err", "ErrorInfo", "ErrorSpec",
         "FRAMEWORK_ERROR_CODES", "FrameworkErrorCode", "Meta", "Ok", "PreValidation", "TOOLS",
         "ToolSpec", *exports,
-    }, key=isort_key)  # fmt: skip
+    }, key=all_key)  # fmt: skip
     files["__init__.py"] = _template(
         "package_init.py.j2",
         model_imports=model_imports,

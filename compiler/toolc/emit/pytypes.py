@@ -31,8 +31,9 @@ ENVELOPE_DEFS = {"envelope.ErrorInfo": "ErrorInfo", "envelope.Meta": "Meta"}
 class TypeExpr:
     base: Expr
     constraints: list[tuple[str, str]] = field(default_factory=list)  # Field(...) keyword args
-    validators: list[str] = field(default_factory=list)  # BeforeValidator(...) arguments
+    validators: list[Expr | str] = field(default_factory=list)  # BeforeValidator(...) arguments
     nullable: bool = False
+    null_ok: bool = False  # a shared type that accepts null itself (its alias includes None)
 
     def annotation(self) -> Expr:
         if not self.nullable or self.base.head in ("Any", "None"):
@@ -79,17 +80,48 @@ class PyAlias:
     expr: Expr
 
 
+_SCALAR_BASES: dict[str, tuple[type, ...]] = {
+    "str": (str,),
+    "JsonInt": (int,),
+    "float": (int, float),
+    "bool": (bool,),
+}
+
+
+def _default_fits(value: Any, expr: TypeExpr) -> bool:
+    """Whether a schema's `default` can be the Python default of the field as typed: a scalar
+    of the field's own type (objects and lists stay JSON, which the type checker would refuse,
+    so those fields default to None and the schema keeps publishing the default)."""
+    if value is None or expr.validators:
+        return False
+    allowed = _SCALAR_BASES.get(expr.base.head)
+    if allowed is None or expr.base.args is not None:
+        return False
+    if isinstance(value, bool) and bool not in allowed:
+        return False
+    return isinstance(value, allowed) and not (
+        expr.base.head == "JsonInt" and isinstance(value, float)
+    )
+
+
 class Lowering:
     """Lowers the schemas of one owner (a tool's args, data or item, or a shared type)."""
 
-    def __init__(self, type_names: dict[str, str], envelope_names: dict[str, str] | None = None):
+    def __init__(
+        self,
+        type_names: dict[str, str],
+        envelope_names: dict[str, str] | None = None,
+        taken: set[str] | None = None,
+        nullable_types: frozenset[str] = frozenset(),
+    ):
         self.type_names = type_names  # shared type → class or alias name
+        self.nullable_types = nullable_types  # shared types that accept null
         self.envelope_names = envelope_names or ENVELOPE_DEFS
         # Models and aliases in the order they were made: an inner one before its user.
         self.definitions: list[PyModel | PyAlias] = []
         self.used: set[str] = set()  # helper names the rendered code needs imported
         self.referenced: set[str] = set()  # shared types referenced
-        self._taken: set[str] = set()
+        self._taken: set[str] = set(taken or ())  # names a new class must not take
 
     # -- naming -----------------------------------------------------------------------------------
     def class_name(
@@ -130,7 +162,7 @@ class Lowering:
             else:
                 referenced = self.type_names[target]
                 self.referenced.add(target)
-            expr = TypeExpr(name(referenced))
+            expr = TypeExpr(name(referenced), null_ok=target in self.nullable_types)
             self._constraints(
                 schema, expr, self._types(schema) or {"string", "number", "integer", "array"}
             )
@@ -145,7 +177,18 @@ class Lowering:
                 self.used.add("Any")
                 return TypeExpr(name("Any"))
             concrete, nullable = ["array", "boolean", "number", "object", "string"], True
-        members = [self._one(t, schema, owner, path, special, doc, extra_default) for t in concrete]
+        member_naming = special
+        if special(path) is not None and (nullable or len(concrete) > 1) and "object" in concrete:
+            # The root's name belongs to the whole type (an alias of the union); its object
+            # member is a class of its own.
+            root = special(path)
+
+            def member_naming(p: tuple[str, ...]) -> str | None:
+                return f"{root}Object" if p == path else special(p)
+
+        members = [
+            self._one(t, schema, owner, path, member_naming, doc, extra_default) for t in concrete
+        ]
         if not members:
             return TypeExpr(name("None"))
         if len(members) == 1:
@@ -185,7 +228,7 @@ class Lowering:
             return TypeExpr(sub("Literal", *(py_str(v) for v in values)))
         self.used.update({"Any", "one_of"})
         nullable = None in values
-        checker = "one_of(" + ", ".join(py_value(v) for v in values) + ")"
+        checker = call("one_of", *(py_value(v) for v in values))
         expr = TypeExpr(name("Any"), validators=[checker])
         expr.nullable = nullable
         return expr
@@ -260,11 +303,14 @@ class Lowering:
             is_required = wire in required
             default = None
             if not is_required:
-                if spec.get("default") is not None:
+                if _default_fits(spec.get("default"), expr):
                     default = py_value(spec["default"])
                 else:
                     default = "None"
-                    if not expr.nullable and expr.base.head != "Any":
+                    if not (expr.nullable or expr.null_ok) and expr.base.head not in (
+                        "Any",
+                        "None",
+                    ):
                         self.used.add("reject_null")
                         expr.validators.insert(0, "reject_null")
                         expr.base = self.hoist(expr.base, owner, (*path, wire), "Value")

@@ -46,7 +46,6 @@ class ErrorInfo(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
         strict=True,
-        validate_by_name=True,
         validate_by_alias=True,
         serialize_by_alias=True,
     )

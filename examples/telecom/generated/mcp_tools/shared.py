@@ -13,7 +13,6 @@ class Produto(BaseModel):
         extra="forbid",
         strict=True,
         regex_engine="python-re",
-        validate_by_name=True,
         validate_by_alias=True,
         serialize_by_alias=True,
     )

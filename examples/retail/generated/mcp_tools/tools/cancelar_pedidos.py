@@ -19,7 +19,6 @@ class CancelarPedidosArgs(BaseModel):
         extra="ignore",
         strict=True,
         regex_engine="python-re",
-        validate_by_name=True,
         validate_by_alias=True,
         serialize_by_alias=True,
     )
@@ -47,7 +46,6 @@ class CancelarPedidosItem(BaseModel):
         extra="allow",
         strict=True,
         regex_engine="python-re",
-        validate_by_name=True,
         validate_by_alias=True,
         serialize_by_alias=True,
     )
@@ -72,7 +70,6 @@ class CancelarPedidosDataMetadataMultiItem(BaseModel):
         extra="forbid",
         strict=True,
         regex_engine="python-re",
-        validate_by_name=True,
         validate_by_alias=True,
         serialize_by_alias=True,
     )
@@ -104,7 +101,6 @@ class CancelarPedidosDataMetadata(BaseModel):
         extra="allow",
         strict=True,
         regex_engine="python-re",
-        validate_by_name=True,
         validate_by_alias=True,
         serialize_by_alias=True,
     )
@@ -119,7 +115,6 @@ class CancelarPedidosData(BaseModel):
         extra="allow",
         strict=True,
         regex_engine="python-re",
-        validate_by_name=True,
         validate_by_alias=True,
         serialize_by_alias=True,
     )

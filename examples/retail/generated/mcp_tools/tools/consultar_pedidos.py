@@ -19,7 +19,6 @@ class ConsultarPedidosArgs(BaseModel):
         extra="ignore",
         strict=True,
         regex_engine="python-re",
-        validate_by_name=True,
         validate_by_alias=True,
         serialize_by_alias=True,
     )
@@ -38,7 +37,6 @@ class ConsultarPedidosItem(BaseModel):
         extra="allow",
         strict=True,
         regex_engine="python-re",
-        validate_by_name=True,
         validate_by_alias=True,
         serialize_by_alias=True,
     )
@@ -57,7 +55,6 @@ class ConsultarPedidosDataMetadataMultiItem(BaseModel):
         extra="forbid",
         strict=True,
         regex_engine="python-re",
-        validate_by_name=True,
         validate_by_alias=True,
         serialize_by_alias=True,
     )
@@ -89,7 +86,6 @@ class ConsultarPedidosDataMetadata(BaseModel):
         extra="allow",
         strict=True,
         regex_engine="python-re",
-        validate_by_name=True,
         validate_by_alias=True,
         serialize_by_alias=True,
     )
@@ -104,7 +100,6 @@ class ConsultarPedidosData(BaseModel):
         extra="allow",
         strict=True,
         regex_engine="python-re",
-        validate_by_name=True,
         validate_by_alias=True,
         serialize_by_alias=True,
     )

@@ -19,7 +19,6 @@ class CancelarProdutosArgs(BaseModel):
         extra="ignore",
         strict=True,
         regex_engine="python-re",
-        validate_by_name=True,
         validate_by_alias=True,
         serialize_by_alias=True,
     )
@@ -45,7 +44,6 @@ class CancelarProdutosItem(BaseModel):
         extra="allow",
         strict=True,
         regex_engine="python-re",
-        validate_by_name=True,
         validate_by_alias=True,
         serialize_by_alias=True,
     )
@@ -62,7 +60,6 @@ class CancelarProdutosDataMetadataMultiItem(BaseModel):
         extra="forbid",
         strict=True,
         regex_engine="python-re",
-        validate_by_name=True,
         validate_by_alias=True,
         serialize_by_alias=True,
     )
@@ -94,7 +91,6 @@ class CancelarProdutosDataMetadata(BaseModel):
         extra="allow",
         strict=True,
         regex_engine="python-re",
-        validate_by_name=True,
         validate_by_alias=True,
         serialize_by_alias=True,
     )
@@ -109,7 +105,6 @@ class CancelarProdutosData(BaseModel):
         extra="allow",
         strict=True,
         regex_engine="python-re",
-        validate_by_name=True,
         validate_by_alias=True,
         serialize_by_alias=True,
     )

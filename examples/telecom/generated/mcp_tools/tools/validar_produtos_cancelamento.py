@@ -17,7 +17,6 @@ class ValidarProdutosCancelamentoArgs(BaseModel):
         extra="ignore",
         strict=True,
         regex_engine="python-re",
-        validate_by_name=True,
         validate_by_alias=True,
         serialize_by_alias=True,
     )
@@ -43,16 +42,12 @@ class ValidarProdutosCancelamentoDataTransactionDecision(BaseModel):
         extra="allow",
         strict=True,
         regex_engine="python-re",
-        validate_by_name=True,
         validate_by_alias=True,
         serialize_by_alias=True,
     )
 
     resolved_arguments: dict[str, Any]
-    target_tool: Annotated[
-        ValidarProdutosCancelamentoDataTransactionDecisionTargetToolValue | None,
-        BeforeValidator(reject_null),
-    ] = None
+    target_tool: Literal["cancelar_produtos"]
     confirmation_message: Annotated[str | None, BeforeValidator(reject_null)] = None
 
 
@@ -63,7 +58,6 @@ class ValidarProdutosCancelamentoData(BaseModel):
         extra="allow",
         strict=True,
         regex_engine="python-re",
-        validate_by_name=True,
         validate_by_alias=True,
         serialize_by_alias=True,
     )
@@ -87,9 +81,4 @@ ValidarProdutosCancelamentoErrorCode = Literal[
 
 ValidarProdutosCancelamentoArgsObjectValue: TypeAlias = dict[str, Any]
 
-ValidarProdutosCancelamentoDataTransactionDecisionTargetToolValue: TypeAlias = Literal[
-    "cancelar_produtos"
-]
-
 ValidarProdutosCancelamentoArgs.model_rebuild()
-ValidarProdutosCancelamentoDataTransactionDecision.model_rebuild()
