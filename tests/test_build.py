@@ -320,3 +320,18 @@ def test_rebuild_restores_a_hand_edited_file_of_the_same_size(config: Path, tmp_
     edit(config, "Cancela um ou mais pedidos.", "Cancela pedidos.")
     assert build(config).written  # type: ignore[attr-defined]
     assert target.read_bytes() == original
+
+
+def test_user_folders_and_permissions_survive_a_rebuild(config: Path) -> None:
+    build(config)
+    out = config / "generated" / "mcp_tools"
+    (out / "mine" / "empty").mkdir(parents=True)
+    (out / "private").mkdir()
+    (out / "private" / "notes.txt").write_text("x")
+    os.chmod(out / "private", 0o700)
+    edit(config, "version: 1.0.0", "version: 1.0.1")
+    edit(config, "Cancela um ou mais pedidos.", "Cancela pedidos.")
+    assert build(config).written  # type: ignore[attr-defined]
+    assert (out / "mine" / "empty").is_dir()
+    assert (out / "private" / "notes.txt").read_text() == "x"
+    assert (out / "private").stat().st_mode & 0o777 == 0o700

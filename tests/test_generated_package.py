@@ -244,23 +244,18 @@ def test_domain_error_codes_are_in_the_output_schema() -> None:
 
 
 def test_envelope_reserve_bytes_is_the_measured_overhead() -> None:
+    """Measured on the generated envelope models' own JSON, not recomputed by toolc's formula."""
     sys.path.insert(0, str(RETAIL.parent))
     try:
         import mcp_tools
     finally:
         sys.path.remove(str(RETAIL.parent))
     for name, spec in mcp_tools.TOOLS.items():  # type: ignore[attr-defined]
-        data = {"x": "é"}
-        wire = json.dumps(
-            {"ok": True, "data": data, "meta": {"tool": name, "version": spec.version}},
-            separators=(",", ":"),
-            ensure_ascii=False,
-        )
-        assert (
-            len(wire.encode())
-            - len(json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode())
-            == spec.envelope_reserve_bytes
-        )
+        data = {"x": "é", "n": [1, 2]}
+        sealed = mcp_tools.Ok[Any](data=data, meta=mcp_tools.Meta(tool=name, version=spec.version))  # type: ignore[attr-defined]
+        wire = sealed.model_dump_json().encode()
+        bare = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+        assert len(wire) - len(bare) == spec.envelope_reserve_bytes
 
 
 GOOD = sorted(p for p in (Path(__file__).parent / "fixtures" / "good").iterdir() if p.is_dir())

@@ -110,6 +110,20 @@ def _link(source: Path, target: Path, data: bytes) -> bool:
     return True
 
 
+def _carry_directories(out_dir: Path, staging: Path) -> None:
+    """The user's folders (empty ones too) and every folder's permissions come along."""
+    if not out_dir.is_dir():
+        return
+    for folder in sorted(p for p in out_dir.rglob("*") if p.is_dir() and not p.is_symlink()):
+        rel = folder.relative_to(out_dir)
+        if "__pycache__" in rel.parts:
+            continue
+        target = staging / rel
+        target.mkdir(parents=True, exist_ok=True)
+        shutil.copymode(folder, target)
+    shutil.copymode(out_dir, staging)
+
+
 def commit(
     out_dir: Path, files: dict[str, bytes], manifest: Manifest, snapshot_path: Path, snapshot: bytes
 ) -> None:
@@ -141,6 +155,7 @@ def commit(
             target = staging / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(out_dir / rel, target, follow_symlinks=False)
+        _carry_directories(out_dir, staging)
         _write(staging / MANIFEST, manifest.to_bytes())
         _write(snapshot_tmp, snapshot)
         if out_dir.exists():
