@@ -28,12 +28,12 @@ golden: setup
 ## The whole suite: tests (including freshness of generated files), lint, strict typing.
 test: setup
 	$(BIN)/python -m pytest
-	$(BIN)/ruff check compiler tests bench
-	$(BIN)/ruff format --check compiler tests bench
+	$(BIN)/ruff check --no-cache compiler tests bench
+	$(BIN)/ruff format --no-cache --check compiler tests bench
 	$(BIN)/mypy --strict compiler/toolc
 
 lint: setup
-	$(BIN)/ruff check compiler tests bench
+	$(BIN)/ruff check --no-cache compiler tests bench
 
 typecheck: setup
 	$(BIN)/mypy --strict compiler/toolc
