@@ -120,6 +120,9 @@ def _check_project(config_dir: Path, cwd: Path) -> CheckResult:
         policies = files[1][1] if len(files) > 1 else None
         spans = SourceSpans(tools.spans, policies.spans if policies else None)
         project = lower(tools.data, policies.data if policies else None, spans)
+        for _, loaded in files:  # the typed model holds it all now; free the raw values early
+            loaded.data = None
+        del tools, policies
         diagnostics.extend(run_checks(project))
     diagnostics.sort(key=sort_key)
     return CheckResult(diagnostics, sources, project)

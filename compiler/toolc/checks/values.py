@@ -8,7 +8,7 @@ from typing import Any
 
 import jsonschema_rs
 
-from toolc.checks.context import CheckContext
+from toolc.checks.context import CheckContext, SchemaNode
 from toolc.checks.types import alias_cycles
 from toolc.diagnostics import Diagnostic, diag
 from toolc.model.schemas import ref_name
@@ -106,24 +106,35 @@ def _unresolvable(ctx: CheckContext) -> bool:
     return bool(alias_cycles(ctx.project))
 
 
+# Schemas per batch: one validator per batch is cheap to build, and the batches bound the
+# memory the compiled schemas take (a single batch for 5,000 tools held ~100 MB at once).
+BATCH = 500
+
+
 def defaults(ctx: CheckContext) -> Iterator[Diagnostic]:
-    """All stated values are checked in one batch: one validator whose `$defs` hold the shared
-    types and, under names no type can have, each schema that states a value (measured: one
-    validator per schema cost more to build than the checking itself)."""
-    project = ctx.project
+    """Stated values are checked in batches: one validator whose `$defs` hold the shared types
+    and, under names no type can have, each schema of the batch that states a value (measured:
+    one validator per schema cost more to build than the checking itself)."""
     if _unresolvable(ctx):
         return  # reported by the checks of references and patterns; fixed first
+    stating = [(n, node) for n, node in enumerate(ctx.nodes) if _has_values(node.keywords)]
+    for start in range(0, len(stating), BATCH):
+        yield from _check_batch(ctx, stating[start : start + BATCH])
+
+
+def _has_values(kw: SchemaKeywords) -> bool:
+    return bool(kw.enum or kw.examples or {"default", "const"} & kw.model_fields_set)
+
+
+def _check_batch(ctx: CheckContext, batch: list[tuple[int, SchemaNode]]) -> Iterator[Diagnostic]:
     defs: dict[str, Any] = dict(ctx.published_types)
     properties: dict[str, Any] = {}
     instance: dict[str, Any] = {}
     stated: dict[str, tuple[JsonPath, str]] = {}
-    for number, node in enumerate(ctx.nodes):
-        values = list(_own_values(node.keywords))
-        if not values:
-            continue
+    for number, node in batch:
         own = ctx.published[node.path]
         defs[f"-{number}"] = {k: v for k, v in own.items() if k not in _OWN_VALUE_KEYWORDS}
-        for where, what, value in values:
+        for where, what, value in _own_values(node.keywords):
             key = f"{len(instance)}"
             properties[key] = {"$ref": f"#/$defs/-{number}"}
             instance[key] = value
@@ -143,7 +154,7 @@ def defaults(ctx: CheckContext) -> Iterator[Diagnostic]:
         path, what = stated[key]
         yield diag(
             "invalid-default",
-            project.spans.tool(path),
+            ctx.project.spans.tool(path),
             f"{what} does not match its schema: {error.message}",
         )
 

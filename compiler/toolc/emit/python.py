@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -250,8 +251,24 @@ def _tool_entry(tool: ToolDecl, published: dict[str, Any]) -> str:
     return f"{py_str(tool.name)}: ToolSpec(\n{body}    ),"
 
 
+@dataclass(frozen=True, slots=True)
+class ToolPython:
+    """What the package's Python needs from one tool, kept once its descriptor is dropped."""
+
+    module: bytes
+    names: list[str]
+    entry: str  # its TOOLS entry in registry.py
+
+
+def tool_python(
+    tool: ToolDecl, published: dict[str, Any], type_names: dict[str, str], nullable: frozenset[str]
+) -> ToolPython:
+    source, names = tool_module(tool, published, type_names, nullable)
+    return ToolPython(source, names, _tool_entry(tool, published))
+
+
 def python_files(
-    project: Project, descriptors: dict[str, dict[str, Any]], types: dict[str, Any]
+    project: Project, per_tool: dict[str, ToolPython], types: dict[str, Any]
 ) -> dict[str, bytes]:
     type_names = {t: pascal(t) for t in project.types}
     files: dict[str, bytes] = {
@@ -262,14 +279,13 @@ def python_files(
     }
     tool_imports: list[str] = []
     tool_names: dict[str, list[str]] = {}
-    nullable = accepting_null(types)
     typed_entries: list[str] = []
     exports: list[str] = []
     for name in sorted(project.tools, key=lambda n: natural_key(snake(n))):
-        tool = project.tools[name]
-        source, names = tool_module(tool, descriptors[name], type_names, nullable)
+        generated = per_tool[name]
+        names = generated.names
         tool_names[name] = names
-        files[f"tools/{snake(name)}.py"] = source
+        files[f"tools/{snake(name)}.py"] = generated.module
         tool_imports.append(import_line(f".tools.{snake(name)}", names[1:3], "    "))
         exports += names
         p = pascal(name)
@@ -300,7 +316,7 @@ def python_files(
         "registry.py.j2",
         tool_imports=tool_imports,
         typed_entries=typed_entries,
-        tool_entries=[_tool_entry(project.tools[n], descriptors[n]) for n in sorted(project.tools)],
+        tool_entries=[per_tool[n].entry for n in sorted(project.tools)],
     )
     public = sorted({
         "ALL_TOOLS", "ENVELOPE_VERSION", "Envelope", "Err", "ErrorInfo", "ErrorSpec",
