@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import warnings
 from dataclasses import dataclass
@@ -80,7 +81,8 @@ def _group(p: str, i: int) -> PatternProblem | None:
     )
 
 
-def portability_problems(p: str) -> list[PatternProblem]:
+@functools.lru_cache(maxsize=4096)  # checks ask twice per pattern, and configs repeat patterns
+def portability_problems(p: str) -> tuple[PatternProblem, ...]:
     problems: list[PatternProblem] = []
     i, in_class = 0, False
     while i < len(p):
@@ -139,9 +141,10 @@ def portability_problems(p: str) -> list[PatternProblem]:
                 )
             )
         i += 1
-    return problems
+    return tuple(problems)
 
 
+@functools.lru_cache(maxsize=4096)
 def compile_error(p: str) -> str | None:
     """The reference validator's verdict: None if Python's `re` compiles the pattern."""
     try:
