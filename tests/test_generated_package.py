@@ -289,3 +289,42 @@ def test_every_good_fixture_builds_a_package_that_passes_the_gates(
         [sys.executable, "-W", "error", "-c", script], cwd=tmp_path, capture_output=True, text=True
     )
     assert imported.returncode == 0, imported.stderr
+
+
+def _retail() -> Any:
+    sys.path.insert(0, str(RETAIL.parent))
+    try:
+        import mcp_tools
+
+        return mcp_tools
+    finally:
+        sys.path.remove(str(RETAIL.parent))
+
+
+def test_generated_envelopes_seal_to_what_the_output_schema_accepts() -> None:
+    """The envelope models' wire form, not hand-written dicts: a handler's data with optional
+    fields left out, a failure with only code and message."""
+    pkg = _retail()
+    spec = pkg.TOOLS["consultar_pedidos"]
+    meta = pkg.Meta(tool="consultar_pedidos", version=spec.version)
+    data = spec.data_model.model_validate(DATA)
+    validator = _output_validator(RETAIL, "consultar_pedidos")
+    for sealed in (
+        pkg.Ok[Any](data=data, meta=meta),
+        pkg.Err(error=pkg.ErrorInfo(code="TOOL_ERROR", message="boom"), meta=meta),
+        pkg.Err(
+            error=pkg.ErrorInfo(code="TOOL_ERROR", message="x", error_id="e-1"),
+            meta=meta,
+            data=data,
+        ),
+    ):
+        wire = sealed.wire()
+        assert not list(validator.iter_errors(wire)), wire
+        text = sealed.wire_json()
+        assert json.loads(text) == wire and ": " not in text and ", " not in text
+    ok = pkg.Ok[Any](data=data, meta=meta)
+    assert (
+        len(ok.wire_json().encode())
+        - len(json.dumps(ok.wire()["data"], separators=(",", ":"), ensure_ascii=False).encode())
+        == spec.envelope_reserve_bytes
+    )

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any, Generic, Literal, TypeVar, Union
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -31,6 +32,20 @@ FRAMEWORK_ERROR_CODES: tuple[FrameworkErrorCode, ...] = (
 DataT = TypeVar("DataT")
 
 
+def _wire_value(value: Any) -> Any:
+    """Data as JSON: a model's fields that were set (an omitted optional field stays
+    omitted, an explicit null where the schema allows it stays null)."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    if isinstance(value, list):
+        return [_wire_value(v) for v in value]
+    return value
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
 class Meta(BaseModel):
     """Which tool answered, and the version of its contract."""
 
@@ -43,9 +58,11 @@ class Meta(BaseModel):
 class ErrorInfo(BaseModel):
     """Why a call failed. Clients accept codes they do not know yet."""
 
+    # Built by handlers in Python (error_id=...) as well as read from the wire (errorId).
     model_config = ConfigDict(
         extra="forbid",
         strict=True,
+        validate_by_name=True,
         validate_by_alias=True,
         serialize_by_alias=True,
     )
@@ -65,6 +82,18 @@ class Ok(BaseModel, Generic[DataT]):
     data: DataT
     meta: Meta
 
+    def wire(self) -> dict[str, Any]:
+        """The envelope as `structuredContent`: what the tool's outputSchema accepts."""
+        return {
+            "ok": True,
+            "data": _wire_value(self.data),
+            "meta": self.meta.model_dump(),
+        }
+
+    def wire_json(self) -> str:
+        """The wire form: compact JSON, non-ASCII kept; the text block and size accounting."""
+        return _compact(self.wire())
+
 
 class Err(BaseModel):
     """A failed call. A multi-item tool's failure may still carry its per-item data."""
@@ -73,6 +102,22 @@ class Err(BaseModel):
     error: ErrorInfo
     meta: Meta
     data: Any = None
+
+    def wire(self) -> dict[str, Any]:
+        """The envelope as `structuredContent`: what the tool's outputSchema accepts."""
+        error = self.error.model_dump(mode="json", by_alias=True, exclude_none=True)
+        sealed: dict[str, Any] = {
+            "ok": False,
+            "error": error,
+            "meta": self.meta.model_dump(),
+        }
+        if self.data is not None:
+            sealed["data"] = _wire_value(self.data)
+        return sealed
+
+    def wire_json(self) -> str:
+        """The wire form: compact JSON, non-ASCII kept; the text block and size accounting."""
+        return _compact(self.wire())
 
 
 # A generic alias over a pydantic generic model: the `|` form cannot be subscripted.
