@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator
 
 from toolc.emit.pyexpr import LINE_LENGTH, Expr, call, render, sub
 from toolc.emit.pyliterals import docstring, py_str, py_value
-from toolc.emit.pytypes import PyAlias, PyField, PyModel
+from toolc.emit.pymodel import PyAlias, PyField, PyModel
 
 TYPING = ("Annotated", "Any", "Literal", "Optional", "TypeAlias", "Union")
 PYDANTIC = ("BaseModel", "BeforeValidator", "ConfigDict", "Field")

@@ -3,7 +3,6 @@ registry, the package's `__init__`, and the JSON Schema helpers copied verbatim 
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,8 +15,9 @@ import jsonschema_rs
 
 from toolc import __version__
 from toolc.emit import envelope
-from toolc.emit.pyexpr import call, render, sub
-from toolc.emit.pyliterals import py_str, py_value
+from toolc.emit.pyexpr import render, sub
+from toolc.emit.pyliterals import py_str
+from toolc.emit.pymodel import PyAlias, PyModel, TypeExpr
 from toolc.emit.pymodules import (
     all_key,
     import_line,
@@ -29,7 +29,8 @@ from toolc.emit.pymodules import (
     render_alias,
     render_model,
 )
-from toolc.emit.pytypes import Lowering, PyAlias, PyModel, TypeExpr
+from toolc.emit.pyregistry import tool_entry
+from toolc.emit.pytypes import Lowering
 from toolc.emit.schemas import error_codes
 from toolc.model import Project, ToolDecl
 from toolc.naming import pascal, snake
@@ -191,66 +192,6 @@ def shared_module(project: Project, type_names: dict[str, str], types: dict[str,
     return module(HEADER, doc, arrange(blocks), lines)
 
 
-def reserve_bytes(tool: ToolDecl) -> int:
-    """The envelope's fixed overhead around `data` in the compact UTF-8 wire form."""
-    wrapped = {"ok": True, "data": None, "meta": {"tool": tool.name, "version": tool.decl.version}}
-    text = json.dumps(wrapped, separators=(",", ":"), ensure_ascii=False)
-    return len(text.encode()) - len(b"null")
-
-
-def _mapping(value: dict[str, str], indent: int) -> str:
-    """`MappingProxyType({...})` of Python expressions, laid out as black lays it out."""
-    if not value:
-        return "MappingProxyType({})"
-    pad = " " * indent
-    items = "".join(f"{pad}        {py_str(k)}: {v},\n" for k, v in value.items())
-    return f"MappingProxyType(\n{pad}    {{\n{items}{pad}    }}\n{pad})"
-
-
-def _tool_entry(tool: ToolDecl, published: dict[str, Any]) -> str:
-    p = pascal(tool.name)
-    pre = tool.policy.pre_validation if tool.policy is not None else None
-    pre_expr = "None"
-    if tool.pre_validation is not None and pre is not None:
-        pre_call = call(
-            "PreValidation",
-            kwargs=[("tool", py_str(pre.tool)), ("fail_open", str(bool(pre.fail_open)))],
-        )
-        pre_expr = render(pre_call, 8, ",", lead=len("pre_validation="))[:-1]
-    errors = {
-        code: render(
-            call("ErrorSpec", kwargs=[
-                ("retryable", str(bool(spec.retryable))),
-                ("hint", py_str(spec.hint) if spec.hint else "None"),
-            ]), 16, ",", lead=len(py_str(code)) + 2,
-        )[:-1]
-        for code, spec in sorted((tool.decl.errors or {}).items())
-    }  # fmt: skip
-    annotations = {k: py_value(v) for k, v in published["annotations"].items()}
-    fields = [
-        ("name", py_str(tool.name)),
-        ("version", py_str(tool.decl.version)),
-        ("title", py_str(published["title"])),
-        ("description", py_str(tool.decl.description)),
-        ("mcp_server", py_str(tool.decl.mcp_server)),
-        ("enabled", str(tool.enabled)),
-        ("module", py_str(f".tools.{snake(tool.name)}")),
-        ("annotations", _mapping(annotations, 8)),
-        ("operation_type", py_str(tool.operation_type)),
-        ("require_confirmation", str(tool.require_confirmation)),
-        ("pre_validation", pre_expr),
-        ("multi_item", str(tool.decl.multi_item is not None)),
-        ("workflow", str(bool(tool.decl.multi_item and tool.decl.multi_item.workflow))),
-        ("unknown_args", py_str(tool.decl.unknown_args or "ignore")),
-        ("errors", _mapping(errors, 8)),
-        ("envelope_reserve_bytes", str(reserve_bytes(tool))),
-        ("args_name", py_str(f"{p}Args")),
-        ("data_name", py_str(f"{p}Data")),
-    ]
-    body = "".join(f"        {k}={v},\n" for k, v in fields)
-    return f"{py_str(tool.name)}: ToolSpec(\n{body}    ),"
-
-
 @dataclass(frozen=True, slots=True)
 class ToolPython:
     """What the package's Python needs from one tool, kept once its descriptor is dropped."""
@@ -264,7 +205,7 @@ def tool_python(
     tool: ToolDecl, published: dict[str, Any], type_names: dict[str, str], nullable: frozenset[str]
 ) -> ToolPython:
     source, names = tool_module(tool, published, type_names, nullable)
-    return ToolPython(source, names, _tool_entry(tool, published))
+    return ToolPython(source, names, tool_entry(tool, published))
 
 
 def python_files(

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from toolc.emit.pyexpr import Expr, call, name, sub
 from toolc.emit.pyliterals import py_str, py_value
+from toolc.emit.pymodel import PyAlias, PyField, PyModel, TypeExpr
 from toolc.model.schemas import DEFS_REF
 from toolc.naming import pascal, snake
 
@@ -25,59 +25,6 @@ TYPE_SPECIFIC = (
     "items", "properties", "required", "additionalProperties", "uniqueItems",
 )  # fmt: skip
 ENVELOPE_DEFS = {"envelope.ErrorInfo": "ErrorInfo", "envelope.Meta": "Meta"}
-
-
-@dataclass
-class TypeExpr:
-    base: Expr
-    constraints: list[tuple[str, str]] = field(default_factory=list)  # Field(...) keyword args
-    validators: list[Expr | str] = field(default_factory=list)  # BeforeValidator(...) arguments
-    nullable: bool = False
-    null_ok: bool = False  # a shared type that accepts null itself (its alias includes None)
-
-    def annotation(self) -> Expr:
-        if not self.nullable or self.base.head in ("Any", "None"):
-            return self.base
-        # Bases are plain names here: the lowering hoists anything longer into an alias.
-        return name(f"{self.base.head} | None")
-
-    def metadata(self) -> list[Expr]:
-        return [call("BeforeValidator", v) for v in self.validators]
-
-    def inline(self) -> Expr:
-        """The type as one expression, constraints included (for list items and unions)."""
-        metadata = self.metadata()
-        if self.constraints:
-            metadata.append(call("Field", kwargs=self.constraints))
-        return sub("Annotated", self.annotation(), *metadata) if metadata else self.annotation()
-
-
-@dataclass
-class PyField:
-    name: str
-    type: TypeExpr
-    required: bool
-    alias: str | None = None
-    description: str | None = None
-    title: str | None = None
-    examples: list[Any] | None = None
-    default: str | None = None  # a Python expression, for optional fields
-
-
-@dataclass
-class PyModel:
-    name: str
-    doc: str | None
-    extra: str  # "forbid" | "ignore" | "allow"
-    fields: list[PyField]
-    extra_type: Expr | None = None  # typed additionalProperties
-
-
-@dataclass
-class PyAlias:
-    name: str
-    doc: str | None
-    expr: Expr
 
 
 _SCALAR_BASES: dict[str, tuple[type, ...]] = {

@@ -1,0 +1,62 @@
+"""The typed intermediate model of the generated Python: what the lowering makes and the
+templates and renderers only read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolc.emit.pyexpr import Expr, call, name, sub
+
+
+@dataclass
+class TypeExpr:
+    base: Expr
+    constraints: list[tuple[str, str]] = field(default_factory=list)  # Field(...) keyword args
+    validators: list[Expr | str] = field(default_factory=list)  # BeforeValidator(...) arguments
+    nullable: bool = False
+    null_ok: bool = False  # a shared type that accepts null itself (its alias includes None)
+
+    def annotation(self) -> Expr:
+        if not self.nullable or self.base.head in ("Any", "None"):
+            return self.base
+        # Bases are plain names here: the lowering hoists anything longer into an alias.
+        return name(f"{self.base.head} | None")
+
+    def metadata(self) -> list[Expr]:
+        return [call("BeforeValidator", v) for v in self.validators]
+
+    def inline(self) -> Expr:
+        """The type as one expression, constraints included (for list items and unions)."""
+        metadata = self.metadata()
+        if self.constraints:
+            metadata.append(call("Field", kwargs=self.constraints))
+        return sub("Annotated", self.annotation(), *metadata) if metadata else self.annotation()
+
+
+@dataclass
+class PyField:
+    name: str
+    type: TypeExpr
+    required: bool
+    alias: str | None = None
+    description: str | None = None
+    title: str | None = None
+    examples: list[Any] | None = None
+    default: str | None = None  # a Python expression, for optional fields
+
+
+@dataclass
+class PyModel:
+    name: str
+    doc: str | None
+    extra: str  # "forbid" | "ignore" | "allow"
+    fields: list[PyField]
+    extra_type: Expr | None = None  # typed additionalProperties
+
+
+@dataclass
+class PyAlias:
+    name: str
+    doc: str | None
+    expr: Expr

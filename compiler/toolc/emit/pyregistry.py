@@ -1,0 +1,71 @@
+"""The entries of the generated registry.py: one `ToolSpec(...)` per tool."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from toolc.emit.pyexpr import call, render
+from toolc.emit.pyliterals import py_str, py_value
+from toolc.model import ToolDecl
+from toolc.naming import pascal, snake
+
+
+def reserve_bytes(tool: ToolDecl) -> int:
+    """The envelope's fixed overhead around `data` in the compact UTF-8 wire form."""
+    wrapped = {"ok": True, "data": None, "meta": {"tool": tool.name, "version": tool.decl.version}}
+    text = json.dumps(wrapped, separators=(",", ":"), ensure_ascii=False)
+    return len(text.encode()) - len(b"null")
+
+
+def _mapping(value: dict[str, str], indent: int) -> str:
+    """`MappingProxyType({...})` of Python expressions, laid out as black lays it out."""
+    if not value:
+        return "MappingProxyType({})"
+    pad = " " * indent
+    items = "".join(f"{pad}        {py_str(k)}: {v},\n" for k, v in value.items())
+    return f"MappingProxyType(\n{pad}    {{\n{items}{pad}    }}\n{pad})"
+
+
+def tool_entry(tool: ToolDecl, published: dict[str, Any]) -> str:
+    p = pascal(tool.name)
+    pre = tool.policy.pre_validation if tool.policy is not None else None
+    pre_expr = "None"
+    if tool.pre_validation is not None and pre is not None:
+        pre_call = call(
+            "PreValidation",
+            kwargs=[("tool", py_str(pre.tool)), ("fail_open", str(bool(pre.fail_open)))],
+        )
+        pre_expr = render(pre_call, 8, ",", lead=len("pre_validation="))[:-1]
+    errors = {
+        code: render(
+            call("ErrorSpec", kwargs=[
+                ("retryable", str(bool(spec.retryable))),
+                ("hint", py_str(spec.hint) if spec.hint else "None"),
+            ]), 16, ",", lead=len(py_str(code)) + 2,
+        )[:-1]
+        for code, spec in sorted((tool.decl.errors or {}).items())
+    }  # fmt: skip
+    annotations = {k: py_value(v) for k, v in published["annotations"].items()}
+    fields = [
+        ("name", py_str(tool.name)),
+        ("version", py_str(tool.decl.version)),
+        ("title", py_str(published["title"])),
+        ("description", py_str(tool.decl.description)),
+        ("mcp_server", py_str(tool.decl.mcp_server)),
+        ("enabled", str(tool.enabled)),
+        ("module", py_str(f".tools.{snake(tool.name)}")),
+        ("annotations", _mapping(annotations, 8)),
+        ("operation_type", py_str(tool.operation_type)),
+        ("require_confirmation", str(tool.require_confirmation)),
+        ("pre_validation", pre_expr),
+        ("multi_item", str(tool.decl.multi_item is not None)),
+        ("workflow", str(bool(tool.decl.multi_item and tool.decl.multi_item.workflow))),
+        ("unknown_args", py_str(tool.decl.unknown_args or "ignore")),
+        ("errors", _mapping(errors, 8)),
+        ("envelope_reserve_bytes", str(reserve_bytes(tool))),
+        ("args_name", py_str(f"{p}Args")),
+        ("data_name", py_str(f"{p}Data")),
+    ]
+    body = "".join(f"        {k}={v},\n" for k, v in fields)
+    return f"{py_str(tool.name)}: ToolSpec(\n{body}    ),"
