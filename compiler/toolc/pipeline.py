@@ -20,7 +20,6 @@ from pathlib import Path
 from toolc import __version__, snapshot, workspace
 from toolc.checks import run_checks
 from toolc.diagnostics import Diagnostic, Span, diag, sort_key
-from toolc.emit.package import emit_package
 from toolc.guard import check_versions
 from toolc.model import Project, SourceSpans
 from toolc.model.project import lower
@@ -159,6 +158,9 @@ def build_project(
         if checked.project is None or checked.has_errors or (strict and checked.diagnostics):
             return BuildResult(checked.diagnostics, checked.sources, checked.project, False)
         project = checked.project
+        # Imported here: `check` on a config that was never built needs none of the emitters.
+        from toolc.emit.package import emit_package
+
         output = emit_package(project)
         snapshot_shown = shown_path(snapshot_path, cwd)
         diagnostics = list(checked.diagnostics)
