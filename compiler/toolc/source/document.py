@@ -2,13 +2,41 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Any
 
 from toolc.diagnostics import Diagnostic, Span
 
 JsonPath = tuple[str | int, ...]
 # 0-based (line, column, end_line, end_column), as the YAML parser's marks give them.
 RawSpan = tuple[int, int, int, int]
+
+_BITS = 24  # per coordinate: 16 million lines or columns, more than a 32 MiB file can hold
+_MASK = (1 << _BITS) - 1
+
+
+def pack(line: int, column: int, end_line: int, end_column: int) -> int:
+    """A span as one int (0-based coordinates): a tuple per node cost tens of MB at 5,000 tools."""
+    return (((line << _BITS | column) << _BITS | end_line) << _BITS) | end_column
+
+
+def unpack(packed: int) -> RawSpan:
+    return (
+        packed >> 3 * _BITS,
+        packed >> 2 * _BITS & _MASK,
+        packed >> _BITS & _MASK,
+        packed & _MASK,
+    )
+
+
+# A node of the span tree: [value span, key span (0: none), children]; children are a dict by
+# key for a mapping, a list for a sequence, None for a scalar. The tree mirrors the data, so a
+# path is looked up by walking it, and no path tuple is stored per node.
+SpanNode = list[Any]
+
+
+def new_node(value: int = 0, key: int = 0, children: Any = None) -> SpanNode:
+    return [value, key, children]
 
 
 @dataclass(slots=True)
@@ -17,26 +45,36 @@ class SourceMap:
     nearest ancestor that has one, so every path maps somewhere in the file."""
 
     path: str
-    values: dict[JsonPath, RawSpan] = field(default_factory=dict)
-    keys: dict[JsonPath, RawSpan] = field(default_factory=dict)
+    root: SpanNode | None = None
 
-    def _lookup(self, table: dict[JsonPath, RawSpan], path: JsonPath) -> Span:
-        p = tuple(path)
-        while True:
-            raw = table.get(p) or self.values.get(p)
-            if raw is not None:
-                line, col, eline, ecol = raw
-                return Span(self.path, line + 1, col + 1, eline + 1, ecol + 1)
-            if not p:
-                return Span.whole_file(self.path)
-            p = p[:-1]
+    def _walk(self, path: JsonPath) -> tuple[SpanNode | None, bool]:
+        node = self.root
+        if node is None:
+            return None, False
+        for part in path:
+            children = node[2]
+            found = (isinstance(children, dict) and isinstance(part, str) and part in children) or (
+                isinstance(children, list) and isinstance(part, int) and 0 <= part < len(children)
+            )
+            if not found:
+                return node, False
+            node = children[part]
+        return node, True
+
+    def _span(self, packed: int) -> Span:
+        line, col, eline, ecol = unpack(packed)
+        return Span(self.path, line + 1, col + 1, eline + 1, ecol + 1)
 
     def value_span(self, path: JsonPath) -> Span:
-        return self._lookup(self.values, path)
+        node, _ = self._walk(path)
+        return self._span(node[0]) if node is not None else Span.whole_file(self.path)
 
     def key_span(self, path: JsonPath) -> Span:
         """The span of the key that introduces ``path`` (or of the value, for list items)."""
-        return self._lookup(self.keys, path)
+        node, _ = self._walk(path)
+        if node is None:
+            return Span.whole_file(self.path)
+        return self._span(node[1] or node[0])
 
 
 @dataclass(slots=True)

@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 from toolc.diagnostics import Diagnostic, Note, Span, diag
-from toolc.source.document import JsonPath, RawSpan, SourceMap
+from toolc.source.document import SourceMap, SpanNode, new_node, pack, unpack
 from toolc.source.scalars import resolve_plain, resolve_tagged
 from toolc.source.yaml_errors import syntax_error
 
@@ -50,15 +50,16 @@ _COMPLEX_KEY = object()  # a collection used as a key is being read; it is dropp
 class _Frame:
     container: Any  # dict[str, Any] when is_map, else list[Any]
     is_map: bool
-    path: JsonPath
+    node: SpanNode  # the collection's node in the span tree
     start: Any  # the start mark
     anchor: str | None
     weight: int = 1
     key: object = None  # mappings: the pending key, None when a key is expected
+    key_span: int = 0  # mappings: the pending key's packed span
 
 
-def _raw(start: Any, end: Any) -> RawSpan:
-    return (start.line, start.column, end.line, end.column)
+def _packed(start: Any, end: Any) -> int:
+    return pack(start.line, start.column, end.line, end.column)
 
 
 class _Builder:
@@ -73,7 +74,6 @@ class _Builder:
         self.stack: list[_Frame] = []
         self.alias_nodes = 0
         self.nodes = 0
-        self.dropped = 0
         self.root: Any = None
         self.done = False
         self.handlers = {
@@ -91,24 +91,29 @@ class _Builder:
     def error(self, code: str, start: Any, end: Any, message: str, hint: str | None = None) -> None:
         self.diagnostics.append(diag(code, self.span(start, end), message, hint))
 
-    # -- placing a finished node ------------------------------------------------------------
-    def child_path(self) -> JsonPath:
-        """The path of the collection about to be read; a unique dummy when it is dropped."""
+    # -- placing a node ------------------------------------------------------------------------
+    def attach(self, node: SpanNode) -> bool:
+        """Put a node's spans in the tree where the next value goes (with its key's span).
+        False when the value is dropped (its key was refused)."""
         if not self.stack:
-            return ()
+            self.spans.root = node
+            return True
         top = self.stack[-1]
         if not top.is_map:
-            return (*top.path, len(top.container))
+            top.node[2].append(node)
+            return True
         key = top.key
-        if isinstance(key, str):
-            return (*top.path, key)
-        self.dropped += 1
-        return ("\0dropped", self.dropped)
+        if type(key) is not str:
+            return False
+        node[1] = top.key_span
+        top.node[2][key] = node
+        return True
 
-    def add(self, value: Any, weight: int, raw: RawSpan) -> None:
+    def add(self, value: Any, weight: int, node: SpanNode | None) -> None:
+        """Place a finished value; `node` is its span node, None when already attached."""
         self.nodes += 1
         if self.nodes > MAX_NODES:
-            line, column, _, _ = raw
+            line, column, _, _ = unpack(node[0] if node is not None else 0)
             self.diagnostics.append(
                 diag(
                     "yaml-size-limit",
@@ -118,22 +123,21 @@ class _Builder:
                 )
             )
             raise _Abort
+        if node is not None:
+            self.attach(node)
         stack = self.stack
         if not stack:
             self.root = value
-            self.spans.values[()] = raw
             return
         top = stack[-1]
         top.weight += weight
         container = top.container
         if not top.is_map:
-            self.spans.values[(*top.path, len(container))] = raw
             container.append(value)
             return
         key = top.key
         if type(key) is str:
             top.key = None
-            self.spans.values[(*top.path, key)] = raw
             container[key] = value
         else:  # a dropped entry: after a collection used as key comes its value, also dropped
             top.key = _BAD_KEY if key is _COMPLEX_KEY else None
@@ -167,11 +171,9 @@ class _Builder:
             )
             top.key = _BAD_KEY
             return
-        path = (*top.path, key)
-        keys = self.spans.keys
-        first = keys.get(path)
-        if first is not None:
-            line, col, eline, ecol = first
+        first_node = top.node[2].get(key)
+        if first_node is not None:
+            line, col, eline, ecol = unpack(first_node[1])
             note = Note(
                 Span(self.path, line + 1, col + 1, eline + 1, ecol + 1),
                 f"'{key}' first defined here",
@@ -187,8 +189,7 @@ class _Builder:
             )
             top.key = _BAD_KEY
             return
-        start, end = event.start_mark, event.end_mark
-        keys[path] = (start.line, start.column, end.line, end.column)
+        top.key_span = _packed(event.start_mark, event.end_mark)
         top.key = key
 
     # -- events ---------------------------------------------------------------------------------
@@ -225,8 +226,7 @@ class _Builder:
             value = None
         if event.anchor is not None:
             self.anchors[event.anchor] = (value, 1)
-        start, end = event.start_mark, event.end_mark
-        self.add(value, 1, (start.line, start.column, end.line, end.column))
+        self.add(value, 1, [_packed(event.start_mark, event.end_mark), 0, None])
 
     def unsupported_tag(self, event: Any) -> None:
         tag = str(event.tag).replace(_CORE, "!!", 1)
@@ -260,7 +260,7 @@ class _Builder:
                 "write the repeated parts out or share them with `types:` and `$ref`",
             )
             raise _Abort
-        self.add(value, weight, _raw(event.start_mark, event.end_mark))
+        self.add(value, weight, [_packed(event.start_mark, event.end_mark), 0, None])
 
     def start_mapping(self, event: Any) -> None:
         self.start(event, {}, True, _MAP_TAGS)
@@ -282,15 +282,16 @@ class _Builder:
                 "flatten the structure or share parts through `types:` and `$ref`",
             )
             raise _Abort
-        path = self.child_path()
-        self.stack.append(_Frame(container, is_map, path, event.start_mark, event.anchor))
+        node = new_node(children={} if is_map else [])
+        self.attach(node)  # now, so that its entries go below it; its own span is set at the end
+        self.stack.append(_Frame(container, is_map, node, event.start_mark, event.anchor))
 
     def end(self, event: Any) -> None:
         frame = self.stack.pop()
         if frame.anchor is not None:
             self.anchors[frame.anchor] = (frame.container, frame.weight)
-        start, end = frame.start, event.end_mark
-        self.add(frame.container, frame.weight, (start.line, start.column, end.line, end.column))
+        frame.node[0] = _packed(frame.start, event.end_mark)
+        self.add(frame.container, frame.weight, None)
 
     def feed(self, event: Any) -> None:
         stack = self.stack
