@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from toolc.diagnostics import Diagnostic, Span, diag
 from toolc.model import Project
@@ -10,14 +10,21 @@ from toolc.semver import Version
 from toolc.snapshot import Entry
 
 
+def version_spans(project: Project) -> dict[str, Span]:
+    """Where each tool's version is declared: all of the source spans the guard needs."""
+    return {
+        name: project.spans.tool(("tools", name, "version"), key=True) for name in project.tools
+    }
+
+
 def check_versions(
-    project: Project, old: dict[str, Entry], new: dict[str, Entry], snapshot_shown: str
+    spans: Mapping[str, Span], old: dict[str, Entry], new: dict[str, Entry], snapshot_shown: str
 ) -> Iterator[Diagnostic]:
     for name, entry in new.items():
         before = old.get(name)
         if before is None:
             continue
-        span = project.spans.tool(("tools", name, "version"), key=True)
+        span = spans[name]
         try:
             previous = Version.parse(before.version)
         except ValueError:

@@ -14,17 +14,17 @@ import contextlib
 import gc
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from toolc import __version__, snapshot, workspace
 from toolc.checks import run_checks
 from toolc.diagnostics import Diagnostic, Span, diag, sort_key
-from toolc.guard import check_versions
+from toolc.guard import check_versions, version_spans
 from toolc.model import Project, SourceSpans
 from toolc.model.project import lower
 from toolc.snapshot import Entry
-from toolc.source import LoadedFile, load_file
+from toolc.source import LoadedFile, SourceMap, load_file
 from toolc.uptodate import inputs_digest
 from toolc.validate.schema_errors import validate_file
 from toolc.workspace import Drift
@@ -161,6 +161,12 @@ def build_project(
         # Imported here: `check` on a config that was never built needs none of the emitters.
         from toolc.emit.package import emit_package
 
+        # The span trees served the checks, which are done; the guard needs one span a tool.
+        # Letting the rest go before emitting lowers the build's peak (measured at 5,000 tools,
+        # with each descriptor indented for tools.json as it is made: 614 MB to 580 MB).
+        spans = version_spans(project)
+        project = replace(project, spans=SourceSpans(SourceMap(project.spans.tools.path), None))
+        checked = replace(checked, project=project)
         output = emit_package(project)
         snapshot_shown = shown_path(snapshot_path, cwd)
         diagnostics = list(checked.diagnostics)
@@ -173,7 +179,7 @@ def build_project(
                 diagnostics.append(
                     diag("snapshot-invalid", Span.whole_file(snapshot_shown), str(exc))
                 )
-        diagnostics.extend(check_versions(project, old, output.snapshot, snapshot_shown))
+        diagnostics.extend(check_versions(spans, old, output.snapshot, snapshot_shown))
         new_snapshot = snapshot.render(output.snapshot).encode()
         result_args = (checked.sources, project)
         if any(d.is_error or strict for d in diagnostics):  # under --strict a warning stops it

@@ -33,14 +33,16 @@ class PackageOutput:
     snapshot: dict[str, Entry]
 
 
-def _tools_json(entries: list[bytes]) -> bytes:
-    """`{"tools": [...]}` from descriptors pretty-printed one by one: the same bytes as printing
-    the whole list at once, without holding every descriptor until the end."""
-    if not entries:
+def _tools_json_item(published: dict[str, Any]) -> bytes:
+    """One descriptor as it stands inside `{"tools": [...]}`: pretty-printed, indented twice."""
+    return b"\n".join(b"    " + line for line in pretty_json(published).rstrip(b"\n").split(b"\n"))
+
+
+def _tools_json(items: list[bytes]) -> bytes:
+    """`{"tools": [...]}` from descriptors printed one by one: the same bytes as printing the
+    whole list at once, without holding every descriptor until the end."""
+    if not items:
         return pretty_json({"tools": []})
-    items = [
-        b"\n".join(b"    " + line for line in entry.rstrip(b"\n").split(b"\n")) for entry in entries
-    ]
     return b'{\n  "tools": [\n' + b",\n".join(items) + b"\n  ]\n}\n"
 
 
@@ -63,7 +65,7 @@ def emit_package(project: Project) -> PackageOutput:
         files[f"schemas/{name}.output.json"] = pretty_json(published["outputSchema"])
         files[f"contracts/{name}.json"] = pretty_json(document)
         if tool.enabled:
-            served.append(pretty_json(published))
+            served.append(_tools_json_item(published))
         snapshot[name] = Entry(
             tool.decl.version,
             schema_fingerprint(published["inputSchema"]),
