@@ -61,20 +61,20 @@ class SourceMap:
             node = children[part]
         return node, True
 
-    def _span(self, packed: int) -> Span:
+    def span_of(self, packed: int) -> Span:
         line, col, eline, ecol = unpack(packed)
         return Span(self.path, line + 1, col + 1, eline + 1, ecol + 1)
 
     def value_span(self, path: JsonPath) -> Span:
         node, _ = self._walk(path)
-        return self._span(node[0]) if node is not None else Span.whole_file(self.path)
+        return self.span_of(node[0]) if node is not None else Span.whole_file(self.path)
 
     def key_span(self, path: JsonPath) -> Span:
         """The span of the key that introduces ``path`` (or of the value, for list items)."""
         node, _ = self._walk(path)
         if node is None:
             return Span.whole_file(self.path)
-        return self._span(node[1] or node[0])
+        return self.span_of(node[1] or node[0])
 
 
 @dataclass(slots=True)

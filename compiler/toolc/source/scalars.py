@@ -7,9 +7,54 @@ JSON) would say they mean, so toolc resolves plain scalars itself.
 
 from __future__ import annotations
 
+import math
 import re
+from typing import NamedTuple
 
 Scalar = str | int | float | bool | None
+
+CORE = "tag:yaml.org,2002:"
+SCALAR_TAGS = frozenset(CORE + t for t in ("str", "int", "float", "bool", "null"))
+
+
+class ScalarProblem(NamedTuple):
+    code: str
+    message: str
+    hint: str
+
+
+def unsupported_tag(tag: object) -> ScalarProblem:
+    shown = str(tag).replace(CORE, "!!", 1)
+    return ScalarProblem(
+        "yaml-unsupported-tag",
+        f"unsupported YAML tag '{shown}'",
+        "toolc reads YAML safely (JSON-compatible core tags only); remove the tag",
+    )
+
+
+def type_scalar(tag: str | None, plain: bool, text: str) -> tuple[Scalar, ScalarProblem | None]:
+    """A scalar's value by YAML 1.2's core schema and toolc's tag policy, or why it has none."""
+    value: Scalar
+    if tag is None:
+        value = resolve_plain(text) if plain else text
+    elif tag == "!":
+        value = text
+    elif tag in SCALAR_TAGS:
+        try:
+            value = resolve_tagged(tag, text)
+        except ValueError as exc:
+            hint = "write the value as YAML 1.2 writes that type, or drop the tag"
+            return None, ScalarProblem("yaml-tag-mismatch", str(exc), hint)
+    else:
+        return None, unsupported_tag(tag)
+    if type(value) is float and not math.isfinite(value):
+        return None, ScalarProblem(
+            "non-json-value",
+            f"{text!r} is not a finite number and has no JSON equivalent",
+            "use a finite number, or quote the value to make it a string",
+        )
+    return value, None
+
 
 _NULL = frozenset({"", "~", "null", "Null", "NULL"})
 _TRUE = frozenset({"true", "True", "TRUE"})

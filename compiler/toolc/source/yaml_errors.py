@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import yaml
 
-from toolc.diagnostics import Diagnostic, Span, diag
+from toolc.diagnostics import Diagnostic, Note, Span, diag
 
 MAX_DEPTH = 64
 
@@ -79,3 +79,15 @@ def syntax_error(exc: yaml.YAMLError, text: str, path: str) -> Diagnostic:
             f"character {_printable(exc.character)} is not allowed in YAML ({exc.reason})",
         )
     return diag("yaml-syntax", Span.whole_file(path), str(exc))
+
+
+def duplicate_key(key: str, here: Span, first: Span) -> Diagnostic:
+    """PyYAML would keep the second silently; toolc refuses it, pointing at both."""
+    note = Note(first, f"'{key}' first defined here")
+    return diag(
+        "yaml-duplicate-key",
+        here,
+        f"duplicate key '{key}'",
+        "remove one of the two entries, or rename it",
+        (note,),
+    )

@@ -8,16 +8,15 @@ before anything is expanded, and plain scalars are typed by YAML 1.2's core sche
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
 import yaml
 
-from toolc.diagnostics import Diagnostic, Note, Span, diag
+from toolc.diagnostics import Diagnostic, Span, diag
 from toolc.source.document import SourceMap, SpanNode, new_node, pack, unpack
-from toolc.source.scalars import resolve_plain, resolve_tagged
-from toolc.source.yaml_errors import syntax_error
+from toolc.source.scalars import CORE, ScalarProblem, type_scalar, unsupported_tag
+from toolc.source.yaml_errors import duplicate_key, syntax_error
 
 try:  # libyaml's parser is ~10x faster; the pure-Python one is the fallback.
     from yaml._yaml import CParser as _Parser
@@ -31,8 +30,7 @@ MAX_ALIAS_NODES = 100_000
 # from costing minutes and gigabytes (measured: 16 million values took 65 s and 6.7 GB).
 MAX_NODES = 3_000_000
 
-_CORE = "tag:yaml.org,2002:"
-_SCALAR_TAGS = frozenset(_CORE + t for t in ("str", "int", "float", "bool", "null"))
+_CORE = CORE
 _MAP_TAGS = frozenset({None, "!", _CORE + "map"})
 _SEQ_TAGS = frozenset({None, "!", _CORE + "seq"})
 _KEY_TAGS = frozenset({None, "!", _CORE + "str"})  # keys are names: text only
@@ -173,20 +171,9 @@ class _Builder:
             return
         first_node = top.node[2].get(key)
         if first_node is not None:
-            line, col, eline, ecol = unpack(first_node[1])
-            note = Note(
-                Span(self.path, line + 1, col + 1, eline + 1, ecol + 1),
-                f"'{key}' first defined here",
-            )
-            self.diagnostics.append(
-                diag(
-                    "yaml-duplicate-key",
-                    self.span(event.start_mark, event.end_mark),
-                    f"duplicate key '{key}'",
-                    "remove one of the two entries, or rename it",
-                    (note,),
-                )
-            )
+            first = self.spans.span_of(first_node[1])
+            here = self.span(event.start_mark, event.end_mark)
+            self.diagnostics.append(duplicate_key(key, here, first))
             top.key = _BAD_KEY
             return
         top.key_span = _packed(event.start_mark, event.end_mark)
@@ -194,49 +181,18 @@ class _Builder:
 
     # -- events ---------------------------------------------------------------------------------
     def scalar(self, event: Any) -> None:
-        tag, text = event.tag, event.value
-        value: Any
-        if tag is None:
-            value = text if event.style else resolve_plain(text)
-        elif tag == "!":
-            value = text
-        elif tag in _SCALAR_TAGS:
-            try:
-                value = resolve_tagged(tag, text)
-            except ValueError as exc:
-                self.error(
-                    "yaml-tag-mismatch",
-                    event.start_mark,
-                    event.end_mark,
-                    str(exc),
-                    "write the value as YAML 1.2 writes that type, or drop the tag",
-                )
-                value = None
-        else:
-            self.unsupported_tag(event)
-            value = None
-        if type(value) is float and not math.isfinite(value):
-            self.error(
-                "non-json-value",
-                event.start_mark,
-                event.end_mark,
-                f"{text!r} is not a finite number and has no JSON equivalent",
-                "use a finite number, or quote the value to make it a string",
-            )
-            value = None
+        value, problem = type_scalar(event.tag, not event.style, event.value)
+        if problem is not None:
+            self.report(problem, event)
         if event.anchor is not None:
             self.anchors[event.anchor] = (value, 1)
         self.add(value, 1, [_packed(event.start_mark, event.end_mark), 0, None])
 
+    def report(self, problem: ScalarProblem, event: Any) -> None:
+        self.error(problem.code, event.start_mark, event.end_mark, problem.message, problem.hint)
+
     def unsupported_tag(self, event: Any) -> None:
-        tag = str(event.tag).replace(_CORE, "!!", 1)
-        self.error(
-            "yaml-unsupported-tag",
-            event.start_mark,
-            event.end_mark,
-            f"unsupported YAML tag '{tag}'",
-            "toolc reads YAML safely (JSON-compatible core tags only); remove the tag",
-        )
+        self.report(unsupported_tag(event.tag), event)
 
     def alias(self, event: Any) -> None:
         target = self.anchors.get(event.anchor)
