@@ -74,5 +74,5 @@ def emit_package(project: Project) -> PackageOutput:
         )
         per_tool[name] = tool_python(tool, published, type_names, nullable)
     files["tools.json"] = _tools_json(served)
-    files.update(python_files(project, per_tool, types))
+    files.update(python_files(project, per_tool, types, type_names, nullable))
     return PackageOutput(dict(sorted(files.items())), snapshot)

@@ -177,8 +177,10 @@ def root_named(cls: str) -> Callable[[tuple[str, ...]], str | None]:
     return lambda path: cls if path == () else None
 
 
-def shared_module(project: Project, type_names: dict[str, str], types: dict[str, Any]) -> bytes:
-    lowering = Lowering(type_names, nullable_types=accepting_null(types))
+def shared_module(
+    project: Project, type_names: dict[str, str], types: dict[str, Any], nullable: frozenset[str]
+) -> bytes:
+    lowering = Lowering(type_names, nullable_types=nullable)
     blocks: list[str] = []
     for type_name in sorted(project.types):
         cls = type_names[type_name]
@@ -209,13 +211,18 @@ def tool_python(
 
 
 def python_files(
-    project: Project, per_tool: dict[str, ToolPython], types: dict[str, Any]
+    project: Project,
+    per_tool: dict[str, ToolPython],
+    types: dict[str, Any],
+    type_names: dict[str, str],
+    nullable: frozenset[str],
 ) -> dict[str, bytes]:
-    type_names = {t: pascal(t) for t in project.types}
+    """The package-wide modules, from what each tool contributed (`tool_python`); the type
+    names and the types that accept null are the ones the tool modules were made with."""
     files: dict[str, bytes] = {
         "py.typed": b"",
         "_jsonschema.py": (HEADER + "\n" + RUNTIME.read_text(encoding="utf-8")).encode(),
-        "shared.py": shared_module(project, type_names, types),
+        "shared.py": shared_module(project, type_names, types, nullable),
         "tools/__init__.py": module(HEADER, "One module per tool.", [], []),
     }
     tool_imports: list[str] = []
