@@ -1,0 +1,187 @@
+"""The confirmation question of a tool whose policy requires it: one question per call,
+for the whole set of items, in both protocol eras.
+
+- 2025-11-25 and earlier: the server asks during the call (`session.elicit_form`).
+- 2026-07-28: the call answers `InputRequiredResult` and the client retries with
+  `input_responses`. An answer counts only for a question this server asked in this
+  call: the question carries a `request_state` signed with a per-process key over the
+  tool, the canonical arguments and a nonce, and each nonce is redeemed once."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from mcp import types
+from mcp.server.context import ServerRequestContext
+from mcp.types.version import MODERN_PROTOCOL_VERSIONS
+
+QUESTION = "confirm"
+
+# Flat and non-empty: clients render empty or nested forms badly.
+CONFIRM_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        QUESTION: {
+            "type": "boolean",
+            "title": "Confirm",
+            "description": "True to go ahead, false to cancel.",
+        }
+    },
+    "required": [QUESTION],
+}
+
+Answer = Literal["confirmed", "declined", "unavailable"]
+
+_NAME_KEYS = ("name", "subject", "title", "label", "id")
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def binding(tool: str, arguments: Any) -> str:
+    """What a confirmation is bound to: the tool and its canonical arguments."""
+    canonical = json.dumps(
+        [tool, arguments], sort_keys=True, separators=(",", ":"), ensure_ascii=True
+    )
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+class RequestStates:
+    """Signs the `request_state` of each question and redeems it once."""
+
+    def __init__(
+        self, *, ttl: float = 600.0, max_pending: int = 10_000, key: bytes | None = None
+    ) -> None:
+        self._key = key if key is not None else secrets.token_bytes(32)
+        self._ttl = ttl
+        self._max_pending = max_pending
+        self._pending: OrderedDict[str, float] = OrderedDict()
+
+    def _mac(self, payload: bytes) -> bytes:
+        return hmac.new(self._key, payload, hashlib.sha256).digest()
+
+    def issue(self, bound: str) -> str:
+        now = time.time()
+        while self._pending and (
+            len(self._pending) >= self._max_pending
+            or next(iter(self._pending.values())) <= now
+        ):
+            self._pending.popitem(last=False)
+        nonce = secrets.token_urlsafe(16)
+        expires = now + self._ttl
+        self._pending[nonce] = expires
+        payload = json.dumps({"b": bound, "n": nonce, "x": expires}).encode()
+        return f"{_b64(payload)}.{_b64(self._mac(payload))}"
+
+    def redeem(self, state: str, bound: str) -> bool:
+        """True once for a state this object issued for `bound`, unexpired."""
+        try:
+            head, _, tag = state.partition(".")
+            payload = _unb64(head)
+            if not hmac.compare_digest(_unb64(tag), self._mac(payload)):
+                return False
+            claims = json.loads(payload)
+            nonce, expires = claims["n"], claims["x"]
+            if claims["b"] != bound or not time.time() < expires:
+                return False
+        except (ValueError, KeyError, TypeError):
+            return False
+        return self._pending.pop(nonce, None) is not None
+
+
+def _item_text(value: Any) -> str:
+    if isinstance(value, Mapping):
+        for key in _NAME_KEYS:
+            if isinstance(value.get(key), str | int) and value[key] != "":
+                return str(value[key])
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def labels(input_schema: Mapping[str, Any]) -> dict[str, str]:
+    """The arguments that name the call's items: wire name → `x-toolc-label`."""
+    properties = input_schema.get("properties", {})
+    return {
+        name: prop["x-toolc-label"]
+        for name, prop in properties.items()
+        if isinstance(prop, Mapping) and isinstance(prop.get("x-toolc-label"), str)
+    }
+
+
+def message(title: str, named: Mapping[str, str], arguments: Mapping[str, Any]) -> str:
+    """The question, naming the items through each argument's label, e.g.
+    `Cancelar pedidos — os pedidos: P-100, P-101. Confirm?`"""
+    parts = []
+    for name, label in named.items():
+        if name in arguments:
+            value = arguments[name]
+            values = value if isinstance(value, list) else [value]
+            parts.append(f"{label}: {', '.join(_item_text(v) for v in values)}")
+    return f"{title} — {'; '.join(parts)}. Confirm?" if parts else f"{title}. Confirm?"
+
+
+def _form_capable(ctx: ServerRequestContext[Any, Any]) -> bool:
+    capabilities = ctx.session.client_capabilities
+    elicitation = capabilities.elicitation if capabilities is not None else None
+    if elicitation is None:
+        return False
+    # `elicitation: {}` (no mode named) means form mode.
+    return elicitation.form is not None or elicitation.url is None
+
+
+def _verdict(answer: object) -> Answer:
+    if (
+        isinstance(answer, types.ElicitResult)
+        and answer.action == "accept"
+        and (answer.content or {}).get(QUESTION) is True
+    ):
+        return "confirmed"
+    return "declined"
+
+
+async def ask(
+    ctx: ServerRequestContext[Any, Any],
+    params: types.CallToolRequestParams,
+    states: RequestStates,
+    bound: str,
+    text: str,
+) -> Answer | types.InputRequiredResult:
+    """The user's answer, or (2026-07-28) the question to return to the client."""
+    if not _form_capable(ctx):
+        return "unavailable"
+    if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+        state = params.request_state
+        if state is not None and states.redeem(state, bound):
+            answer = (params.input_responses or {}).get(QUESTION)
+            if answer is not None:
+                return _verdict(answer)
+        # No answer to a question of ours: any input_responses sent are ignored.
+        request = types.ElicitRequest(
+            params=types.ElicitRequestFormParams(
+                message=text, requested_schema=CONFIRM_SCHEMA
+            )
+        )
+        return types.InputRequiredResult(
+            input_requests={QUESTION: request}, request_state=states.issue(bound)
+        )
+    if not ctx.session.can_send_request:
+        return "unavailable"
+    result = await ctx.session.elicit_form(
+        message=text, requested_schema=CONFIRM_SCHEMA, related_request_id=ctx.request_id
+    )
+    return _verdict(result)
