@@ -1,0 +1,39 @@
+"""A test server process: `python serve.py PACKAGE HANDLERS_MODULE [MCP_SERVER]`.
+
+Serves a generated package (with the server runtime copied in, as the build ships it)
+over stdio, with the handlers of HANDLERS_MODULE. RUNTIME_TEST_LOG names the file the
+server logs to."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import logging
+import os
+import sys
+from importlib import resources
+
+
+def main() -> None:
+    package, handlers_module = sys.argv[1], sys.argv[2]
+    server = sys.argv[3] if len(sys.argv) > 3 else None
+    log = os.environ.get("RUNTIME_TEST_LOG")
+    if log:
+        logging.basicConfig(filename=log, level=logging.INFO)
+    tools = importlib.import_module(package).ALL_TOOLS
+    runtime = importlib.import_module(f"{package}.server_runtime")
+    listing = resources.files(package).joinpath("tools.json").read_text("utf-8")
+    handlers = importlib.import_module(handlers_module).Handlers()
+    built = runtime.build_server(
+        tools,
+        json.loads(listing)["tools"],
+        handlers,
+        server=server,
+        name=f"test-{package}",
+        version="0.0.1",
+    )
+    runtime.run_stdio(built)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,82 @@
+"""Handlers of examples/telecom (a pre-validated, workflow-backed multi-item tool) whose
+behaviour each call's customer id chooses. The pre-validator:
+
+- `2`: ineligible with a reason; `3`: resolves the items to canonical names, with a
+  confirmation message; `4`: resolves to arguments of the wrong shape;
+- `5`: raises; `6`: returns data that is not a decision; `7`: a domain failure;
+- otherwise eligible, arguments unchanged.
+
+The tool returns the workflow's output: an item whose id starts with 9 fails; an item
+named `aux-fail` makes a later step fail (`ok: false` on the run); customer `404` is a
+declared failure; customer `500` returns an output without the tool's step."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp_tools import CancelarProdutosArgs, ValidarProdutosCancelamentoArgs
+from mcp_tools.server_runtime import ToolContext, ToolFailure
+
+
+class Handlers:
+    async def validar_produtos_cancelamento(
+        self, args: ValidarProdutosCancelamentoArgs, ctx: ToolContext
+    ) -> Any:
+        customer = args.customer_id
+        if customer == "2":
+            return {"eligible": False, "reason": "Cliente com débito em aberto."}
+        if customer == "3":
+            items = [
+                {"id": i["id"], "name": f"{i['name']} Mensal"}
+                for i in args.items
+                if isinstance(i, dict)
+            ]
+            names = ", ".join(i["name"] for i in items)
+            return {
+                "eligible": True,
+                "transaction_decision": {
+                    "resolved_arguments": {"customer_id": customer, "items": items},
+                    "target_tool": "cancelar_produtos",
+                    "confirmation_message": f"Você confirma o cancelamento de {names}?",
+                },
+            }
+        if customer == "4":
+            return {
+                "eligible": True,
+                "transaction_decision": {
+                    "resolved_arguments": {"customer_id": customer, "items": ["TIM"]},
+                    "target_tool": "cancelar_produtos",
+                },
+            }
+        if customer == "5":
+            raise RuntimeError("validator secret: token=abc123")
+        if customer == "6":
+            return {"eligible": "sim"}
+        if customer == "7":
+            raise ToolFailure("VALIDATOR_DOWN", "validator down")
+        return {"eligible": True}
+
+    async def cancelar_produtos(self, args: CancelarProdutosArgs, ctx: ToolContext) -> Any:
+        if args.customer_id == "404":
+            raise ToolFailure("CUSTOMER_NOT_FOUND", "O cliente não existe.")
+        if args.customer_id == "500":
+            return {"status": "COMPLETED", "output": {"outra_etapa": {"results": []}}}
+        results = [
+            {"id": p.id, "subject": p.name, "success": True, "protocol": f"X{p.id}"}
+            if not p.id.startswith("9")
+            else {"id": p.id, "subject": p.name, "success": False, "reason": "not_found"}
+            for p in args.items
+        ]
+        step = {
+            "results": results,
+            "confirmed": ctx.confirmed,
+            "pre_validated": ctx.decision is not None,
+        }
+        run = {
+            "status": "COMPLETED",
+            "output": {"cancelar_produtos": step, "notificar": {"success": True}},
+        }
+        if any(p.name == "aux-fail" for p in args.items):
+            run["output"]["notificar"] = {"success": False, "error": "smtp: secret"}
+            return {"ok": False, "result": run, "error": "falha em pós-processamento"}
+        return run
