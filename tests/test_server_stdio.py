@@ -594,3 +594,22 @@ def test_a_valid_state_without_an_answer_asks_again(retail: Connection) -> None:
     args = {"order_ids": ["P-100"]}
     state = _question(retail, args)
     _question(retail, args, request_state=state)
+
+
+# The same server on Streamable HTTP (run_http)
+
+
+@pytest.fixture(scope="module", params=["auto", "legacy"])
+def retail_http(request: pytest.FixtureRequest, retail_pkg: Path) -> Iterator[Connection]:
+    yield from _connect(retail_pkg, "retail_handlers", mode=request.param, http=True)
+
+
+def test_streamable_http(retail_http: Connection) -> None:
+    connection = answering(retail_http, "accept")
+    assert _listed(connection) == list(connection.published.values())
+    envelope = connection.call("cancelar_pedidos", {"order_ids": ["P-100", "P-900"]})
+    multi(envelope, "PARTIAL_SUCCESS", (1, 1))
+    assert len(connection.asker.questions) == 1
+    info = error(connection.call("consultar_pedidos", {"order_ids": ["P-500"]}), "TOOL_ERROR")
+    assert ERROR_ID.match(info["errorId"])
+    error(connection.call("consultar_pedidos", {}), "VALIDATION_ERROR")

@@ -11,8 +11,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -51,6 +53,25 @@ def build(config: Path, out: Path) -> Path:
     return out
 
 
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _wait_for(port: int, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
 def descriptors(pkg: Path) -> dict[str, dict[str, Any]]:
     listing = json.loads((pkg / "tools.json").read_text(encoding="utf-8"))
     return {d["name"]: d for d in listing["tools"]}
@@ -85,6 +106,7 @@ class Connection:
         mode: str = "auto",
         elicitation: bool = True,
         log: Path | None = None,
+        http: bool = False,
     ) -> None:
         self.pkg = pkg
         self.published = descriptors(pkg)
@@ -95,9 +117,18 @@ class Connection:
         args = [str(SUPPORT / "serve.py"), pkg.name, handlers]
         if server is not None:
             args.append(server)
-        params = StdioServerParameters(command=sys.executable, args=args, env=env)
+        target: StdioServerParameters | str = StdioServerParameters(
+            command=sys.executable, args=args, env=env
+        )
+        self.process: subprocess.Popen[bytes] | None = None
+        if http:
+            port = _free_port()
+            env["RUNTIME_TEST_HTTP_PORT"] = str(port)
+            self.process = subprocess.Popen([sys.executable, *args], env=env)
+            _wait_for(port)
+            target = f"http://127.0.0.1:{port}/mcp"
         self.client = Client(
-            params,
+            target,
             mode=mode,  # type: ignore[arg-type]
             elicitation_callback=self.asker if elicitation else None,
             read_timeout_seconds=30,
@@ -110,6 +141,9 @@ class Connection:
     def close(self) -> None:
         self._client_cm.__exit__(None, None, None)
         self._portal_cm.__exit__(None, None, None)
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
 
     @property
     def protocol_version(self) -> str:

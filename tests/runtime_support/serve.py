@@ -1,8 +1,8 @@
 """A test server process: `python serve.py PACKAGE HANDLERS_MODULE [MCP_SERVER]`.
 
 Serves a generated package (with the server runtime copied in, as the build ships it)
-over stdio, with the handlers of HANDLERS_MODULE. RUNTIME_TEST_LOG names the file the
-server logs to."""
+over stdio (or Streamable HTTP on 127.0.0.1:RUNTIME_TEST_HTTP_PORT), with the handlers of
+HANDLERS_MODULE. RUNTIME_TEST_LOG names the file the server logs to."""
 
 from __future__ import annotations
 
@@ -32,7 +32,11 @@ def main() -> None:
         name=f"test-{package}",
         version="0.0.1",
     )
-    runtime.run_stdio(built)
+    port = os.environ.get("RUNTIME_TEST_HTTP_PORT")
+    if port:
+        runtime.run_http(built, "127.0.0.1", int(port))
+    else:
+        runtime.run_stdio(built)
 
 
 if __name__ == "__main__":
