@@ -20,20 +20,18 @@ from jsonschema import Draft202012Validator
 from mcp import types
 from pydantic import BaseModel, ConfigDict, ValidationError
 from toolc.emit import envelope as emit_envelope
+from toolc.runtime import server_calls as calls
 from toolc.runtime import server_confirmation as confirmation
 from toolc.runtime import server_runtime as runtime
 from toolc.runtime import server_sealing as sealing
 from toolc.runtime.server_sealing import (
     BadReturn,
-    Image,
-    Items,
-    Reply,
-    ToolFailure,
     normalize_multi_item,
     seal_failure,
     seal_return,
     workflow_primary,
 )
+from toolc.runtime.server_types import Image, Items, Reply, ToolFailure
 
 RUNTIME = ROOT / "compiler" / "toolc" / "runtime"
 
@@ -396,7 +394,7 @@ def test_sealed_results_validate_against_a_published_output_schema() -> None:
 def test_invalid_arguments_name_each_field_without_values() -> None:
     with pytest.raises(ValidationError) as caught:
         Args.model_validate({"ids": ["a", 7, "secret-value"], "x": "secret-value"})
-    info = runtime.invalid_arguments("t", caught.value)
+    info = calls.invalid_arguments("t", caught.value)
     assert info["code"] == "VALIDATION_ERROR" and info["retryable"] is False
     assert info["details"] == [
         {"field": "ids[1]", "reason": "Input should be a valid string", "type": "string_type"},
@@ -407,8 +405,8 @@ def test_invalid_arguments_name_each_field_without_values() -> None:
 
 
 def test_field_paths() -> None:
-    assert runtime._field(["a", 0, "b", 2]) == "a[0].b[2]"
-    assert runtime._field([]) == ""
+    assert calls._field(["a", 0, "b", 2]) == "a[0].b[2]"
+    assert calls._field([]) == ""
 
 
 # Request state: a question's answer counts once, for that question
@@ -595,3 +593,9 @@ def test_build_server_refuses_a_listing_out_of_step_with_the_registry() -> None:
             name="n",
             version="1",
         )
+
+
+def test_failure_with_invalid_items_keeps_its_code_and_drops_them() -> None:
+    failure = ToolFailure("BUSY", "stopped", data={"results": [{"id": 1}]})
+    sealed = seal_failure(MULTI, failure, accept)
+    assert sealed.envelope["error"]["code"] == "BUSY" and "data" not in sealed.envelope

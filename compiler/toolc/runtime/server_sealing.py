@@ -6,21 +6,19 @@ generated `registry.ToolSpec` satisfies."""
 
 from __future__ import annotations
 
-import base64
 import json
 import logging
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from dataclasses import dataclass
+from typing import Any
 
 from mcp import types
 from pydantic import BaseModel
 
-logger = logging.getLogger(__name__)
+from .server_types import Image, Items, Reply, SpecLike, ToolFailure
 
-DataT = TypeVar("DataT")
-ItemT = TypeVar("ItemT")
+logger = logging.getLogger(__name__)
 
 FRAMEWORK_ERROR_CODES = (
     "VALIDATION_ERROR",
@@ -46,86 +44,6 @@ FRAMEWORK_ERRORS: Mapping[str, tuple[bool | None, str | None]] = {
 }
 
 MULTI_ITEM_STATUSES = ("SUCCESS", "PARTIAL_SUCCESS", "FAILED")
-
-
-class ErrorSpecLike(Protocol):
-    """A declared domain error (the generated `registry.ErrorSpec`)."""
-
-    @property
-    def retryable(self) -> bool: ...
-
-    @property
-    def hint(self) -> str | None: ...
-
-
-class SpecLike(Protocol):
-    """What sealing needs to know about a tool (the generated `registry.ToolSpec`)."""
-
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def version(self) -> str: ...
-
-    @property
-    def multi_item(self) -> bool: ...
-
-    @property
-    def workflow(self) -> bool: ...
-
-    @property
-    def errors(self) -> Mapping[str, ErrorSpecLike]: ...
-
-
-class ToolFailure(Exception):
-    """A declared domain failure: `raise ToolFailure("ORDER_UNAVAILABLE", "...")`.
-
-    `retryable` and `hint` come from the tool's declared errors. A multi-item tool may
-    pass the per-item `data` it has: completed items are never erased by the failure.
-    As a value in `Reply.secondary_failure` it is a failure after completed items."""
-
-    def __init__(
-        self, code: str, message: str, details: Any = None, *, data: Any = None
-    ) -> None:
-        super().__init__(code, message)
-        self.code = code
-        self.message = message
-        self.details = details
-        self.data = data
-
-
-@dataclass(frozen=True, slots=True)
-class Image:
-    """An image block, sent before the envelope's text block. `data`: raw bytes, or
-    text already in base64."""
-
-    data: bytes | str
-    mime_type: str
-
-    def block(self) -> types.ImageContent:
-        text = self.data
-        if isinstance(text, bytes):
-            text = base64.b64encode(text).decode("ascii")
-        return types.ImageContent(type="image", data=text, mime_type=self.mime_type)
-
-
-@dataclass(frozen=True, slots=True)
-class Items(Generic[ItemT]):
-    """A multi-item tool's answer: one result per item (each with a boolean `success`
-    or `ok`) and any other declared data fields. The normalization is added here."""
-
-    results: Sequence[ItemT]
-    fields: Mapping[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class Reply(Generic[DataT]):
-    """A handler's answer with more than data: images shown first, or a failure that
-    happened after items were completed (multi-item tools)."""
-
-    data: DataT
-    images: Sequence[Image] = ()
-    secondary_failure: ToolFailure | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,7 +258,12 @@ def seal_failure(spec: SpecLike, failure: ToolFailure, check: DataCheck) -> Seal
     completed items survive it (see `seal_return`)."""
     if spec.multi_item and failure.data is not None:
         rest = ToolFailure(failure.code, failure.message, failure.details)
-        return seal_return(spec, Reply(failure.data, secondary_failure=rest), check)
+        try:
+            return _seal_return(
+                spec, Reply(failure.data, secondary_failure=rest), check
+            )
+        except Exception:
+            logger.error("Invalid data with a failure of %s", spec.name, exc_info=True)
     return seal_error(spec, declared_error(spec, failure))
 
 

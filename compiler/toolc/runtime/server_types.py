@@ -1,0 +1,150 @@
+"""The types a generated server's handlers and the runtime share: what the runtime
+needs to know of a tool (protocols the generated `registry.ToolSpec` satisfies), what a
+handler receives besides its arguments (`ToolContext`), and what it may return or raise
+besides its data (`Items`, `Reply`, `Image`, `ToolFailure`)."""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
+
+from mcp import types
+from mcp.server.context import ServerRequestContext
+from pydantic import BaseModel
+
+DataT = TypeVar("DataT")
+ItemT = TypeVar("ItemT")
+
+
+class ErrorSpecLike(Protocol):
+    """A declared domain error (the generated `registry.ErrorSpec`)."""
+
+    @property
+    def retryable(self) -> bool: ...
+
+    @property
+    def hint(self) -> str | None: ...
+
+
+class SpecLike(Protocol):
+    """What sealing needs to know about a tool (the generated `registry.ToolSpec`)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def version(self) -> str: ...
+
+    @property
+    def multi_item(self) -> bool: ...
+
+    @property
+    def workflow(self) -> bool: ...
+
+    @property
+    def errors(self) -> Mapping[str, ErrorSpecLike]: ...
+
+
+class PreValidationLike(Protocol):
+    @property
+    def tool(self) -> str: ...
+
+    @property
+    def fail_open(self) -> bool: ...
+
+
+class ToolSpecLike(SpecLike, Protocol):
+    """What the server needs to know of a tool (the generated `registry.ToolSpec`)."""
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def mcp_server(self) -> str: ...
+
+    @property
+    def enabled(self) -> bool: ...
+
+    @property
+    def module(self) -> str: ...
+
+    @property
+    def require_confirmation(self) -> bool: ...
+
+    @property
+    def pre_validation(self) -> PreValidationLike | None: ...
+
+    @property
+    def args_model(self) -> type[BaseModel]: ...
+
+    @property
+    def data_model(self) -> Any: ...
+
+
+class ToolFailure(Exception):
+    """A declared domain failure: `raise ToolFailure("ORDER_UNAVAILABLE", "...")`.
+
+    `retryable` and `hint` come from the tool's declared errors. A multi-item tool may
+    pass the per-item `data` it has: completed items are never erased by the failure.
+    As a value in `Reply.secondary_failure` it is a failure after completed items."""
+
+    def __init__(
+        self, code: str, message: str, details: Any = None, *, data: Any = None
+    ) -> None:
+        super().__init__(code, message)
+        self.code = code
+        self.message = message
+        self.details = details
+        self.data = data
+
+
+@dataclass(frozen=True, slots=True)
+class Image:
+    """An image block, sent before the envelope's text block. `data`: raw bytes, or
+    text already in base64."""
+
+    data: bytes | str
+    mime_type: str
+
+    def block(self) -> types.ImageContent:
+        text = self.data
+        if isinstance(text, bytes):
+            text = base64.b64encode(text).decode("ascii")
+        return types.ImageContent(type="image", data=text, mime_type=self.mime_type)
+
+
+@dataclass(frozen=True, slots=True)
+class Items(Generic[ItemT]):
+    """A multi-item tool's answer: one result per item (each with a boolean `success`
+    or `ok`) and any other declared data fields. The normalization is added here."""
+
+    results: Sequence[ItemT]
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Reply(Generic[DataT]):
+    """A handler's answer with more than data: images shown first, or a failure that
+    happened after items were completed (multi-item tools)."""
+
+    data: DataT
+    images: Sequence[Image] = ()
+    secondary_failure: ToolFailure | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ToolContext:
+    """What a handler knows about the call besides its arguments."""
+
+    tool: str
+    version: str
+    request_id: str | int | None
+    protocol_version: str
+    meta: Mapping[str, Any]
+    # The user confirmed this call (always False for a tool that asks no question).
+    confirmed: bool
+    # The pre-validator's data when it ran and accepted the call.
+    decision: Mapping[str, Any] | None
+    request: ServerRequestContext[Any, Any]
