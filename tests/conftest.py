@@ -25,3 +25,9 @@ def run_toolc(*args: str, cwd: Path | None = None) -> subprocess.CompletedProces
 @pytest.fixture
 def toolc():  # type: ignore[no-untyped-def]
     return run_toolc
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_build_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Builds in tests keep their cache in a temporary folder, never the user's."""
+    os.environ["TOOLC_CACHE_DIR"] = str(tmp_path_factory.mktemp("toolc-cache"))

@@ -92,6 +92,13 @@ def _report(settings: Settings, result: Any, command: str, config_dir: Path, don
     sys.exit(EXIT_ERRORS if failed else EXIT_OK)
 
 
+no_cache_option = click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Read the whole config: neither use nor update the build cache (see TOOLC_CACHE_DIR).",
+)
+
+
 @cli.command()
 @config_dir_argument
 @format_option
@@ -99,9 +106,10 @@ def _report(settings: Settings, result: Any, command: str, config_dir: Path, don
 @out_option
 @snapshot_option
 @click.option("--diff", "show_diff", is_flag=True, help="Print unified diffs of changed files.")
+@no_cache_option
 def check(
     config_dir: Path, fmt: str | None, strict: bool | None, out: Path | None,
-    snapshot: Path | None, show_diff: bool,
+    snapshot: Path | None, show_diff: bool, no_cache: bool,
 ) -> None:  # fmt: skip
     """Validate the config in DIR, and compare the generated files with what a build would write.
 
@@ -115,7 +123,9 @@ def check(
         result: Any = pipeline.check_project(config_dir)
         tools = len(result.project.tools) if result.project else 0
         _report(settings, result, "check", config_dir, f"ok: {tools} tool(s)")
-    result = pipeline.build_project(config_dir, out_dir, snapshot_path, write=False)
+    result = pipeline.build_project(
+        config_dir, out_dir, snapshot_path, write=False, cache=not no_cache
+    )
     if show_diff and result.drift is not None and result.files is not None:
         from toolc.textdiff import unified
 
@@ -130,9 +140,11 @@ def check(
 @strict_option
 @out_option
 @snapshot_option
+@no_cache_option
 def build(
-    config_dir: Path, fmt: str | None, strict: bool | None, out: Path | None, snapshot: Path | None
-) -> None:
+    config_dir: Path, fmt: str | None, strict: bool | None, out: Path | None,
+    snapshot: Path | None, no_cache: bool,
+) -> None:  # fmt: skip
     """Generate the package for the config in DIR: models, descriptors, schemas, contracts,
     registry, and the versioned snapshot. Writes nothing unless everything succeeds."""
     settings = _settings(config_dir, format=fmt, strict=strict, out=out, snapshot=snapshot)
@@ -147,7 +159,7 @@ def build(
     from toolc import pipeline
 
     result = pipeline.build_project(
-        config_dir, out_dir, snapshot_path, write=True, strict=settings.strict
+        config_dir, out_dir, snapshot_path, write=True, strict=settings.strict, cache=not no_cache
     )
     done = f"wrote {out_dir} and {snapshot_path}" if result.written else "nothing written"
     _report(settings, result, "build", config_dir, done)

@@ -3,6 +3,7 @@ code generator, so that what the check promises is what the generator does."""
 
 from __future__ import annotations
 
+import functools
 import keyword
 import re
 
@@ -37,6 +38,7 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _NON_IDENT = re.compile(r"[^0-9A-Za-z]+")
 
 
+@functools.cache  # pure, and asked for the same names again and again by every module
 def snake(name: str) -> str:
     """`orderId` → `order_id`, `cancel-pedidos` → `cancel_pedidos`: a valid identifier that
     neither shadows a BaseModel attribute nor is a keyword."""
@@ -49,6 +51,7 @@ def snake(name: str) -> str:
     return ident
 
 
+@functools.cache
 def pascal(name: str) -> str:
     """`cancelar_pedidos` → `CancelarPedidos`."""
     parts = snake(name).rstrip("_").split("_")

@@ -17,10 +17,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from toolc import __version__, snapshot, workspace
+from toolc import __version__, incremental, rebuild, snapshot, workspace
 from toolc.checks import run_checks
 from toolc.diagnostics import Diagnostic, Span, diag, sort_key
+from toolc.drift import drift_diagnostics
 from toolc.guard import check_versions, version_spans
+from toolc.incremental import Files
 from toolc.model import Project, SourceSpans
 from toolc.model.project import lower
 from toolc.snapshot import Entry
@@ -84,6 +86,26 @@ def check_project(config_dir: Path, cwd: Path | None = None) -> CheckResult:
         return _check_project(config_dir, cwd or Path.cwd())
 
 
+def analyze(files: list[tuple[str, LoadedFile]]) -> tuple[list[Diagnostic], Project | None]:
+    """validate → lower → check, on loaded files ("tools" first, then maybe "policies")."""
+    diagnostics: list[Diagnostic] = []
+    for kind, loaded in files:
+        diagnostics.extend(loaded.diagnostics)
+        if loaded.ok:
+            diagnostics.extend(validate_file(kind, loaded))
+    if any(d.is_error for d in diagnostics):
+        return diagnostics, None
+    tools = files[0][1]
+    policies = files[1][1] if len(files) > 1 else None
+    spans = SourceSpans(tools.spans, policies.spans if policies else None)
+    project = lower(tools.data, policies.data if policies else None, spans)
+    for _, loaded in files:  # the typed model holds it all now; free the raw values early
+        loaded.data = None
+    del tools, policies
+    diagnostics.extend(run_checks(project))
+    return diagnostics, project
+
+
 def _check_project(config_dir: Path, cwd: Path) -> CheckResult:
     tools_path = config_dir / TOOLS_FILE
     policies_path = config_dir / POLICIES_FILE
@@ -107,22 +129,11 @@ def _check_project(config_dir: Path, cwd: Path) -> CheckResult:
                 "rename the file to tool_policies.yaml",
             )
         )
-    for kind, loaded in files:
-        diagnostics.extend(loaded.diagnostics)
-        if loaded.ok:
-            diagnostics.extend(validate_file(kind, loaded))
     sources = {loaded.path: loaded.text for _, loaded in files if loaded.text is not None}
-
-    project = None
-    if not any(d.is_error for d in diagnostics):
-        tools = files[0][1]
-        policies = files[1][1] if len(files) > 1 else None
-        spans = SourceSpans(tools.spans, policies.spans if policies else None)
-        project = lower(tools.data, policies.data if policies else None, spans)
-        for _, loaded in files:  # the typed model holds it all now; free the raw values early
-            loaded.data = None
-        del tools, policies
-        diagnostics.extend(run_checks(project))
+    found, project = analyze(files)
+    if any(d.is_error for d in diagnostics):  # a misnamed policies file: no project
+        project = None
+    diagnostics.extend(found)
     diagnostics.sort(key=sort_key)
     return CheckResult(diagnostics, sources, project)
 
@@ -136,10 +147,18 @@ class BuildResult:
     up_to_date: bool = False
     drift: Drift | None = None  # `check`: how the disk differs from what would be built
     files: dict[str, bytes] | None = None
+    reread: frozenset[str] | None = None  # an incremental build: the tools read again
 
     @property
     def has_errors(self) -> bool:
         return any(d.is_error for d in self.diagnostics)
+
+
+def _layouts(config_dir: Path, cwd: Path) -> Files | None:
+    tools, policies = config_dir / TOOLS_FILE, config_dir / POLICIES_FILE
+    if policies.with_suffix(".yml").exists():
+        return None
+    return rebuild.read_files(tools, shown_path(tools, cwd), policies, shown_path(policies, cwd))
 
 
 def build_project(
@@ -150,24 +169,58 @@ def build_project(
     write: bool,
     cwd: Path | None = None,
     strict: bool = False,
+    cache: bool = True,
 ) -> BuildResult:
     """load → validate → lower → check → emit → guard → write (or compare, when not `write`)."""
     cwd = cwd or Path.cwd()
     with _collector_paused():
-        checked = _check_project(config_dir, cwd)
+        cache_path = incremental.cache_file(config_dir, out_dir, snapshot_path) if cache else None
+        files = _layouts(config_dir, cwd) if cache_path else None
+        reuse = rebuild.try_reuse(incremental.load(cache_path), files, analyze)
+        if reuse is not None:
+            sources = {files.tools_shown: files.tools.text} if files else {}
+            if files and files.policies and files.policies_shown:
+                sources[files.policies_shown] = files.policies.text
+            reuse.diagnostics.sort(key=sort_key)
+            checked = CheckResult(reuse.diagnostics, sources, reuse.project)
+        else:
+            checked = _check_project(config_dir, cwd)
         if checked.project is None or checked.has_errors or (strict and checked.diagnostics):
             return BuildResult(checked.diagnostics, checked.sources, checked.project, False)
         project = checked.project
         # Imported here: `check` on a config that was never built needs none of the emitters.
-        from toolc.emit.package import emit_package
+        from toolc.emit.package import assemble, emit_tool, shared_inputs
 
-        # The span trees served the checks, which are done; the guard needs one span a tool.
-        # Letting the rest go before emitting lowers the build's peak (measured at 5,000 tools,
-        # with each descriptor indented for tools.json as it is made: 614 MB to 580 MB).
-        spans = version_spans(project)
-        project = replace(project, spans=SourceSpans(SourceMap(project.spans.tools.path), None))
-        checked = replace(checked, project=project)
-        output = emit_package(project)
+        if reuse is not None:
+            output, outputs, shared = reuse.emit()
+            spans = reuse.version_spans()
+        else:
+            seeds = rebuild.cacheable(files, project)
+            # The span trees served the checks, which are done; the guard needs one span a
+            # tool. Letting the rest go before emitting lowers the build's peak (measured at
+            # 5,000 tools, with each descriptor indented for tools.json as it is made: 614 MB
+            # to 580 MB).
+            spans = version_spans(project)
+            project = replace(project, spans=SourceSpans(SourceMap(project.spans.tools.path), None))
+            checked = replace(checked, project=project)
+            shared = shared_inputs(project)
+            outputs = {
+                name: emit_tool(project.tools[name], shared) for name in sorted(project.tools)
+            }
+            output = assemble(outputs, shared)
+        next_cache = (
+            rebuild.new_cache(
+                files,
+                project.tools,
+                outputs,
+                shared,
+                spans,
+                checked.diagnostics,
+                reuse.cache if reuse else None,
+            )
+            if files is not None and (reuse is not None or seeds)
+            else None
+        )
         snapshot_shown = shown_path(snapshot_path, cwd)
         diagnostics = list(checked.diagnostics)
         old_text = snapshot_path.read_bytes() if snapshot_path.is_file() else None
@@ -182,12 +235,15 @@ def build_project(
         diagnostics.extend(check_versions(spans, old, output.snapshot, snapshot_shown))
         new_snapshot = snapshot.render(output.snapshot).encode()
         result_args = (checked.sources, project)
+        reread = frozenset(reuse.keep) if reuse else None
         if any(d.is_error or strict for d in diagnostics):  # under --strict a warning stops it
             diagnostics.sort(key=sort_key)
-            return BuildResult(diagnostics, *result_args, False, files=output.files)
+            return BuildResult(diagnostics, *result_args, False, files=output.files, reread=reread)
         if not write:
             drift = workspace.compare(out_dir, output.files)
-            diagnostics.extend(_drift_diagnostics(drift, out_dir, output.files, cwd))
+            diagnostics.extend(
+                drift_diagnostics(drift, out_dir, output.files, lambda p: shown_path(p, cwd))
+            )
             if old_text != new_snapshot and (old_text is not None or out_dir.exists()):
                 diagnostics.append(
                     diag(
@@ -198,7 +254,9 @@ def build_project(
                     )
                 )
             diagnostics.sort(key=sort_key)
-            return BuildResult(diagnostics, *result_args, False, drift=drift, files=output.files)
+            return BuildResult(
+                diagnostics, *result_args, False, drift=drift, files=output.files, reread=reread
+            )
         manifest = workspace.Manifest(
             f"toolc {__version__}",
             inputs_digest(config_dir, new_snapshot, out_dir),
@@ -206,7 +264,16 @@ def build_project(
             {rel: len(data) for rel, data in output.files.items()},
         )
         try:
-            workspace.commit(out_dir, output.files, manifest, snapshot_path, new_snapshot)
+            known = reuse.cache.stats if reuse else {}
+            unverified = workspace.commit(
+                out_dir, output.files, manifest, snapshot_path, new_snapshot, known
+            )
+            if next_cache is not None and cache_path is not None:
+                # A file linked on its signature keeps it; only the others are looked at.
+                stats = {rel: known[rel] for rel in output.files if rel in known}
+                stats.update(workspace.signatures(out_dir, unverified))
+                stored = replace(next_cache, stats=stats)
+                workspace.save_cache(cache_path, lambda stream: incremental.dump(stored, stream))
         except workspace.NotOwnedError as exc:
             for rel in exc.paths:
                 diagnostics.append(
@@ -218,54 +285,6 @@ def build_project(
                     )
                 )
             diagnostics.sort(key=sort_key)
-            return BuildResult(diagnostics, *result_args, False, files=output.files)
+            return BuildResult(diagnostics, *result_args, False, files=output.files, reread=reread)
         diagnostics.sort(key=sort_key)
-        return BuildResult(diagnostics, *result_args, True, files=output.files)
-
-
-_HEADER = "# Code generated by toolc "
-
-
-def _only_generator_differs(old: bytes, new: bytes) -> bool:
-    old_head, _, old_rest = old.partition(b"\n")
-    new_head, _, new_rest = new.partition(b"\n")
-    return (
-        old_rest == new_rest
-        and old_head.startswith(_HEADER.encode())
-        and new_head.startswith(_HEADER.encode())
-    )
-
-
-def _drift_diagnostics(
-    drift: Drift, out_dir: Path, files: dict[str, bytes], cwd: Path
-) -> Iterator[Diagnostic]:
-    for rel in drift.missing:
-        yield diag(
-            "output-missing",
-            Span.whole_file(shown_path(out_dir / rel, cwd)),
-            f"{rel} is missing from the output",
-            "run `toolc build`",
-        )
-    for rel in drift.changed:
-        span = Span.whole_file(shown_path(out_dir / rel, cwd))
-        if _only_generator_differs((out_dir / rel).read_bytes(), files[rel]):
-            yield diag(
-                "output-generator-version",
-                span,
-                f"{rel} was generated by another toolc version",
-                "run `toolc build`",
-            )
-        else:
-            yield diag(
-                "output-changed",
-                span,
-                f"{rel} differs from what toolc generates",
-                "run `toolc build`; `toolc check --diff` shows the difference",
-            )
-    for rel in drift.orphaned:
-        yield diag(
-            "output-orphaned",
-            Span.whole_file(shown_path(out_dir / rel, cwd)),
-            f"{rel} is no longer generated",
-            "run `toolc build`, which removes it",
-        )
+        return BuildResult(diagnostics, *result_args, True, files=output.files, reread=reread)

@@ -10,11 +10,12 @@ write: files of the user's inside the output directory are carried over into the
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import shutil
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 import orjson
 
@@ -39,7 +40,8 @@ class Manifest:
             "files": self.files,
             "sizes": self.sizes,
         }
-        return (json.dumps(data, indent=2, sort_keys=True) + "\n").encode()
+        # orjson writes what json.dumps(indent=2, sort_keys=True) would, 10x faster.
+        return orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
 
     @classmethod
     def read(cls, out_dir: Path) -> Manifest | None:
@@ -67,17 +69,28 @@ class NotOwnedError(Exception):
         self.paths = paths
 
 
+def _tree(out_dir: Path) -> tuple[list[str], list[str]]:
+    """Every file (symlinks included) and every folder below `out_dir`, as relative POSIX
+    paths, `__pycache__` left out. os.walk on strings: pathlib's rglob cost 0.14 s here for
+    the 4,000 files of a 1,000-tool package."""
+    files: list[str] = []
+    folders: list[str] = []
+    root = str(out_dir)
+    for here, dirs, names in os.walk(root):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        rel = os.path.relpath(here, root).replace(os.sep, "/")
+        prefix = "" if rel == "." else rel + "/"
+        folders += [prefix + d for d in dirs if not os.path.islink(os.path.join(here, d))]
+        files += [prefix + n for n in names]
+        files += [prefix + d for d in dirs if os.path.islink(os.path.join(here, d))]
+    return sorted(files), sorted(folders)
+
+
 def foreign_files(out_dir: Path, owned: set[str]) -> list[str]:
     """Files in the output directory that toolc did not write (relative paths, sorted)."""
     if not out_dir.is_dir():
         return []
-    found = []
-    for path in sorted(out_dir.rglob("*")):
-        if path.is_file() or path.is_symlink():
-            rel = path.relative_to(out_dir).as_posix()
-            if rel not in owned and rel != MANIFEST and "__pycache__" not in rel.split("/"):
-                found.append(rel)
-    return found
+    return [rel for rel in _tree(out_dir)[0] if rel not in owned and rel != MANIFEST]
 
 
 def _write(path: Path, data: bytes) -> None:
@@ -96,40 +109,60 @@ def _unchanged(out_dir: Path, previous: Manifest | None, manifest: Manifest) -> 
     }
 
 
-def _link(source: Path, target: Path, data: bytes) -> bool:
+Signature = tuple[int, int, int]  # size, mtime in ns, inode: a file as the last build left it
+
+
+def signature(path: str | Path) -> Signature:
+    st = os.stat(path)
+    return st.st_size, st.st_mtime_ns, st.st_ino
+
+
+def _read(path: str) -> bytes:
+    with open(path, "rb") as stream:
+        return stream.read()
+
+
+def _link(source: str, target: str, data: bytes, known: Signature | None) -> bool:
     """Hard-link `source` as `target` when it holds exactly `data` (reading is cheaper than
-    writing, and a hand edit that kept the size must still be replaced). The old directory is
-    renamed away, not rewritten, so the link keeps the bytes. False: the caller writes."""
+    writing, and a hand edit that kept the size must still be replaced; a file whose size,
+    mtime and inode are still those the last build left is trusted unread, as make does). The
+    old directory is renamed away, not rewritten, so the link keeps the bytes. False: the
+    caller writes."""
     try:
-        if source.read_bytes() != data:
+        if (known is None or signature(source) != known) and _read(source) != data:
             return False
-        target.parent.mkdir(parents=True, exist_ok=True)
         os.link(source, target)
     except OSError:
         return False
     return True
 
 
-def _carry_directories(out_dir: Path, staging: Path) -> None:
+def _carry_directories(out_dir: Path, staging: Path, folders: list[str]) -> None:
     """The user's folders (empty ones too) and every folder's permissions come along."""
     if not out_dir.is_dir():
         return
-    for folder in sorted(p for p in out_dir.rglob("*") if p.is_dir() and not p.is_symlink()):
-        rel = folder.relative_to(out_dir)
-        if "__pycache__" in rel.parts:
-            continue
+    for rel in folders:
         target = staging / rel
         target.mkdir(parents=True, exist_ok=True)
-        shutil.copymode(folder, target)
+        shutil.copymode(out_dir / rel, target)
     shutil.copymode(out_dir, staging)
 
 
 def commit(
-    out_dir: Path, files: dict[str, bytes], manifest: Manifest, snapshot_path: Path, snapshot: bytes
-) -> None:
-    """Replace the output directory with `files` (plus the manifest) and the snapshot, as one."""
+    out_dir: Path,
+    files: dict[str, bytes],
+    manifest: Manifest,
+    snapshot_path: Path,
+    snapshot: bytes,
+    known: Mapping[str, Signature] | None = None,
+) -> list[str]:
+    """Replace the output directory with `files` (plus the manifest) and the snapshot, as one.
+    `known`: the files' signatures after the last build (from the build cache). Returns the
+    files whose signature is not in `known` any more (written, or linked after a read)."""
     previous = Manifest.read(out_dir)
-    foreign = foreign_files(out_dir, set(previous.files) if previous else set())
+    present, folders = _tree(out_dir) if out_dir.is_dir() else ([], [])
+    owned = set(previous.files) if previous else set()
+    foreign = [rel for rel in present if rel not in owned and rel != MANIFEST]
     # A file toolc did not record but whose bytes are exactly what it would write (say, after the
     # manifest was deleted) loses nothing by being adopted; any other clash is refused.
     clashes = [
@@ -147,15 +180,24 @@ def commit(
     try:
         shutil.rmtree(staging, ignore_errors=True)
         unchanged = _unchanged(out_dir, previous, manifest)
+        unverified: list[str] = []  # files whose signature must be taken again
+        # Strings, not Paths, and each folder made once: this loop runs for every file.
+        old, new = str(out_dir) + os.sep, str(staging) + os.sep
+        for folder in sorted({rel.rpartition("/")[0] for rel in files}):
+            os.makedirs(new + folder, exist_ok=True)
         for rel, data in files.items():
-            if rel in unchanged and _link(out_dir / rel, staging / rel, data):
+            known_sig = known.get(rel) if known else None
+            if rel in unchanged and _link(old + rel, new + rel, data, known_sig):
+                if known_sig is None:
+                    unverified.append(rel)
                 continue  # the same bytes are already on disk: link, do not rewrite
             _write(staging / rel, data)
+            unverified.append(rel)
         for rel in foreign:  # the user's files stay where they were
             target = staging / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(out_dir / rel, target, follow_symlinks=False)
-        _carry_directories(out_dir, staging)
+        _carry_directories(out_dir, staging, folders)
         _write(staging / MANIFEST, manifest.to_bytes())
         _write(snapshot_tmp, snapshot)
         if out_dir.exists():
@@ -174,6 +216,12 @@ def commit(
         snapshot_tmp.unlink(missing_ok=True)
         raise
     shutil.rmtree(backup, ignore_errors=True)
+    return unverified
+
+
+def signatures(out_dir: Path, files: Iterable[str]) -> dict[str, Signature]:
+    root = str(out_dir) + os.sep
+    return {rel: signature(root + rel) for rel in files}
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,3 +244,16 @@ def compare(out_dir: Path, files: dict[str, bytes]) -> Drift:
     owned = set(previous.files) if previous else set()
     orphaned = sorted(rel for rel in owned - set(files) if (out_dir / rel).exists())
     return Drift(missing, changed, orphaned)
+
+
+def save_cache(path: Path, write: Callable[[BinaryIO], None]) -> None:
+    """Write the build cache whole or not at all. A cache is an optimisation: a directory that
+    cannot be written leaves the build as it is."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tmp.open("wb") as stream:
+            write(stream)
+        os.replace(tmp, path)
+    except Exception:  # the build is committed already; a cache not saved costs only time
+        tmp.unlink(missing_ok=True)

@@ -5,6 +5,7 @@ output without black ever running in the build."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Iterator
 
@@ -102,6 +103,7 @@ def render_alias(a: PyAlias) -> tuple[str, set[str]]:
     return text, used
 
 
+@functools.cache  # pure; the registry sorts every tool's names with it
 def natural_key(text: str) -> tuple[tuple[int, int, str], ...]:
     """Runs of digits compare as numbers (t2 before t10), as ruff's sorts do."""
     return tuple(

@@ -32,7 +32,7 @@ from toolc.emit.pymodules import (
 from toolc.emit.pyregistry import tool_entry
 from toolc.emit.pytypes import Lowering
 from toolc.emit.schemas import error_codes
-from toolc.model import Project, ToolDecl
+from toolc.model import ToolDecl
 from toolc.naming import pascal, snake
 from toolc.resources import data_dir
 
@@ -178,11 +178,11 @@ def root_named(cls: str) -> Callable[[tuple[str, ...]], str | None]:
 
 
 def shared_module(
-    project: Project, type_names: dict[str, str], types: dict[str, Any], nullable: frozenset[str]
+    type_names: dict[str, str], types: dict[str, Any], nullable: frozenset[str]
 ) -> bytes:
     lowering = Lowering(type_names, nullable_types=nullable)
     blocks: list[str] = []
-    for type_name in sorted(project.types):
+    for type_name in sorted(types):
         cls = type_names[type_name]
         schema = types[type_name]
         doc = schema.get("description") if isinstance(schema, dict) else None
@@ -211,7 +211,6 @@ def tool_python(
 
 
 def python_files(
-    project: Project,
     per_tool: dict[str, ToolPython],
     types: dict[str, Any],
     type_names: dict[str, str],
@@ -222,14 +221,14 @@ def python_files(
     files: dict[str, bytes] = {
         "py.typed": b"",
         "_jsonschema.py": (HEADER + "\n" + RUNTIME.read_text(encoding="utf-8")).encode(),
-        "shared.py": shared_module(project, type_names, types, nullable),
+        "shared.py": shared_module(type_names, types, nullable),
         "tools/__init__.py": module(HEADER, "One module per tool.", [], []),
     }
     tool_imports: list[str] = []
     tool_names: dict[str, list[str]] = {}
     typed_entries: list[str] = []
     exports: list[str] = []
-    for name in sorted(project.tools, key=lambda n: natural_key(snake(n))):
+    for name in sorted(per_tool, key=lambda n: natural_key(snake(n))):
         generated = per_tool[name]
         names = generated.names
         tool_names[name] = names
@@ -264,7 +263,7 @@ def python_files(
         "registry.py.j2",
         tool_imports=tool_imports,
         typed_entries=typed_entries,
-        tool_entries=[per_tool[n].entry for n in sorted(project.tools)],
+        tool_entries=[per_tool[n].entry for n in sorted(per_tool)],
     )
     public = sorted({
         "ALL_TOOLS", "ENVELOPE_VERSION", "Envelope", "Err", "ErrorInfo", "ErrorSpec",

@@ -1,0 +1,221 @@
+"""The build cache: what each tool's last analysis and emission produced, keyed by the text of
+its entries, so an edit to one tool re-reads, re-checks and re-emits that tool (and the tools a
+pre-validation ties to it) instead of the whole config.
+
+Correctness rests on three facts, each checked before the cache is used (else the build reads
+everything, as it does without a cache): the frame (every line outside the tool and policy
+entries, `types:` included) is unchanged; the entries are the same names in the same order;
+and what one tool's analysis can change for others (the types it reaches, the validator it
+names) did not change. A tool's diagnostics are kept with their lines relative to its entry,
+so they move with it when an edit above adds or removes lines.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import BinaryIO
+
+from toolc.diagnostics import Diagnostic, Note, Span
+from toolc.emit.package import ToolOutput
+from toolc.layout import Layout, PieceId
+from toolc.model import Project, ToolDecl
+from toolc.model.schemas import refs_in
+from toolc.uptodate import generator_fingerprint
+from toolc.workspace import Signature
+
+FORMAT = b"toolc-build-cache-1"
+FileKind = str  # "tools" or "policies"
+# A span with its lines relative to the piece that holds it: stays valid when the piece moves.
+RelSpan = tuple[FileKind, PieceId, int, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolRecord:
+    tool_piece: bytes
+    policy_piece: bytes | None
+    validator: str | None  # the tool its policy names as pre-validator
+    refs: frozenset[str]  # the shared types it references
+    targets: tuple[str, ...]  # the tools it pre-validates, as emitted
+    output: ToolOutput
+    version_span: RelSpan
+
+
+@dataclass(frozen=True, slots=True)
+class BuildCache:
+    generator: bytes
+    tools_frame: list[bytes]
+    policies_frame: list[bytes] | None  # None: no tool_policies.yaml
+    tool_order: list[str]
+    policy_order: list[str]
+    records: dict[str, ToolRecord]
+    diagnostics: list[tuple[Diagnostic, RelSpan, tuple[RelSpan, ...]]]
+    # The output's files as the build left them: unchanged ones are linked unread next time.
+    stats: dict[str, Signature] = field(default_factory=dict)
+
+
+def cache_file(config_dir: Path, out_dir: Path, snapshot_path: Path) -> Path | None:
+    """In the user's cache directory (as black keeps its own), never in the project: a cache
+    a repository could ship would be code run at build time. None: caching is off."""
+    if os.environ.get("TOOLC_NO_CACHE"):
+        return None
+    root = os.environ.get("TOOLC_CACHE_DIR")
+    if root is None:
+        base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        root = os.path.join(base, "toolc")
+    key = "\0".join(str(p.resolve()) for p in (config_dir, out_dir, snapshot_path))
+    return Path(root) / f"build-{hashlib.sha256(key.encode()).hexdigest()[:24]}.pickle"
+
+
+def load(path: Path | None) -> BuildCache | None:
+    if path is None:
+        return None
+    try:
+        with path.open("rb") as stream:
+            if stream.read(len(FORMAT)) != FORMAT:
+                return None
+            cache = pickle.load(stream)
+    except Exception:  # a cache that cannot be read is no cache: build from scratch
+        return None
+    if not isinstance(cache, BuildCache) or cache.generator != generator_fingerprint():
+        return None
+    return cache
+
+
+def dump(cache: BuildCache, stream: BinaryIO) -> None:
+    """Streamed to the file: the cache of 5,000 tools is about as big as their output."""
+    stream.write(FORMAT)
+    pickle.dump(cache, stream, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def tool_refs(tool: ToolDecl) -> frozenset[str]:
+    schemas = list(tool.args.values())
+    if tool.decl.returns is not None:
+        schemas.append(tool.decl.returns)
+    if tool.decl.multi_item is not None:
+        schemas.append(tool.decl.multi_item.item)
+    return frozenset(name for schema in schemas for _, name in refs_in(schema))
+
+
+def validator_of(tool: ToolDecl) -> str | None:
+    policy = tool.policy
+    return policy.pre_validation.tool if policy and policy.pre_validation else None
+
+
+# --- spans relative to pieces ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Files:
+    """The two config files of this run: how they print, and how they are cut into pieces."""
+
+    tools_shown: str
+    tools: Layout
+    policies_shown: str | None
+    policies: Layout | None
+
+    def layout(self, kind: FileKind) -> Layout:
+        layout = self.tools if kind == "tools" else self.policies
+        assert layout is not None
+        return layout
+
+    def relative(self, span: Span) -> RelSpan | None:
+        kind = (
+            "tools"
+            if span.path == self.tools_shown
+            else "policies"
+            if span.path == self.policies_shown and self.policies is not None
+            else None
+        )
+        if kind is None:
+            return None
+        piece, offset = self.layout(kind).piece_at(span.line)
+        return (kind, piece, offset, span.end_line - span.line, span.column, span.end_column)
+
+    def absolute(self, rel: RelSpan) -> Span:
+        kind, piece, offset, height, column, end_column = rel
+        line = self.layout(kind).line_of(piece, offset)
+        shown = self.tools_shown if kind == "tools" else self.policies_shown
+        assert shown is not None
+        return Span(shown, line, column, line + height, end_column)
+
+    def keep(self, d: Diagnostic) -> tuple[Diagnostic, RelSpan, tuple[RelSpan, ...]] | None:
+        rel = self.relative(d.span)
+        notes = tuple(self.relative(n.span) for n in d.notes)
+        if rel is None or any(n is None for n in notes):
+            return None
+        return d, rel, tuple(n for n in notes if n is not None)
+
+    def restore(self, kept: tuple[Diagnostic, RelSpan, tuple[RelSpan, ...]]) -> Diagnostic:
+        d, rel, notes = kept
+        moved = tuple(
+            Note(self.absolute(r), n.message) for n, r in zip(d.notes, notes, strict=True)
+        )
+        return replace(d, span=self.absolute(rel), notes=moved)
+
+
+def piece_of(rel: RelSpan) -> tuple[FileKind, PieceId]:
+    return rel[0], rel[1]
+
+
+def owner(rel: RelSpan) -> str | None:
+    """The tool (or policy) whose entry holds the span; None for the frame."""
+    piece = rel[1]
+    return str(piece[1]) if piece[0] == "entry" else None
+
+
+# --- deciding what to re-read ----------------------------------------------------------------
+
+
+def changed_names(cache: BuildCache, files: Files) -> set[str] | None:
+    """The entries whose text changed, or None when the cache cannot be used at all."""
+    tools = files.tools.entries
+    policies = files.policies.entries if files.policies is not None else {}
+    if (
+        cache.tools_frame != files.tools.frame
+        or cache.policies_frame != (files.policies.frame if files.policies else None)
+        or cache.tool_order != list(tools)
+        or cache.policy_order != list(policies)
+        or not set(policies) <= set(tools)  # a policy of no tool: the full read reports it
+    ):
+        return None
+    changed = set()
+    for name, piece in tools.items():
+        record = cache.records.get(name)
+        policy = policies.get(name)
+        if (
+            record is None
+            or record.tool_piece != piece.digest
+            or record.policy_piece != (policy.digest if policy else None)
+        ):
+            changed.add(name)
+    return changed
+
+
+def related(cache: BuildCache, changed: set[str]) -> set[str]:
+    """The changed tools with their pre-validators and the tools they pre-validate, so the
+    checks between a tool and its validator run with both at hand."""
+    out = set(changed)
+    for name, record in cache.records.items():
+        if record.validator in changed:
+            out.add(name)
+        if name in changed and record.validator is not None:
+            out.add(record.validator)
+    return out & set(cache.records)
+
+
+def consistent(cache: BuildCache, keep: set[str], project: Project) -> bool:
+    """What the re-read tools can change for the others did not change."""
+    if set(project.tools) != keep:
+        return False
+    for name, tool in project.tools.items():
+        record = cache.records[name]
+        validator = validator_of(tool)
+        if tool_refs(tool) != record.refs or (validator is not None and validator not in keep):
+            return False
+        if validator != record.validator and record.validator not in keep:
+            return False
+    return True

@@ -1,0 +1,242 @@
+"""The incremental build gives exactly what a full build gives: for each kind of edit, a build
+that uses the cache and one that does not (from the same previous output and snapshot) must
+agree on every diagnostic, every file and the snapshot. Each case also states whether the
+cache was used, so a cache that is never used cannot pass for a correct one."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from toolc.diagnostics.render import render_text
+from toolc.layout import split
+from toolc.pipeline import BuildResult, build_project
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+from gen_config import render
+
+NAMES = re.findall(r"^  ([a-z_0-9]+):$", render(12)[0], re.M)
+
+
+def _base() -> tuple[str, str]:
+    tools, policies = render(12)
+    # A warning in a late tool (an unknown format): it must move when an edit above shifts it.
+    late = NAMES[10]
+    at = tools.index(f"  {late}:\n")
+    args = tools.index("    args_schema:\n", at) + len("    args_schema:\n")
+    colour = "      colour:\n        type: string\n        format: colour\n"
+    return tools[:args] + colour + tools[args:], policies
+
+
+def _bump(text: str, tool: str) -> str:
+    at = text.index(f"  {tool}:\n")
+    start = text.index("    version: ", at)
+    end = text.index("\n", start)
+    major = int(text[start + 13 : end].split(".")[0])
+    return text[:start] + f"    version: {major + 1}.0.0" + text[end:]
+
+
+def _in_tool(text: str, tool: str, old: str, new: str) -> str:
+    at = text.index(f"  {tool}:\n")
+    where = text.index(old, at)
+    return text[:where] + new + text[where + len(old) :]
+
+
+def _prefix_description(text: str, tool: str, prefix: str) -> str:
+    at = text.index(f"  {tool}:\n")
+    start = text.index("    description: ", at) + len("    description: ")
+    if text[start] == '"':  # inside the quotes, not before them
+        start += 1
+    return text[:start] + prefix + text[start:]
+
+
+Edit = Callable[[str, str], tuple[str, str]]
+
+
+def _describe(tools: str, policies: str) -> tuple[str, str]:
+    return _bump(_prefix_description(tools, NAMES[0], "Edited. "), NAMES[0]), policies
+
+
+def _grow(tools: str, policies: str) -> tuple[str, str]:
+    extra = "      note_extra:\n        type: string\n        maxLength: 9\n"
+    t = _in_tool(tools, NAMES[2], "    args_schema:\n", "    args_schema:\n" + extra)
+    return _bump(t, NAMES[2]), policies
+
+
+def _break(tools: str, policies: str) -> tuple[str, str]:
+    return _in_tool(tools, NAMES[3], "        type: string\n", "        type: strng\n"), policies
+
+
+def _no_bump(tools: str, policies: str) -> tuple[str, str]:
+    return _prefix_description(tools, NAMES[4], "Quietly. "), policies
+
+
+def _policy(tools: str, policies: str) -> tuple[str, str]:
+    """A pre-validated tool's policy: the tool and its validator are read again."""
+    match = re.search(
+        r"^  (\w+):\n(?:    .*\n)*?    pre_validation: \{enabled: true, tool: \w+", policies, re.M
+    )
+    assert match is not None
+    name = match.group(1)
+    p = policies[: match.end()] + ", fail_open: true" + policies[match.end() :]
+    return _bump(tools, name), p
+
+
+def _types(tools: str, policies: str) -> tuple[str, str]:
+    at = tools.index("\ntypes:\n")
+    where = tools.index("description: ", at) + len("description: ")
+    return tools[:where] + "Shared. " + tools[where:], policies
+
+
+def _add_tool(tools: str, policies: str) -> tuple[str, str]:
+    new = (
+        "  zz_added_tool:\n    version: 1.0.0\n    description: Added.\n"
+        "    mcp_server: orders\n    tool_type: query\n"
+    )
+    at = tools.index("\ntypes:\n")
+    return tools[:at] + "\n" + new + tools[at:], policies
+
+
+def _comment_only(tools: str, policies: str) -> tuple[str, str]:
+    return _in_tool(tools, NAMES[5], "    version: ", "    # a note\n    version: "), policies
+
+
+# (edit, expected: True = incremental, False = full read)
+CASES: dict[str, tuple[Edit, bool]] = {
+    "description-and-bump": (_describe, True),
+    "lines-added-above-a-warning": (_grow, True),
+    "error-falls-back": (_break, False),
+    "contract-changed-without-bump": (_no_bump, True),
+    "policy-changed": (_policy, True),
+    "shared-type-changed": (_types, False),
+    "tool-added": (_add_tool, False),
+    "comment-only": (_comment_only, True),
+}
+
+
+def _write(folder: Path, tools: str, policies: str) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "tools.yaml").write_text(tools, encoding="utf-8")
+    (folder / "tool_policies.yaml").write_text(policies, encoding="utf-8")
+
+
+def _tree(out: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(out).as_posix(): p.read_bytes()
+        for p in sorted(out.rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts
+    }
+
+
+def _shown(result: BuildResult) -> str:
+    return render_text(result.diagnostics, result.sources)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_incremental_build_equals_full_build(case: str, tmp_path: Path) -> None:
+    edit, incremental = CASES[case]
+    tools, policies = _base()
+    config = tmp_path / "cfg"
+    _write(config, tools, policies)
+    cached_out, full_out = tmp_path / "a" / "pkg", tmp_path / "b" / "pkg"
+    cached_snap, full_snap = tmp_path / "a.json", tmp_path / "b.json"
+    first = build_project(config, cached_out, cached_snap, write=True, cwd=tmp_path)
+    assert first.written and first.reread is None, _shown(first)
+    assert [d.code for d in first.diagnostics] == ["unknown-format"]
+    shutil.copytree(cached_out, full_out)
+    shutil.copy(cached_snap, full_snap)
+
+    _write(config, *edit(tools, policies))
+    cached = build_project(config, cached_out, cached_snap, write=True, cwd=tmp_path)
+    full = build_project(config, full_out, full_snap, write=True, cwd=tmp_path, cache=False)
+
+    assert (cached.reread is not None) == incremental, cached.reread
+    assert full.reread is None
+    assert _shown(cached) == _shown(full)
+    assert cached.written == full.written
+    assert _tree(cached_out) == _tree(full_out)
+    assert cached_snap.read_bytes() == full_snap.read_bytes()
+
+
+def test_a_chain_of_incremental_builds_stays_exact(tmp_path: Path) -> None:
+    """Edit after edit, each build from the cache the last one left."""
+    tools, policies = _base()
+    config, out, snap = tmp_path / "cfg", tmp_path / "a" / "pkg", tmp_path / "a.json"
+    _write(config, tools, policies)
+    build_project(config, out, snap, write=True, cwd=tmp_path)
+    for step, tool in enumerate(NAMES[:6]):
+        tools = _bump(_prefix_description(tools, tool, f"S{step}. "), tool)
+        _write(config, tools, policies)
+        result = build_project(config, out, snap, write=True, cwd=tmp_path)
+        assert result.written and result.reread is not None and tool in result.reread
+        fresh = tmp_path / f"fresh{step}"
+        again = build_project(config, fresh / "pkg", fresh / "s.json", write=False, cache=False)
+        on_disk = _tree(out)
+        del on_disk[".toolc-manifest.json"]
+        assert again.files == on_disk
+
+
+def test_a_hand_edited_output_file_is_restored(tmp_path: Path) -> None:
+    tools, policies = _base()
+    config, out, snap = tmp_path / "cfg", tmp_path / "a" / "pkg", tmp_path / "a.json"
+    _write(config, tools, policies)
+    build_project(config, out, snap, write=True, cwd=tmp_path)
+    victim = out / "contracts" / f"{NAMES[7]}.json"
+    original = victim.read_bytes()
+    victim.write_bytes(original + b"\n")
+    tools, _ = _describe(tools, policies)
+    _write(config, tools, policies)
+    result = build_project(config, out, snap, write=True, cwd=tmp_path)
+    assert result.reread is not None and NAMES[7] not in result.reread
+    assert victim.read_bytes() == original
+
+
+def test_an_unreadable_cache_means_a_full_build(tmp_path: Path) -> None:
+    tools, policies = _base()
+    config, out, snap = tmp_path / "cfg", tmp_path / "a" / "pkg", tmp_path / "a.json"
+    _write(config, tools, policies)
+    build_project(config, out, snap, write=True, cwd=tmp_path)
+    for cache in Path(__import__("os").environ["TOOLC_CACHE_DIR"]).glob("build-*.pickle"):
+        cache.write_bytes(b"toolc-build-cache-1garbage")
+    _write(config, *_describe(tools, policies))
+    result = build_project(config, out, snap, write=True, cwd=tmp_path)
+    assert result.written and result.reread is None
+
+
+# --- cutting files into pieces --------------------------------------------------------------
+
+
+def test_split_cuts_entries_and_keeps_lines() -> None:
+    text = (
+        "# head\ntools:\n  a:\n    version: 1.0.0\n\n  # about b\n  b:\n    x: 1\ntypes:\n  T: {}\n"
+    )
+    layout = split(text, "tools")
+    assert layout is not None
+    assert list(layout.entries) == ["a", "b"]
+    kept = layout.keeping({"b"})
+    assert kept.count("\n") == text.count("\n")
+    assert "version" not in kept and "x: 1" in kept and "T: {}" in kept
+    assert layout.piece_at(7) == (("entry", "b"), 0)
+    assert layout.line_of(("entry", "b"), 1) == 8
+    assert layout.keeping(set(layout.entries)) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "tools:\n  a: &x\n    v: 1\n  b: *x\n",  # anchors tie entries together
+        "tools:\n  a:\n    d: |+\n      keep\n\n  b: {}\n",  # kept trailing newlines
+        "tools:\n\ta: {}\n",  # a tab
+        "---\ntools:\n  a: {}\n",  # document markers
+        "tools: {a: {}}\n",  # flow style
+        "tools:\n  a: {}\n  a: {}\n",  # a duplicate key
+        'tools:\n  "a": {}\n',  # a quoted key
+        'tools:\n  a:\n    d: "x\ny"\n',  # a scalar continued at column 0
+    ],
+)
+def test_split_declines_layouts_it_cannot_cut_safely(text: str) -> None:
+    assert split(text, "tools") is None
