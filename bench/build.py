@@ -4,14 +4,16 @@ its default settings, on the same argument schemas (236, 1,000 and 5,000 synthet
     .venv/bin/python bench/build.py [--sizes 236,1000,5000] [--peer-sizes 236,1000,5000]
 
 Measures, each in a fresh process: cold build (wall time, peak memory), the peer on the same
-schemas, a no-op rebuild against `toolc --version`, a rebuild after one tool changed out of
-1,000, and importing the generated package of 1,000 tools. Writes bench/results/build.json.
+schemas, a no-op rebuild against `toolc --version`, a rebuild after one tool changed (edited in
+place, so the build cache is used), and importing the generated package of 1,000 tools.
+Writes bench/results/build.json.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -83,17 +85,15 @@ def toolc_build(folder: Path, out: Path) -> list[str]:
     ]
 
 
-def one_tool_changed(folder: Path, work: Path) -> Path:
-    """A copy of `folder` whose first tool has a new description and a bumped version."""
-    copy = work / f"edited_{folder.name}"
-    shutil.copytree(folder, copy, dirs_exist_ok=True)
+def edit_one_tool(copy: Path) -> None:
+    """Give the first tool of the config in `copy` a new description and a bumped version, in
+    place, as a user editing the config between two builds does."""
     text = (copy / "tools.yaml").read_text()
     head, sep, tail = text.partition("    description: ")
     version_at = head.rfind("    version: ")
     line_end = head.index("\n", version_at)
     head = head[:version_at] + "    version: 99.0.0" + head[line_end:]
     (copy / "tools.yaml").write_text(head + sep + "Edited. " + tail)
-    return copy
 
 
 def main() -> None:
@@ -109,8 +109,11 @@ def main() -> None:
     print(f"`toolc --version`: {min(version):.3f} s")
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
+        # The build cache of these runs stays in the temporary folder, and starts empty.
+        os.environ["TOOLC_CACHE_DIR"] = str(work / "cache")
         for n in sizes:
-            folder = config(n)
+            folder = work / f"cfg_{n}"  # a copy: the one-tool edit is made in place
+            shutil.copytree(config(n), folder)
             out = work / f"out_{n}" / f"pkg_{n}"
             cold = measure(toolc_build(folder, out))
             noop = min(measure(toolc_build(folder, out))["wall"] for _ in range(3))
@@ -127,12 +130,9 @@ def main() -> None:
                      "--input-file-type", "jsonschema", "--output", target]
                 )  # fmt: skip
                 row["peer_s"], row["peer_rss_mib"] = peer["wall"], peer["rss_kib"] / 1024
+            edit_one_tool(folder)
+            row["one_changed_s"] = measure(toolc_build(folder, out))["wall"]
             if n == 1000:
-                edited = one_tool_changed(folder, work)
-                shutil.copytree(out.parent, work / "edited_out", dirs_exist_ok=True)
-                row["one_changed_s"] = measure(
-                    toolc_build(edited, work / "edited_out" / f"pkg_{n}")
-                )["wall"]
                 row["import_s"] = measure(
                     [sys.executable, "-c", f"import pkg_{n}"], cwd=out.parent
                 )["wall"]
@@ -154,6 +154,7 @@ def main() -> None:
         if "one_changed_s" in row:
             ratio = row["one_changed_s"] / row["cold_s"]
             print(f"  one tool changed of {n}: {ratio:.2f} x the cold build (target <= 0.2)")
+        if "import_s" in row:
             print(f"  import the package of {n} tools: {row['import_s']:.2f} s (target <= 2)")
 
 

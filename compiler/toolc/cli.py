@@ -130,7 +130,7 @@ def check(
         from toolc.textdiff import unified
 
         sys.stdout.write(unified(out_dir, result.drift, result.files))
-    tools = len(result.project.tools) if result.project else 0
+    tools = result.tool_count
     _report(settings, result, "check", config_dir, f"ok: {tools} tool(s), output up to date")
 
 

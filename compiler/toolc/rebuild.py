@@ -150,16 +150,37 @@ def cacheable(files: Files | None, project: Project) -> bool:
     )
 
 
+Facts = tuple[str | None, frozenset[str]]  # a tool's validator, and the shared types it reaches
+
+
+def facts_of(decls: Mapping[str, ToolDecl]) -> dict[str, Facts]:
+    return {n: (incremental.validator_of(t), incremental.tool_refs(t)) for n, t in decls.items()}
+
+
+def emit_releasing(
+    decls: dict[str, ToolDecl], shared: SharedInputs
+) -> tuple[dict[str, ToolOutput], dict[str, Facts]]:
+    """Every tool's output, each tool's model let go once emitted (the caller holds no other
+    reference): the models of 5,000 tools and their output together set the build's peak."""
+    outputs: dict[str, ToolOutput] = {}
+    facts: dict[str, Facts] = {}
+    for name in sorted(decls):
+        tool = decls.pop(name)
+        outputs[name] = emit_tool(tool, shared)
+        facts[name] = incremental.validator_of(tool), incremental.tool_refs(tool)
+    return outputs, facts
+
+
 def new_cache(
     files: Files,
-    decls: Mapping[str, ToolDecl],
+    facts: Mapping[str, Facts],
     outputs: dict[str, ToolOutput],
     shared: SharedInputs,
     version_spans: dict[str, Span],
     diagnostics: list[Diagnostic],
     previous: BuildCache | None,
 ) -> BuildCache | None:
-    """The cache after this build (`decls`: the tools read in it; the rest come from
+    """The cache after this build (`facts`: of the tools read in it; the rest come from
     `previous`); None when a diagnostic cannot be tied to a piece of the files."""
     kept = []
     for d in diagnostics:
@@ -171,12 +192,11 @@ def new_cache(
     policy_pieces = files.policies.entries if files.policies else {}
     records: dict[str, ToolRecord] = {}
     for name, piece in tool_pieces.items():
-        tool = decls.get(name)
         span = files.relative(version_spans[name])
         if span is None:
             return None
-        if tool is not None:
-            validator, refs = incremental.validator_of(tool), incremental.tool_refs(tool)
+        if name in facts:
+            validator, refs = facts[name]
         elif previous is not None:
             validator, refs = previous.records[name].validator, previous.records[name].refs
         else:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,7 +44,16 @@ def _tools_json(items: list[bytes]) -> bytes:
     whole list at once, without holding every descriptor until the end."""
     if not items:
         return pretty_json({"tools": []})
-    return b'{\n  "tools": [\n' + b",\n".join(items) + b"\n  ]\n}\n"
+    # One join, no concatenation after it: at 5,000 tools the file is 37 MB, and `head + body
+    # + tail` held it twice at the build's peak.
+    return b"".join([b'{\n  "tools": [\n', *_separated(items), b"\n  ]\n}\n"])
+
+
+def _separated(items: list[bytes]) -> Iterator[bytes]:
+    for i, item in enumerate(items):
+        if i:
+            yield b",\n"
+        yield item
 
 
 @dataclass(frozen=True, slots=True)
