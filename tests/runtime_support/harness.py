@@ -31,11 +31,10 @@ EXAMPLES = ROOT / "examples"
 
 
 def package(source: Path, root: Path) -> Path:
-    """A copy of the generated package at `source` under `root`, with the runtime."""
+    """A copy of the generated package at `source` under `root`: the build put the
+    runtime into it (nothing is added here, so a build that forgot it fails)."""
     dest = root / source.name
     shutil.copytree(source, dest)
-    for module in sorted(RUNTIME.glob("server_*.py")):
-        shutil.copy(module, dest / module.name)
     return dest
 
 

@@ -32,6 +32,13 @@ from toolc.emit.pymodules import (
 from toolc.emit.pyregistry import tool_entry
 from toolc.emit.pytypes import Lowering
 from toolc.emit.schemas import error_codes
+from toolc.emit.serving import (
+    Serving,
+    handlers_module,
+    runtime_files,
+    server_values,
+    serving_of,
+)
 from toolc.model import ToolDecl
 from toolc.naming import pascal, snake
 from toolc.resources import data_dir
@@ -201,13 +208,14 @@ class ToolPython:
     module: bytes
     names: list[str]
     entry: str  # its TOOLS entry in registry.py
+    serving: Serving  # what handlers.py and server.py say about it
 
 
 def tool_python(
     tool: ToolDecl, published: dict[str, Any], type_names: dict[str, str], nullable: frozenset[str]
 ) -> ToolPython:
     source, names = tool_module(tool, published, type_names, nullable)
-    return ToolPython(source, names, tool_entry(tool, published))
+    return ToolPython(source, names, tool_entry(tool, published), serving_of(tool))
 
 
 def python_files(
@@ -259,6 +267,11 @@ def python_files(
         + "".join(f"    {py_str(c)},\n" for c in envelope.FRAMEWORK_ERROR_CODES)
         + ")",
     )  # fmt: skip
+    serving = {name: generated.serving for name, generated in per_tool.items()}
+    if any(s.enabled for s in serving.values()):
+        files["handlers.py"] = handlers_module(HEADER, serving)
+        files["server.py"] = _template("server.py.j2", **server_values(serving))
+        files.update(runtime_files(HEADER))
     files["registry.py"] = _template(
         "registry.py.j2",
         tool_imports=tool_imports,

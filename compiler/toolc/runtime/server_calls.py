@@ -122,7 +122,7 @@ class ToolCalls:
             raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}")
         try:
             outcome = await self._call(tool, ctx, params)
-        except Exception:
+        except Exception:  # noqa: BLE001 -- an escaping exception reaches the client
             outcome = seal_error(tool.spec, internal_error(tool.spec, "Server failure"))
         return outcome.result() if isinstance(outcome, Sealed) else outcome
 
@@ -156,7 +156,7 @@ class ToolCalls:
             )
         except ToolFailure as failure:
             return seal_failure(spec, failure, tool.check)
-        except Exception:
+        except Exception:  # noqa: BLE001 -- a handler's bug is TOOL_ERROR, logged
             return seal_error(spec, internal_error(spec, "Handler exception"))
         return seal_return(spec, returned, tool.check)
 
@@ -181,7 +181,7 @@ class ToolCalls:
             )
             if target != spec.name:
                 raise ValueError(f"decision for another tool: {target!r}")
-        except Exception:
+        except Exception:  # noqa: BLE001 -- a failing validator is handled by fail_open
             error = internal_error(spec, f"Pre-validator {policy.tool} failed")
             if policy.fail_open:
                 logger.warning("%s: proceeding without pre-validation", spec.name)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sys
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -36,8 +37,10 @@ FRAMEWORK_ERRORS: Mapping[str, tuple[bool | None, str | None]] = {
     "CONFIRMATION_DECLINED": (False, None),
     "CONFIRMATION_UNAVAILABLE": (
         False,
-        "This tool needs the user's confirmation: use an MCP client that supports "
-        "form elicitation.",
+        (
+            "This tool needs the user's confirmation: use an MCP client that supports "
+            "form elicitation."
+        ),
     ),
     "PRE_VALIDATION_REJECTED": (False, None),
     "PRE_VALIDATION_FAILED": (None, None),
@@ -135,7 +138,11 @@ def internal_error(spec: SpecLike, what: str) -> dict[str, Any]:
     """TOOL_ERROR for a failure whose particulars stay in the server's log (call it
     inside the `except` block to log the traceback)."""
     error_id = new_error_id()
-    logger.error("%s in tool %s (errorId %s)", what, spec.name, error_id, exc_info=True)
+    # The traceback when called while handling an exception, none otherwise.
+    current = sys.exc_info()[1]
+    logger.error(
+        "%s in tool %s (errorId %s)", what, spec.name, error_id, exc_info=current
+    )
     return framework_error(
         "TOOL_ERROR",
         f"The tool failed unexpectedly; report errorId {error_id}.",
@@ -249,7 +256,7 @@ def seal_return(spec: SpecLike, returned: Any, check: DataCheck) -> Sealed:
     of one of them). Anything its contract does not allow becomes TOOL_ERROR."""
     try:
         return _seal_return(spec, returned, check)
-    except Exception:
+    except Exception:  # noqa: BLE001 -- nothing a handler returns may escape unsealed
         return seal_error(spec, internal_error(spec, "Invalid handler result"))
 
 
@@ -263,7 +270,7 @@ def seal_failure(spec: SpecLike, failure: ToolFailure, check: DataCheck) -> Seal
                 spec, Reply(failure.data, secondary_failure=rest), check
             )
         except Exception:
-            logger.error("Invalid data with a failure of %s", spec.name, exc_info=True)
+            logger.exception("Invalid data with a failure of %s", spec.name)
     return seal_error(spec, declared_error(spec, failure))
 
 

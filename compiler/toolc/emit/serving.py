@@ -1,0 +1,197 @@
+"""The package's serving side: `handlers.py` (one typed Protocol per `mcp_server`), `server.py`
+(`create_server`, `main`) and the server runtime copied verbatim from `toolc/runtime/`.
+
+Everything here is read from what each tool contributed (`Serving`, kept in the build cache
+with the rest of a tool's output), never from the whole project, so the incremental build
+makes the same files as a full one."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from toolc.emit.pyexpr import LINE_LENGTH, render, sub
+from toolc.emit.pyliterals import docstring, py_str
+from toolc.emit.pymodules import import_line, natural_key
+from toolc.model import ToolDecl
+from toolc.naming import pascal, snake
+from toolc.semver import Version
+
+RUNTIME_DIR = Path(__file__).resolve().parent.parent / "runtime"
+# Copied verbatim (after the header): the logic that is the same for every config.
+RUNTIME_GLOBS = ("server_*.py",)
+
+Kind = Literal["plain", "multi", "workflow"]
+
+
+@dataclass(frozen=True, slots=True)
+class Serving:
+    """What `handlers.py` and `server.py` need from one tool."""
+
+    server: str
+    enabled: bool
+    version: str
+    kind: Kind
+    doc: str
+
+
+def serving_of(tool: ToolDecl) -> Serving:
+    multi = tool.decl.multi_item
+    kind: Kind = "plain" if multi is None else "workflow" if multi.workflow else "multi"
+    return Serving(
+        tool.decl.mcp_server, tool.enabled, tool.decl.version, kind, tool.decl.description
+    )
+
+
+def runtime_files(header: str) -> dict[str, bytes]:
+    files = {}
+    for pattern in RUNTIME_GLOBS:
+        for path in sorted(RUNTIME_DIR.glob(pattern)):
+            files[path.name] = (header + "\n" + path.read_text(encoding="utf-8")).encode()
+    return files
+
+
+def _result_alias(name: str, kind: Kind) -> tuple[str, set[str]]:
+    """`<Tool>Result: TypeAlias = ...`: what the handler may return (the runtime normalizes a
+    multi-item answer itself, so those return `Items` of the item model, not `<Tool>Data`)."""
+    p = pascal(name)
+    if kind == "plain":
+        expr = f"{p}Data | Reply[{p}Data]"
+        names = {f"{p}Data"}
+    else:
+        items = f"Items[{p}Item]"
+        expr = f"{items} | Reply[{items}]"
+        names = {f"{p}Item"}
+        if kind == "workflow":  # or the workflow's own output, read at `output[<tool>]`
+            expr = f"Mapping[str, Any] | {expr} | Reply[Mapping[str, Any]]"
+    head = f"{p}Result: TypeAlias = "
+    if len(head) + len(expr) <= LINE_LENGTH:
+        return head + expr, names
+    if 4 + len(expr) <= LINE_LENGTH:
+        return head + "(\n    " + expr + "\n)", names
+    return head + "(\n    " + "\n    | ".join(expr.split(" | ")) + "\n)", names
+
+
+def def_line(indent: str, head: str, params: list[str], returns: str) -> str:
+    """`{head}(params) -> returns:` as black lays it out: one line, or the parameters on one
+    line of their own, or one per line."""
+    joined = ", ".join(params)
+    one = f"{indent}{head}({joined}) -> {returns}:"
+    if len(one) <= LINE_LENGTH:
+        return one
+    inner = indent + "    "
+    if len(inner + joined) <= LINE_LENGTH:
+        return f"{indent}{head}(\n{inner}{joined}\n{indent}) -> {returns}:"
+    lines = "".join(f"{inner}{x},\n" for x in params)
+    return f"{indent}{head}(\n{lines}{indent}) -> {returns}:"
+
+
+def _method(name: str, doc: str) -> str:
+    p = pascal(name)
+    params = ["self", f"args: {p}Args", "ctx: ToolContext"]
+    head = def_line("    ", f"async def {snake(name)}", params, f"{p}Result")
+    return head + "\n" + docstring(doc, "        ") + "\n        ..."
+
+
+def _servers(per_tool: Mapping[str, Serving]) -> dict[str, list[str]]:
+    servers: dict[str, list[str]] = {}
+    for name in sorted(per_tool, key=lambda n: natural_key(snake(n))):
+        if per_tool[name].enabled:
+            servers.setdefault(per_tool[name].server, []).append(name)
+    return dict(sorted(servers.items()))
+
+
+def handlers_module(header: str, per_tool: Mapping[str, Serving]) -> bytes:
+    servers = _servers(per_tool)
+    tools = [n for names in servers.values() for n in names]
+    aliases, imports = [], []
+    for name in sorted(tools, key=lambda n: natural_key(snake(n))):
+        alias, names = _result_alias(name, per_tool[name].kind)
+        aliases.append(alias)
+        imports.append(import_line(f".tools.{snake(name)}", {f"{pascal(name)}Args", *names}))
+    typing = {"Protocol", "TypeAlias"}
+    if any(per_tool[n].kind == "workflow" for n in tools):
+        typing.add("Any")
+    std: list[str] = [import_line("typing", typing)]
+    if "Any" in typing:
+        std.insert(0, "from collections.abc import Mapping")
+    uses_items = any(per_tool[n].kind != "plain" for n in tools)
+    runtime = import_line(
+        ".server_runtime", {"Reply", "ToolContext", *(["Items"] if uses_items else [])}
+    )
+    classes = []
+    for server, served in servers.items():
+        methods = "\n\n".join(_method(n, per_tool[n].doc) for n in served)
+        doc = docstring(f"The tools of the MCP server `{server}`, one method each.", "    ")
+        classes.append(f"class {handlers_class(server)}(Protocol):\n{doc}\n\n{methods}\n")
+    text = "\n".join(
+        [
+            header,
+            docstring(
+                "What a server's handlers implement: one typed method per tool it serves.\n\n"
+                "Write a class with these methods (`toolc scaffold` starts one) and pass an\n"
+                "instance to `server.create_server`; a tool raises `ToolFailure` for a\n"
+                "declared error.",
+                "",
+            ),
+            "",
+            "from __future__ import annotations",
+            "",
+            *std,
+            "",
+            runtime,
+            *imports,
+            "",
+            *aliases,
+        ]
+    )
+    return (text + "\n\n\n" + "\n\n".join(classes)).encode()
+
+
+def handlers_class(server: str) -> str:
+    return pascal(server) + "Handlers"
+
+
+def server_version(per_tool: Mapping[str, Serving], names: list[str]) -> str:
+    """The highest version among the server's tools: it changes whenever what it serves does."""
+    return str(max(Version.parse(per_tool[n].version) for n in names))
+
+
+def _union(classes: list[str]) -> str:
+    union = " | ".join(classes)
+    return union if len(union) <= 60 else "Any"  # beyond that, a line of its own would not fit
+
+
+def server_values(per_tool: Mapping[str, Serving]) -> dict[str, object]:
+    servers = _servers(per_tool)
+    classes = [handlers_class(s) for s in servers]
+    versions = [(py_str(s), py_str(server_version(per_tool, n))) for s, n in servers.items()]
+    literal = render(sub("Literal", *(py_str(s) for s in servers)), 0, lead=len("ServerName = "))
+    first = next(iter(servers), "")
+    single = [f"handlers: {handlers_class(first)}", f"server: ServerName = {py_str(first)}"]
+    return {
+        "create_single": def_line("", "def create_server", single, "Server[Any]"),
+        "servers": list(servers),
+        "overloads": [
+            def_line(
+                "",
+                "def create_server",
+                [f"handlers: {handlers_class(s)}", f"server: Literal[{py_str(s)}]"],
+                "Server[Any]",
+            )
+            + " ..."
+            for s in servers
+        ],
+        "server_literal": literal,
+        "versions": versions,
+        "handler_import": import_line(".handlers", classes),
+        "default": py_str(first),
+        "main_def": def_line(
+            "",
+            "def main",
+            [f"handlers: {_union(classes)}", "argv: Sequence[str] | None = None"],
+            "None",
+        ),
+    }
