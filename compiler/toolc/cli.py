@@ -213,3 +213,7 @@ def main() -> None:
     # Skip tearing down the compiled project object by object: nothing is left to write, and at
     # 5,000 tools the interpreter's orderly shutdown took about a second (measured).
     os._exit(status)
+
+
+# Registered on `cli` by importing them (they use this module's options and helpers).
+from toolc import commands_serving  # noqa: E402, F401

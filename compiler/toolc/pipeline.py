@@ -139,6 +139,17 @@ def _check_project(config_dir: Path, cwd: Path) -> CheckResult:
     return CheckResult(diagnostics, sources, project)
 
 
+def generate(config_dir: Path, cwd: Path | None = None) -> tuple[CheckResult, dict[str, bytes]]:
+    """The package in memory, without the snapshot's guard or the disk (`toolc serve`)."""
+    with _collector_paused():
+        checked = _check_project(config_dir, cwd or Path.cwd())
+        if checked.project is None or checked.has_errors:
+            return checked, {}
+        from toolc.emit.package import emit_package
+
+        return checked, emit_package(checked.project).files
+
+
 @dataclass(frozen=True, slots=True)
 class BuildResult:
     diagnostics: list[Diagnostic]

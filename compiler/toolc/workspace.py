@@ -257,3 +257,24 @@ def save_cache(path: Path, write: Callable[[BinaryIO], None]) -> None:
         os.replace(tmp, path)
     except Exception:  # the build is committed already; a cache not saved costs only time
         tmp.unlink(missing_ok=True)
+
+
+def materialize(root: Path, files: Mapping[str, bytes]) -> None:
+    """Write `files` under a fresh directory `root` (`toolc serve` runs a package from a
+    temporary folder of its own)."""
+    for rel, data in files.items():
+        _write(root / rel, data)
+
+
+def create_new(path: Path, data: bytes) -> bool:
+    """Write `path` only if it does not exist, whole or not at all. False: it exists."""
+    tmp = path.with_name(f".{path.name}.toolc-new-{os.getpid()}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp.write_bytes(data)
+    try:
+        os.link(tmp, path)  # fails when `path` exists: never an overwrite
+    except FileExistsError:
+        return False
+    finally:
+        tmp.unlink(missing_ok=True)
+    return True

@@ -1,0 +1,113 @@
+"""The commands that run or start a server: `toolc serve --mock` and `toolc scaffold`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from toolc.cli import EXIT_ERRORS, _report, _settings, cli, config_dir_argument, out_option
+
+server_option = click.option(
+    "--server", "server_name", default=None, metavar="NAME",
+    help="The mcp_server to serve (needed when the config declares several).",
+)  # fmt: skip
+
+
+def _pick_server(servers: list[str], wanted: str | None) -> str:
+    if wanted is not None:
+        if wanted not in servers:
+            raise click.UsageError(
+                f"no enabled tool runs on mcp_server {wanted!r}; the config has: "
+                + (", ".join(servers) or "none")
+            )
+        return wanted
+    if len(servers) != 1:
+        raise click.UsageError(
+            "the config declares several mcp_servers; choose one with --server: "
+            + ", ".join(servers)
+        )
+    return servers[0]
+
+
+@cli.command()
+@config_dir_argument
+@server_option
+@out_option
+@click.option("--mock", is_flag=True, help="Answer from each tool's `returns` schema.")
+@click.option("--http", is_flag=True, help="Serve Streamable HTTP instead of stdio.")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", type=int, default=8000, show_default=True)
+def serve(
+    config_dir: Path, server_name: str | None, out: Path | None, mock: bool, http: bool,
+    host: str, port: int,
+) -> None:  # fmt: skip
+    """Serve the tools of DIR over stdio (or HTTP) with no handler written: each tool answers
+    with data from its `returns` schema (declared examples first), under the same validation,
+    pre-validation, confirmation and envelope rules as a real server."""
+    if not mock:
+        raise click.UsageError(
+            "`toolc serve` runs mock handlers only: add --mock. A real server runs your "
+            "handlers: `toolc scaffold` writes a starting point"
+        )
+    settings = _settings(config_dir, out=out)
+    from toolc import pipeline
+
+    checked, files = pipeline.generate(config_dir)
+    if not files:
+        _report(settings, checked, "serve", config_dir, "")
+    from toolc import mock_server
+
+    tools = _served_tools(checked)
+    server = _pick_server(tools, server_name)
+    package = settings.out_dir(config_dir).resolve().name
+
+    def warn(text: str) -> None:
+        click.echo(f"toolc serve: warning: {text}", err=True)
+
+    click.echo(f"toolc serve {config_dir}: mock server {server!r} on "
+               + (f"http://{host}:{port}/mcp" if http else "stdio"), err=True)  # fmt: skip
+    mock_server.serve(files, package, server, (host, port) if http else None, warn)
+
+
+def _served_tools(checked: object) -> list[str]:
+    project = getattr(checked, "project", None)
+    assert project is not None
+    return sorted({t.decl.mcp_server for t in project.tools.values() if t.enabled})
+
+
+@cli.command()
+@config_dir_argument
+@server_option
+@out_option
+@click.option(
+    "--file", "target", type=click.Path(dir_okay=False, path_type=Path), default=None,
+    help="Where to write it. Default: <server>_server.py beside the generated package.",
+)  # fmt: skip
+def scaffold(
+    config_dir: Path, server_name: str | None, out: Path | None, target: Path | None
+) -> None:
+    """Write a starting implementation of a server's handlers, once: a class with one typed
+    method per tool, and a `main` that serves it. An existing file is never overwritten."""
+    settings = _settings(config_dir, out=out)
+    from toolc import pipeline, workspace
+    from toolc.emit.scaffold import scaffold_module
+    from toolc.emit.serving import serving_of
+
+    checked = pipeline.check_project(config_dir)
+    if checked.project is None or checked.has_errors:
+        _report(settings, checked, "scaffold", config_dir, "")
+    assert checked.project is not None
+    server = _pick_server(_served_tools(checked), server_name)
+    out_dir = settings.out_dir(config_dir)
+    path = target or out_dir.parent / f"{server}_server.py"
+    serving = {name: serving_of(tool) for name, tool in checked.project.tools.items()}
+    source = scaffold_module(out_dir.resolve().name, server, serving)
+    if not workspace.create_new(path, source):
+        click.echo(
+            f"toolc scaffold: {path} exists; toolc never overwrites it (delete it to start over)",
+            err=True,
+        )
+        sys.exit(EXIT_ERRORS)
+    click.echo(f"toolc scaffold {config_dir}: wrote {path}", err=True)

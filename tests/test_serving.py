@@ -1,0 +1,180 @@
+"""`toolc serve --mock` and `toolc scaffold`, driven as a user drives them: the commands run in
+real processes and the SDK's real stdio client talks to what they serve. Every envelope goes
+through `sealed` (it validates against the tool's published outputSchema)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client, StdioServerParameters, types
+from toolc.runtime.mock_values import example_value
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "runtime_support"))
+from harness import sealed
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+EXAMPLES = ROOT / "examples"
+
+
+def _published(config: Path) -> dict[str, dict[str, Any]]:
+    listing = json.loads((config / "generated" / "mcp_tools" / "tools.json").read_text())
+    return {d["name"]: d for d in listing["tools"]}
+
+
+def _answer(action: str) -> Callable[..., Awaitable[types.ElicitResult]]:
+    async def callback(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+        if action == "accept":
+            return types.ElicitResult(action="accept", content={"confirm": True})
+        return types.ElicitResult(action=action)  # type: ignore[arg-type]
+
+    return callback
+
+
+def _session(
+    command: list[str],
+    script: Callable[[Client], Awaitable[Any]],
+    *,
+    mode: str = "auto",
+    answer: str | None = "accept",
+    cwd: Path | None = None,
+) -> Any:
+    async def main() -> Any:
+        params = StdioServerParameters(command=command[0], args=command[1:], cwd=cwd)
+        callback = _answer(answer) if answer is not None else None
+        client = Client(params, mode=mode, elicitation_callback=callback)  # type: ignore[arg-type]
+        async with client:
+            return await script(client)
+
+    return anyio.run(main)
+
+
+def _calls(client: Client) -> Awaitable[tuple[list[dict[str, Any]], dict[str, Any]]]:
+    async def run() -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        listed = await client.list_tools()
+        tools = [t.model_dump(by_alias=True, mode="json", exclude_none=True) for t in listed.tools]
+        results = {}
+        for tool in listed.tools:
+            args = example_value(tool.input_schema)
+            results[tool.name] = await client.call_tool(tool.name, args)
+        return tools, results
+
+    return run()
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+@pytest.mark.parametrize("example", ["retail", "telecom"])
+def test_mock_server_serves_every_tool_under_the_real_rules(example: str, mode: str) -> None:
+    config = EXAMPLES / example
+    published = _published(config)
+    listed, results = _session(
+        [str(BIN / "toolc"), "serve", str(config), "--mock"], _calls, mode=mode
+    )
+    assert {t["name"]: t for t in listed} == published  # exactly tools.json, _meta.version included
+    assert all(t["_meta"]["version"] for t in listed)
+    for name, result in results.items():
+        envelope = sealed(published[name], result)
+        assert envelope["ok"] is True, envelope
+        if "multi_item" in json.dumps(published[name]["outputSchema"]):
+            assert envelope["data"]["multi_item_status"] == "SUCCESS"
+
+
+@pytest.mark.parametrize(
+    ("answer", "code"), [("decline", "CONFIRMATION_DECLINED"), (None, "CONFIRMATION_UNAVAILABLE")]
+)
+def test_mock_server_asks_for_confirmation(answer: str | None, code: str) -> None:
+    config = EXAMPLES / "retail"
+    published = _published(config)
+
+    async def script(client: Client) -> types.CallToolResult:
+        return await client.call_tool("cancelar_pedidos", {"order_ids": ["P-1"]})
+
+    result = _session([str(BIN / "toolc"), "serve", str(config), "--mock"], script, answer=answer)
+    envelope = sealed(published["cancelar_pedidos"], result)
+    assert envelope["ok"] is False and envelope["error"]["code"] == code
+
+
+def test_mock_server_validates_arguments() -> None:
+    config = EXAMPLES / "retail"
+    published = _published(config)
+
+    async def script(client: Client) -> types.CallToolResult:
+        return await client.call_tool("consultar_pedidos", {"order_ids": ["not-an-id"]})
+
+    result = _session([str(BIN / "toolc"), "serve", str(config), "--mock"], script)
+    envelope = sealed(published["consultar_pedidos"], result)
+    assert envelope["error"]["code"] == "VALIDATION_ERROR"
+
+
+def test_serve_needs_mock_and_a_server_choice(tmp_path: Path) -> None:
+    toolc = str(BIN / "toolc")
+    plain = subprocess.run(
+        [toolc, "serve", str(EXAMPLES / "retail")], capture_output=True, text=True
+    )
+    assert plain.returncode == 2 and "--mock" in plain.stderr
+    lab = ROOT / "tests" / "runtime_support" / "lab"
+    several = subprocess.run([toolc, "serve", str(lab), "--mock"], capture_output=True, text=True)
+    assert several.returncode == 2 and "lab, outro" in several.stderr
+    unknown = subprocess.run(
+        [toolc, "serve", str(lab), "--mock", "--server", "nope"], capture_output=True, text=True
+    )
+    assert unknown.returncode == 2 and "'nope'" in unknown.stderr
+
+
+def test_scaffold_writes_a_typed_starting_server_once(tmp_path: Path) -> None:
+    config = tmp_path / "retail"
+    shutil.copytree(EXAMPLES / "retail", config)
+    toolc = str(BIN / "toolc")
+    done = subprocess.run([toolc, "scaffold", str(config)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    starter = config / "generated" / "retail_server.py"
+    first = starter.read_bytes()
+
+    starter.write_bytes(first + b"# my edits\n")
+    again = subprocess.run([toolc, "scaffold", str(config)], capture_output=True, text=True)
+    assert again.returncode == 1 and "never overwrites" in again.stderr
+    assert starter.read_bytes() == first + b"# my edits\n"
+
+    for tool in (["black", "--check", "-q"], ["ruff", "check", "--isolated", "-q"]):
+        gate = subprocess.run([str(BIN / tool[0]), *tool[1:], str(starter)], capture_output=True)
+        assert gate.returncode == 0, gate.stdout + gate.stderr
+    from mypy import api
+
+    out, err, status = api.run(["--strict", str(starter), "--cache-dir", str(tmp_path / ".mypy")])
+    assert status == 0, out + err
+
+    # It serves: every tool answers TOOL_ERROR (not implemented yet), sealed, no internals.
+    published = _published(config)
+
+    async def script(client: Client) -> types.CallToolResult:
+        return await client.call_tool("consultar_pedidos", {"order_ids": ["P-1"]})
+
+    result = _session([sys.executable, str(starter)], script, cwd=starter.parent)
+    envelope = sealed(published["consultar_pedidos"], result)
+    assert envelope["error"]["code"] == "TOOL_ERROR" and "errorId" in envelope["error"]
+    assert "not implemented" not in json.dumps(envelope)
+
+
+def test_handlers_protocol_refuses_a_wrong_implementation(tmp_path: Path) -> None:
+    """The typing is real: a handler returning the wrong type does not type-check."""
+    config = tmp_path / "retail"
+    shutil.copytree(EXAMPLES / "retail", config)
+    subprocess.run([str(BIN / "toolc"), "scaffold", str(config)], check=True, capture_output=True)
+    starter = config / "generated" / "retail_server.py"
+    wrong = starter.read_text().replace(
+        '        raise NotImplementedError("consultar_pedidos: not implemented yet")',
+        "        return 42",
+    )
+    starter.write_text(wrong)
+    from mypy import api
+
+    out, _, status = api.run(["--strict", str(starter), "--cache-dir", str(tmp_path / ".mypy")])
+    assert status == 1 and "return value" in out.lower()
