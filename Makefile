@@ -49,6 +49,7 @@ docs: setup
 bench: setup
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/build.py
+	$(BIN)/python bench/server.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache bench/results bench/.configs
