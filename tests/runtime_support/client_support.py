@@ -22,14 +22,14 @@ from jsonschema import Draft202012Validator
 from mcp import StdioServerParameters
 from toolc.runtime.client_runtime import ConfirmationRequest, Envelope, ToolClient
 
-from runtime_support.harness import RUNTIME, SUPPORT, descriptors
+from runtime_support.harness import SUPPORT, descriptors
 
 
 def client_package(source: Path, root: Path, name: str) -> Any:
-    """The package at `source`, copied as `name` with the client runtime, imported."""
+    """The package at `source`, copied as `name` and imported (the build put the client
+    runtime into it: nothing is added here, so a build that forgot it fails)."""
     dest = root / name
     shutil.copytree(source, dest)
-    shutil.copy(RUNTIME / "client_runtime.py", dest / "client_runtime.py")
     sys.path.insert(0, str(root))
     try:
         return importlib.import_module(name)

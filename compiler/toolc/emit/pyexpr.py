@@ -42,13 +42,13 @@ def call(
     return Expr(head, tuple(args), call=True, exploded=exploded, kwargs=tuple(kwargs))
 
 
-def _one_line(e: Expr | str) -> str:
+def one_line(e: Expr | str) -> str:
     if isinstance(e, str):
         return e
     if e.args is None and not e.call:
         return e.head
-    parts = [_one_line(a) for a in e.args or ()]
-    parts += [f"{k}={_one_line(v)}" for k, v in e.kwargs]
+    parts = [one_line(a) for a in e.args or ()]
+    parts += [f"{k}={one_line(v)}" for k, v in e.kwargs]
     open_, close = ("(", ")") if e.call else ("[", "]")
     return f"{e.head}{open_}{', '.join(parts)}{close}"
 
@@ -65,8 +65,8 @@ def render(e: Expr | str, indent: int, trailer: str = "", lead: int = 0) -> str:
     """`e` on a line indented `indent` spaces after `lead` other characters, followed by
     `trailer` (a comma, ` = None`, ...), laid out as black lays it out."""
     if isinstance(e, str) or (e.args is None and not e.call):
-        return _one_line(e) + trailer
-    flat = _one_line(e)
+        return one_line(e) + trailer
+    flat = one_line(e)
     if not _has_exploded(e) and indent + lead + len(flat) + len(trailer) <= LINE_LENGTH:
         return flat + trailer
     open_, close = ("(", ")") if e.call else ("[", "]")

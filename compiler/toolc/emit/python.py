@@ -15,6 +15,7 @@ import jsonschema_rs
 
 from toolc import __version__
 from toolc.emit import envelope
+from toolc.emit.client import ClientPiece, client_module, client_piece
 from toolc.emit.pyexpr import render, sub
 from toolc.emit.pyliterals import py_str
 from toolc.emit.pymodel import PyAlias, PyModel, TypeExpr
@@ -141,8 +142,9 @@ def tool_module(
     published: dict[str, Any],
     type_names: dict[str, str],
     nullable: frozenset[str] = frozenset(),
-) -> tuple[bytes, list[str]]:
-    """A tool's module and the public names it defines."""
+) -> tuple[bytes, list[str], ClientPiece, frozenset[str]]:
+    """A tool's module, the public names it defines, its client method, and every name it
+    defines."""
     p = pascal(tool.name)
     args, data, item = f"{p}Args", f"{p}Data", f"{p}Item"
     multi = tool.decl.multi_item is not None
@@ -157,6 +159,10 @@ def tool_module(
         published["inputSchema"], args, (), special=lambda path: args if path == () else None,
         doc=tool.decl.description, extra_default="forbid" if forbid else "ignore",
     )  # fmt: skip
+    # Read before `_lowered` renders and clears the definitions: the client's method is typed
+    # by the same fields.
+    args_model = next(d for d in lowering.definitions if isinstance(d, PyModel) and d.name == args)
+    client = client_piece(tool.name, args_model, tool.decl.description)
     blocks += _lowered(lowering, expr, args, tool.decl.description)
 
     def data_names(path: tuple[str, ...]) -> str | None:
@@ -176,7 +182,7 @@ def tool_module(
     local = {m for m in names} | {_defined_name(b) for b in blocks}
     doc = f"Models of the tool `{tool.name}` (version {tool.decl.version})."
     lines = imports(lowering.used, local, set(type_names.values()), "..")
-    return module(HEADER, doc, arrange(blocks), lines), names
+    return module(HEADER, doc, arrange(blocks), lines), names, client, frozenset(local)
 
 
 def root_named(cls: str) -> Callable[[tuple[str, ...]], str | None]:
@@ -209,13 +215,15 @@ class ToolPython:
     names: list[str]
     entry: str  # its TOOLS entry in registry.py
     serving: Serving  # what handlers.py and server.py say about it
+    client: ClientPiece  # its method in client.py
+    defines: frozenset[str]  # every name its module defines (for client.py's imports)
 
 
 def tool_python(
     tool: ToolDecl, published: dict[str, Any], type_names: dict[str, str], nullable: frozenset[str]
 ) -> ToolPython:
-    source, names = tool_module(tool, published, type_names, nullable)
-    return ToolPython(source, names, tool_entry(tool, published), serving_of(tool))
+    source, names, client, defines = tool_module(tool, published, type_names, nullable)
+    return ToolPython(source, names, tool_entry(tool, published), serving_of(tool), client, defines)
 
 
 def python_files(
@@ -272,6 +280,13 @@ def python_files(
         files["handlers.py"] = handlers_module(HEADER, serving)
         files["server.py"] = _template("server.py.j2", **server_values(serving))
         files.update(runtime_files(HEADER))
+        files["client.py"] = client_module(
+            HEADER,
+            serving,
+            {name: generated.client for name, generated in per_tool.items()},
+            {name: generated.defines for name, generated in per_tool.items()},
+            frozenset(type_names.values()),
+        )
     files["registry.py"] = _template(
         "registry.py.j2",
         tool_imports=tool_imports,

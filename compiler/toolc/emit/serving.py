@@ -21,7 +21,7 @@ from toolc.semver import Version
 
 RUNTIME_DIR = Path(__file__).resolve().parent.parent / "runtime"
 # Copied verbatim (after the header): the logic that is the same for every config.
-RUNTIME_GLOBS = ("server_*.py",)
+RUNTIME_GLOBS = ("server_*.py", "client_*.py")
 
 Kind = Literal["plain", "multi", "workflow"]
 

@@ -1,0 +1,176 @@
+"""The package's typed client, `client.py`: one class per `mcp_server`, one method per tool,
+`await tools.cancelar_pedidos(order_ids=[...]) -> Envelope[CancelarPedidosData]`, each
+argument a typed keyword (from the tool's `<Tool>Args` model). The mechanics (local
+validation, confirmation, tolerant parsing) are `client_runtime.ToolClient`'s.
+
+A tool's method is made with its models (`ClientPiece`, kept in the build cache) and the
+module is assembled from the pieces, so an incremental build makes the same file."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from toolc.emit.pyexpr import LINE_LENGTH, call, one_line, render
+from toolc.emit.pyliterals import docstring, py_str
+from toolc.emit.pymodel import PyField, PyModel
+from toolc.emit.pymodules import (
+    HELPERS,
+    PYDANTIC,
+    TYPING,
+    import_line,
+    isort_key,
+    names_in,
+    natural_key,
+)
+from toolc.emit.serving import Serving, def_line
+from toolc.naming import pascal, snake
+
+_DOC = '''"""Typed clients of the package's MCP servers: one method per tool, each argument a typed
+keyword, each answer an `Envelope` (`Success` with typed `data`, or `Failure` with the
+`error`). Arguments are validated here before anything is sent; the server's confirmation
+question goes to the `confirm` callback given to `connect`.
+"""'''
+
+_COMMON = '''
+
+class Unset(enum.Enum):
+    """The value of an optional argument that was not given (and is not sent)."""
+
+    UNSET = "UNSET"
+
+
+UNSET = Unset.UNSET
+
+
+def _given(*pairs: tuple[str, object]) -> dict[str, Any]:
+    """The arguments given, by wire name."""
+    return {name: value for name, value in pairs if value is not UNSET}
+'''
+
+
+# `ToolClient`'s own attributes (tests/test_client_generated.py keeps this list complete): a
+# tool named like one gets its method name with a trailing underscore.
+CLIENT_ATTRIBUTES = frozenset(
+    {"TOOLS", "bind", "call", "confirm", "connect", "elicitation_callback",
+     "missing_arguments", "session", "tools"}
+)  # fmt: skip
+
+
+def method_name(tool: str) -> str:
+    name = snake(tool)
+    return name + "_" if name in CLIENT_ATTRIBUTES or name.startswith("_") else name
+
+
+@dataclass(frozen=True, slots=True)
+class ClientPiece:
+    """One tool's method, and every name its annotations use."""
+
+    method: str
+    names: frozenset[str]
+
+
+def _param(f: PyField) -> tuple[str, str]:
+    """The parameter in one line, and laid out as black would on a line of its own."""
+    trailer = "" if f.required else " | Unset = UNSET"
+    # An optional argument that does not accept null is typed `X | None` in the model (None
+    # meaning "not given") with a validator refusing an explicit null; here it is `X`.
+    refuses_null = "reject_null" in f.type.validators
+    annotation = f.type.base if refuses_null else f.type.annotation()
+    flat = f"{f.name}: {one_line(annotation)}{trailer}"
+    laid = f"        {f.name}: " + render(annotation, 8, trailer + ",", lead=len(f.name) + 2)
+    return flat, laid
+
+
+def _receiver(fields: list[PyField]) -> str:
+    """`self`, unless an argument has that name (it is data, and keeps it)."""
+    taken = {f.name for f in fields}
+    return next(n for n in ("self", "this", "client", "self_", "this_") if n not in taken)
+
+
+def _signature(tool: str, me: str, params: list[tuple[str, str]], returns: str) -> str:
+    head = f"async def {method_name(tool)}"
+    flat = [me, *(["*"] if params else []), *(one for one, _ in params)]
+    line = def_line("    ", head, flat, returns)
+    if all(len(x) <= LINE_LENGTH for x in line.split("\n")):
+        return line
+    laid = "".join(f"{full}\n" for _, full in params)
+    return f"    {head}(\n        {me},\n        *,\n{laid}    ) -> {returns}:"
+
+
+def _body(tool: str, me: str, fields: list[PyField]) -> str:
+    given = call("_given", *(f"({py_str(f.alias or f.name)}, {f.name})" for f in fields))
+    start = f"        return await {me}.call({py_str(tool)}, "
+    one = render(given, 8, ")", lead=len(start) - 8)
+    if "\n" not in one and len(start + one) <= LINE_LENGTH:
+        return start + one
+    return (
+        f"        return await {me}.call(\n            {py_str(tool)},\n"
+        f"            {render(given, 12, ',')}\n        )"
+    )
+
+
+def client_piece(tool: str, args: PyModel, doc: str) -> ClientPiece:
+    p = pascal(tool)
+    me = _receiver(args.fields)
+    signature = _signature(tool, me, [_param(f) for f in args.fields], f"Envelope[{p}Data]")
+    method = f"{signature}\n{docstring(doc, '        ')}\n{_body(tool, me, args.fields)}"
+    names = {n for f in args.fields for n in names_in(f.type.annotation())} | {f"{p}Data"}
+    names.discard("None")
+    return ClientPiece(method, frozenset(names))
+
+
+def _servers(serving: Mapping[str, Serving]) -> dict[str, list[str]]:
+    servers: dict[str, list[str]] = {}
+    for name in sorted(serving, key=lambda n: natural_key(snake(n))):
+        if serving[name].enabled:
+            servers.setdefault(serving[name].server, []).append(name)
+    return dict(sorted(servers.items()))
+
+
+def _imports(used: set[str], tools: list[str], pieces: Mapping[str, ClientPiece],
+             local: Mapping[str, frozenset[str]], shared: frozenset[str]) -> list[str]:  # fmt: skip
+    lines = ["from __future__ import annotations", "", "import enum"]
+    lines.append(import_line("typing", sorted({"Any", *(n for n in TYPING if n in used)})))
+    pydantic = [n for n in PYDANTIC if n in used]
+    if pydantic:
+        lines += ["", import_line("pydantic", pydantic)]
+    lines.append("")
+    helpers = [n for n in HELPERS if n in used]
+    if helpers:
+        lines.append(import_line("._jsonschema", helpers))
+    lines.append(import_line(".client_runtime", ["Envelope", "ToolClient"]))
+    lines.append(import_line(".registry", ["ALL_TOOLS"]))
+    if used & shared:
+        lines.append(import_line(".shared", used & shared))
+    for tool in sorted(tools, key=lambda n: natural_key(snake(n))):
+        mine = pieces[tool].names & local[tool]
+        if mine:
+            lines.append(import_line(f".tools.{snake(tool)}", sorted(mine, key=isort_key)))
+    return lines
+
+
+def client_module(
+    header: str,
+    serving: Mapping[str, Serving],
+    pieces: Mapping[str, ClientPiece],
+    local: Mapping[str, frozenset[str]],
+    shared: frozenset[str],
+) -> bytes:
+    """`local[tool]`: the names the tool's own module defines; `shared`: the shared types."""
+    servers = _servers(serving)
+    tools = [t for names in servers.values() for t in names]
+    used = {n for t in tools for n in pieces[t].names}
+    classes = []
+    for server, names in servers.items():
+        methods = "\n\n".join(pieces[t].method for t in names)
+        doc = docstring(
+            f"The tools of the MCP server `{server}`.\n\n"
+            f"`async with {pascal(server)}Client.connect(params, confirm=ask) as tools:`",
+            "    ",
+        )
+        body = f"{doc}\n\n    TOOLS = ALL_TOOLS\n\n{methods}\n"
+        classes.append(f"class {pascal(server)}Client(ToolClient):\n{body}")
+    imports = "\n".join(_imports(used, tools, pieces, local, shared))
+    text = f"{header}\n{_DOC}\n\n{imports}\n{_COMMON}\n\n" + "\n\n".join(classes)
+    return text.encode()
