@@ -45,6 +45,7 @@ models: setup
 ## Regenerate docs/diagnostics.md from the diagnostic code table.
 docs: setup
 	$(BIN)/python scripts/gen_diagnostics_doc.py
+	$(BIN)/python scripts/gen_evolution_doc.py
 
 bench: setup
 	$(BIN)/python bench/run.py

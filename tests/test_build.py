@@ -197,8 +197,16 @@ def test_new_and_removed_tools(config: Path) -> None:
     (config / "tools.yaml").write_text(text[:start] + text[end + 1 :], encoding="utf-8")
     policies = (config / "tool_policies.yaml").read_text().split("  consultar_pedidos:")[0]
     (config / "tool_policies.yaml").write_text(policies)
+    refused = build(config)  # removing a tool is a deliberate, recorded act (issue 5)
+    assert codes(refused) == ["tool-removed"] and not refused.written  # type: ignore[attr-defined]
+    version = json.loads((config / "mcp-tools.json").read_text())["consultar_pedidos"]["version"]
+    accepted = (
+        "accepted_breaks:\n  - {tool: consultar_pedidos, from: " + version
+        + ", to: removed, rule: tool-removed, reason: merged into cancelar_pedidos}\n"
+    )  # fmt: skip
+    (config / "tools.yaml").write_text(text[:start] + text[end + 1 :] + accepted)
     removed = build(config)
-    assert codes(removed) == ["tool-removed"] and removed.written  # type: ignore[attr-defined]
+    assert codes(removed) == [] and removed.written  # type: ignore[attr-defined]
     assert "consultar_pedidos" not in json.loads((config / "mcp-tools.json").read_text())
     assert not (
         config / "generated" / "mcp_tools" / "contracts" / "consultar_pedidos.json"

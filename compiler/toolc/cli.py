@@ -15,7 +15,7 @@ import click
 
 from toolc import __version__
 from toolc.diagnostics import CODES
-from toolc.diagnostics.render import FORMATS, RENDERERS
+from toolc.diagnostics.render import FORMATS, RENDERERS, render_text, use_color
 from toolc.diagnostics.suggest import did_you_mean
 from toolc.resources import load_schema, schema_path
 from toolc.settings import Settings, SettingsError, load_settings
@@ -74,9 +74,23 @@ def _check_paths(out_dir: Path, snapshot_path: Path) -> None:
         )
 
 
+def _build(config_dir: Path, out_dir: Path, snapshot_path: Path, **options: Any) -> Any:
+    """`build_project`, a baseline that cannot be read being a usage error."""
+    from toolc import pipeline
+    from toolc.baseline import BaselineError
+
+    try:
+        return pipeline.build_project(config_dir, out_dir, snapshot_path, **options)
+    except BaselineError as exc:
+        raise click.UsageError(str(exc)) from exc
+
+
 def _report(settings: Settings, result: Any, command: str, config_dir: Path, done: str) -> None:
     """Print the diagnostics and a summary, then exit with the status they call for."""
-    output = RENDERERS[settings.format](result.diagnostics, result.sources)
+    if settings.format == "text":
+        output = render_text(result.diagnostics, result.sources, color=use_color(sys.stderr))
+    else:
+        output = RENDERERS[settings.format](result.diagnostics, result.sources)
     errors = sum(d.is_error for d in result.diagnostics)
     warnings = len(result.diagnostics) - errors
     if settings.format == "text":
@@ -92,6 +106,11 @@ def _report(settings: Settings, result: Any, command: str, config_dir: Path, don
     sys.exit(EXIT_ERRORS if failed else EXIT_OK)
 
 
+against_option = click.option(
+    "--against", metavar="REF", default=None,
+    help="Compare with this baseline instead of the last build: a git revision, a config "
+    "directory, or a build's output directory.",
+)  # fmt: skip
 no_cache_option = click.option(
     "--no-cache",
     is_flag=True,
@@ -107,9 +126,10 @@ no_cache_option = click.option(
 @snapshot_option
 @click.option("--diff", "show_diff", is_flag=True, help="Print unified diffs of changed files.")
 @no_cache_option
+@against_option
 def check(
     config_dir: Path, fmt: str | None, strict: bool | None, out: Path | None,
-    snapshot: Path | None, show_diff: bool, no_cache: bool,
+    snapshot: Path | None, show_diff: bool, no_cache: bool, against: str | None,
 ) -> None:  # fmt: skip
     """Validate the config in DIR, and compare the generated files with what a build would write.
 
@@ -119,12 +139,12 @@ def check(
     out_dir, snapshot_path = settings.out_dir(config_dir), settings.snapshot_path(config_dir)
     from toolc import pipeline  # here, so that --version and explain start fast
 
-    if not out_dir.exists() and not snapshot_path.exists():
+    if not out_dir.exists() and not snapshot_path.exists() and against is None:
         result: Any = pipeline.check_project(config_dir)
         tools = len(result.project.tools) if result.project else 0
         _report(settings, result, "check", config_dir, f"ok: {tools} tool(s)")
-    result = pipeline.build_project(
-        config_dir, out_dir, snapshot_path, write=False, cache=not no_cache
+    result = _build(
+        config_dir, out_dir, snapshot_path, write=False, cache=not no_cache, against=against
     )
     if show_diff and result.drift is not None and result.files is not None:
         from toolc.textdiff import unified
@@ -141,9 +161,10 @@ def check(
 @out_option
 @snapshot_option
 @no_cache_option
+@against_option
 def build(
     config_dir: Path, fmt: str | None, strict: bool | None, out: Path | None,
-    snapshot: Path | None, no_cache: bool,
+    snapshot: Path | None, no_cache: bool, against: str | None,
 ) -> None:  # fmt: skip
     """Generate the package for the config in DIR: models, descriptors, schemas, contracts,
     registry, and the versioned snapshot. Writes nothing unless everything succeeds."""
@@ -153,14 +174,17 @@ def build(
     from toolc.uptodate import is_up_to_date
 
     # Under --strict the warnings matter, so nothing is skipped that would report them.
-    if not settings.strict and is_up_to_date(config_dir, out_dir, snapshot_path):
+    if (
+        not settings.strict
+        and against is None
+        and is_up_to_date(config_dir, out_dir, snapshot_path)
+    ):
         click.echo(f"toolc build {config_dir}: up to date ({out_dir})", err=True)
         sys.exit(EXIT_OK)
-    from toolc import pipeline
-
-    result = pipeline.build_project(
-        config_dir, out_dir, snapshot_path, write=True, strict=settings.strict, cache=not no_cache
-    )
+    result = _build(
+        config_dir, out_dir, snapshot_path, write=True, strict=settings.strict,
+        cache=not no_cache, against=against,
+    )  # fmt: skip
     done = f"wrote {out_dir} and {snapshot_path}" if result.written else "nothing written"
     _report(settings, result, "build", config_dir, done)
 
@@ -216,4 +240,4 @@ def main() -> None:
 
 
 # Registered on `cli` by importing them (they use this module's options and helpers).
-from toolc import commands_serving  # noqa: E402, F401
+from toolc import commands_evolution, commands_serving  # noqa: E402, F401

@@ -1,13 +1,37 @@
-"""The version guard: each tool against the existing snapshot, before anything is written."""
+"""The version guard: each tool against what it was (the snapshot, or the `--against` baseline),
+before anything is written. A changed contract needs a higher version; under `bump_policy:
+semver` (the default) at least the level its changes call for (docs/evolution.md), except for
+the breaks `accepted_breaks:` records for exactly this transition. Removing a tool needs such
+an entry too."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 
 from toolc.diagnostics import Diagnostic, Span, diag
 from toolc.model import Project
+from toolc.model.tools_file import AcceptedBreak
 from toolc.semver import Version
 from toolc.snapshot import Entry
+
+Contract = Mapping[str, object]
+
+
+@dataclass(frozen=True, slots=True)
+class Before:
+    """A tool as it was: its version, its contract fingerprint, and (when the baseline has it)
+    its contract document, for classifying the change."""
+
+    version: str
+    contract: str
+    document: Callable[[], Contract | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    bump: str  # "semver" | "any"
+    accepted: tuple[tuple[AcceptedBreak, Span], ...]
 
 
 def version_spans(project: Project) -> dict[str, Span]:
@@ -17,19 +41,65 @@ def version_spans(project: Project) -> dict[str, Span]:
     }
 
 
+def policy_of(project: Project) -> Policy:
+    spans = project.spans
+    accepted = tuple(
+        (entry, spans.tool(("accepted_breaks", i)))
+        for i, entry in enumerate(project.accepted_breaks)
+    )
+    return Policy(project.bump_policy, accepted)
+
+
+def _version(text: str) -> Version | None:
+    try:
+        return Version.parse(text)
+    except ValueError:
+        return None
+
+
+def _accepts(policy: Policy, tool: str, old: str, new: str, rule: str) -> bool:
+    return any(
+        (e.tool, e.from_, e.to, e.rule) == (tool, old, new, rule) for e, _ in policy.accepted
+    )
+
+
+def _semver_minimum(
+    name: str, before: Before, after: Contract | None, policy: Policy, new_version: str
+) -> tuple[Version, list[str]] | None:
+    """The smallest version the change allows, and the rules that set it (None: unknown)."""
+    from toolc.evolution import compare_all, findings_for_tool, minimum_version, required_bump
+
+    old = before.document()
+    if old is None or after is None:
+        return None
+    # compare_all, not compare_tool: a change of toolc's envelope counts for every tool.
+    found = findings_for_tool(compare_all({name: old}, {name: after}), name)
+    findings = [f for f in found if not _accepts(policy, name, before.version, new_version, f.rule)]
+    level = required_bump(findings, before.version)
+    if level is None:
+        return None
+    # The rules that alone would call for this level: what the message names.
+    forcing = sorted({f.rule for f in findings if required_bump([f], before.version) == level})
+    return Version.parse(minimum_version(before.version, level)), forcing
+
+
 def check_versions(
-    spans: Mapping[str, Span], old: dict[str, Entry], new: dict[str, Entry], snapshot_shown: str
+    spans: Mapping[str, Span],
+    before: Mapping[str, Before],
+    new: Mapping[str, Entry],
+    documents: Callable[[str], Contract | None],
+    policy: Policy,
+    removed_span: Callable[[str], Span],
 ) -> Iterator[Diagnostic]:
+    """`documents(tool)`: the tool's new contract document."""
+    transitions: dict[str, tuple[str, str]] = {}
     for name, entry in new.items():
-        before = old.get(name)
-        if before is None:
+        was = before.get(name)
+        if was is None:
             continue
+        transitions[name] = (was.version, entry.version)
         span = spans[name]
-        try:
-            previous = Version.parse(before.version)
-        except ValueError:
-            previous = None
-        current = Version.parse(entry.version)
+        previous, current = _version(was.version), Version.parse(entry.version)
         if previous is not None and current < previous:
             yield diag(
                 "version-decreased",
@@ -37,19 +107,52 @@ def check_versions(
                 f"tool '{name}' went from version {previous} down to {current}",
                 f"versions only go up: use at least {previous}",
             )
-        elif before.contract != entry.contract and (previous is None or current <= previous):
+            continue
+        if was.contract == entry.contract:
+            continue
+        if previous is None or current <= previous:
             minimum = previous.bumped("patch") if previous is not None else current
             yield diag(
                 "version-not-bumped",
                 span,
-                f"tool '{name}' changed its contract ({before.contract} → {entry.contract}) "
+                f"tool '{name}' changed its contract ({was.contract} → {entry.contract}) "
                 f"but kept version {current}; bump it to at least {minimum}",
             )
-    for name in old:
-        if name not in new:
+            continue
+        if policy.bump != "semver":
+            continue
+        needed = _semver_minimum(name, was, documents(name), policy, entry.version)
+        if needed is not None and current < needed[0]:
+            minimum, rules = needed
+            yield diag(
+                "version-bump-too-small",
+                span,
+                f"tool '{name}' changed its contract ({', '.join(rules)}) and went from "
+                f"{previous} to {current}; the change needs at least {minimum}",
+                f"bump it to {minimum} (`toolc bump --write`), or record the break under "
+                "`accepted_breaks:` if a smaller release is intended",
+            )
+    for name, was in before.items():
+        if name in new:
+            continue
+        transitions[name] = (was.version, "removed")
+        if not _accepts(policy, name, was.version, "removed", "tool-removed"):
             yield diag(
                 "tool-removed",
-                Span.whole_file(snapshot_shown),
-                f"tool '{name}' (version {old[name].version}) is in the snapshot but no longer "
-                "declared; it is dropped from the snapshot",
+                removed_span(name),
+                f"tool '{name}' (version {was.version}) is no longer declared",
+                f"removing a tool breaks its callers: record it under `accepted_breaks:` "
+                f"(tool: {name}, from: {was.version}, to: removed, rule: tool-removed, reason: "
+                "...), or declare it again",
+            )
+    for accepted, span in policy.accepted:
+        now = transitions.get(accepted.tool)
+        if now != (accepted.from_, accepted.to):
+            state = f"goes from {now[0]} to {now[1]}" if now else "has no earlier version"
+            yield diag(
+                "accepted-break-stale",
+                span,
+                f"accepted break {accepted.rule} of '{accepted.tool}' ({accepted.from_} → "
+                f"{accepted.to}) matches nothing: the tool {state}",
+                "remove the entry: it served its release",
             )

@@ -18,15 +18,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
 
-from toolc import __version__, incremental, rebuild, snapshot, workspace
+from toolc import __version__, incremental, rebuild, snapshot, versioning, workspace
 from toolc.checks import run_checks
 from toolc.diagnostics import Diagnostic, Span, diag, sort_key
 from toolc.drift import drift_diagnostics
-from toolc.guard import check_versions, version_spans
+from toolc.guard import policy_of, version_spans
 from toolc.incremental import Files
 from toolc.model import Project, SourceSpans
 from toolc.model.project import lower
-from toolc.snapshot import Entry
 from toolc.source import LoadedFile, SourceMap, load_file
 from toolc.uptodate import inputs_digest
 from toolc.validate.schema_errors import validate_file
@@ -139,6 +138,31 @@ def _check_project(config_dir: Path, cwd: Path) -> CheckResult:
     return CheckResult(diagnostics, sources, project)
 
 
+def compile_texts(tools_text: str, policies_text: str | None, where: str) -> dict[str, bytes]:
+    """A config given as texts (a baseline from git), compiled in memory."""
+    from toolc.baseline import BaselineError
+    from toolc.emit.package import emit_package
+    from toolc.source.yaml_loader import load_yaml
+
+    files: list[tuple[str, LoadedFile]] = []
+    for kind, name, text in (
+        ("tools", "tools.yaml", tools_text),
+        ("policies", "tool_policies.yaml", policies_text),
+    ):
+        if text is not None:
+            shown = f"{where.rstrip('/')}/{name}" if not where.endswith(":") else where + name
+            value, spans, problems = load_yaml(text, shown)
+            files.append((kind, LoadedFile(shown, text, value, spans, problems)))
+    with _collector_paused():
+        found, project = analyze(files)
+        errors = [d for d in found if d.is_error]
+        if project is None or errors:
+            first = errors[0] if errors else None
+            where_ = f"{first.span.path}:{first.span.line}: {first.message}" if first else ""
+            raise BaselineError(f"the baseline config does not compile ({where_})")
+        return emit_package(project).files
+
+
 def generate(config_dir: Path, cwd: Path | None = None) -> tuple[CheckResult, dict[str, bytes]]:
     """The package in memory, without the snapshot's guard or the disk (`toolc serve`)."""
     with _collector_paused():
@@ -183,6 +207,7 @@ def build_project(
     cwd: Path | None = None,
     strict: bool = False,
     cache: bool = True,
+    against: str | None = None,
 ) -> BuildResult:
     """load → validate → lower → check → emit → guard → write (or compare, when not `write`)."""
     cwd = cwd or Path.cwd()
@@ -207,6 +232,7 @@ def build_project(
         if reuse is not None:
             output, outputs, shared = reuse.emit()
             spans = reuse.version_spans()
+            gate_policy = policy_of(reuse.project)
             facts = rebuild.facts_of(reuse.project.tools)
             tool_count = len(reuse.cache.tool_order)
         else:
@@ -216,6 +242,7 @@ def build_project(
             # tool. The typed model goes tool by tool as each is emitted. Both lower the
             # build's peak (measured at 5,000 tools: 614 MB to 580 MB for the spans).
             spans = version_spans(project)
+            gate_policy = policy_of(project)
             decls = dict(project.tools)
             tool_count = len(decls)
             project = replace(
@@ -241,16 +268,18 @@ def build_project(
         )
         snapshot_shown = shown_path(snapshot_path, cwd)
         diagnostics = list(checked.diagnostics)
-        old_text = snapshot_path.read_bytes() if snapshot_path.is_file() else None
-        old: dict[str, Entry] = {}
-        if old_text is not None:
-            try:
-                old = snapshot.parse(old_text.decode("utf-8"))
-            except (snapshot.SnapshotError, UnicodeDecodeError) as exc:
-                diagnostics.append(
-                    diag("snapshot-invalid", Span.whole_file(snapshot_shown), str(exc))
-                )
-        diagnostics.extend(check_versions(spans, old, output.snapshot, snapshot_shown))
+        found, old_text = versioning.guard(
+            spans=spans,
+            policy=gate_policy,
+            entries=output.snapshot,
+            files=output.files,
+            snapshot_path=snapshot_path,
+            snapshot_shown=snapshot_shown,
+            out_dir=out_dir,
+            config_dir=config_dir,
+            against=against,
+        )
+        diagnostics += found
         new_snapshot = snapshot.render(output.snapshot).encode()
         reread = frozenset(reuse.keep) if reuse else None
 

@@ -278,3 +278,15 @@ def create_new(path: Path, data: bytes) -> bool:
     finally:
         tmp.unlink(missing_ok=True)
     return True
+
+
+def replace_file(path: Path, data: bytes) -> None:
+    """Rewrite a file the user owns (tools.yaml, for `toolc bump --write`) in one step: the old
+    bytes or the new ones, never a mix; its permissions kept."""
+    tmp = path.with_name(f".{path.name}.toolc-new-{os.getpid()}")
+    try:
+        tmp.write_bytes(data)
+        shutil.copymode(path, tmp)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)

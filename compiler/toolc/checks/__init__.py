@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from toolc.checks import fragments, names, policies, types, values
+from toolc.checks import breaks, fragments, names, policies, types, values
 from toolc.checks.context import CheckContext
 from toolc.diagnostics import Diagnostic
 from toolc.model import Project
@@ -18,6 +18,7 @@ CHECKS: tuple[Check, ...] = (
     *types.CHECKS,
     *fragments.CHECKS,
     *values.CHECKS,
+    *breaks.CHECKS,
 )
 
 

@@ -484,11 +484,41 @@ _RULES += [
     ),
     Rule(
         "tool-removed",
+        E,
+        "build",
+        "A tool in the snapshot is no longer declared, and no accepted break records it.",
+        "Removing a tool breaks every caller that uses it, so it is a deliberate, recorded act: "
+        "add an `accepted_breaks:` entry (`tool`, `from:` its last version, `to: removed`, "
+        "`rule: tool-removed`, `reason`) and build again. The entry goes stale once the "
+        "snapshot no longer lists the tool.",
+    ),
+    Rule(
+        "version-bump-too-small",
+        E,
+        "build",
+        "A tool's version went up, but less than its contract changes call for.",
+        "Under `bump_policy: semver` (the default) a breaking change needs a major release "
+        "(minor below 1.0.0), a compatible one a minor release, docs and unclassified changes a "
+        "patch (docs/evolution.md). The message names the rules that set the level; `toolc "
+        "bump --write` sets the minimum, and an `accepted_breaks:` entry ships one break in a "
+        "smaller release on purpose.",
+    ),
+    Rule(
+        "accepted-break-invalid",
+        E,
+        "tools",
+        "An `accepted_breaks:` entry cannot match: unknown rule or tool, or a bad version.",
+        "Each entry names a declared tool (or a retired one with `to: removed` and `rule: "
+        "tool-removed`), a rule ID from `toolc diff --list-rules`, the snapshot's version as "
+        "`from`, and a higher version (or `removed`) as `to`.",
+    ),
+    Rule(
+        "accepted-break-stale",
         W,
         "build",
-        "A tool in the snapshot is no longer declared.",
-        "The tool is dropped from the snapshot. Callers that still use it will fail; make sure "
-        "its removal is intended.",
+        "An `accepted_breaks:` entry matches no version transition of this build.",
+        "Each entry covers one exact transition (`from` → `to`) of one tool. Once that release "
+        "is in the snapshot the entry has served its purpose: remove it.",
     ),
     Rule(
         "snapshot-invalid",

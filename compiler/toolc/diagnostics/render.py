@@ -1,13 +1,28 @@
-"""Renderers: GCC-style text with the source line and a caret, JSON lines, GitHub annotations."""
+"""Renderers: GCC-style text with the source line and a caret, JSON lines, GitHub annotations,
+a Markdown PR comment, and JUnit XML for CI test reports."""
 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterable, Mapping
 
 from toolc.diagnostics.model import Diagnostic, Span
 
-FORMATS = ("text", "json", "github")
+FORMATS = ("text", "json", "github", "markdown", "junit")
+
+_VERSION_GATE = {
+    "version-not-bumped", "version-decreased", "version-bump-too-small", "tool-removed",
+    "snapshot-invalid", "accepted-break-stale",
+}  # fmt: skip
+
+
+def gate_of(code: str) -> str:
+    """The gate a diagnostic belongs to: the config itself, the version guard, or the
+    freshness of the committed output."""
+    if code in _VERSION_GATE:
+        return "version-guard"
+    return "output-fresh" if code.startswith("output-") else "config"
 
 
 def _source_excerpt(span: Span, sources: Mapping[str, str]) -> list[str]:
@@ -30,11 +45,25 @@ def _source_excerpt(span: Span, sources: Mapping[str, str]) -> list[str]:
     return [gutter + line, " " * (len(gutter) - 2) + "| " + pad + "^" + "~" * (width - 1)]
 
 
-def render_text(diagnostics: Iterable[Diagnostic], sources: Mapping[str, str]) -> str:
+_COLORS = {"error": "\033[1;31m", "warning": "\033[1;33m"}
+
+
+def use_color(stream: object) -> bool:
+    """Colour only on a terminal, and never when NO_COLOR is set (no-color.org)."""
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty()) and not os.environ.get("NO_COLOR")
+
+
+def render_text(
+    diagnostics: Iterable[Diagnostic], sources: Mapping[str, str], color: bool = False
+) -> str:
     out: list[str] = []
     for d in diagnostics:
         s = d.span
-        out.append(f"{s.path}:{s.line}:{s.column}: {d.severity.value}[{d.code}]: {d.message}")
+        label = d.severity.value
+        if color:
+            label = f"{_COLORS[label]}{label}\033[0m"
+        out.append(f"{s.path}:{s.line}:{s.column}: {label}[{d.code}]: {d.message}")
         out.extend(_source_excerpt(s, sources))
         for note in d.notes:
             n = note.span
@@ -54,6 +83,7 @@ def _as_json(d: Diagnostic) -> dict[str, object]:
         "code": d.code,
         "severity": d.severity.value,
         "message": d.message,
+        "gate": gate_of(d.code),
     }
     if d.hint:
         obj["hint"] = d.hint
@@ -90,8 +120,70 @@ def render_github(diagnostics: Iterable[Diagnostic], sources: Mapping[str, str])
     return "".join(out)
 
 
+def _md(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(diagnostics: Iterable[Diagnostic], sources: Mapping[str, str]) -> str:
+    """A PR comment: errors first, each with its place, code and hint."""
+    items = sorted(diagnostics, key=lambda d: (not d.is_error, d.span.path, d.span.line))
+    if not items:
+        return "**toolc**: no problems.\n"
+    errors = sum(d.is_error for d in items)
+    out = [f"**toolc**: {errors} error(s), {len(items) - errors} warning(s)", ""]
+    out += ["| | Where | Code | Message |", "|---|---|---|---|"]
+    for d in items:
+        mark = "❌" if d.is_error else "⚠️"
+        place = f"`{d.span.path}:{d.span.line}:{d.span.column}`"
+        hint = f"<br>hint: {_md(d.hint)}" if d.hint else ""
+        out.append(f"| {mark} | {place} | `{d.code}` | {_md(d.message)}{hint} |")
+    return "\n".join(out) + "\n"
+
+
+def _xml(text: str) -> str:
+    text = "".join(ch for ch in text if ch in "\t\n\r" or ord(ch) >= 0x20)
+    return (
+        text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+    )
+
+
+def junit(suite: str, cases: list[tuple[str, str, str | None, str]]) -> str:
+    """JUnit XML: `cases` are (classname, name, failure message or None, details)."""
+    failures = sum(1 for _, _, failure, _ in cases if failure is not None)
+    out = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<testsuites name="toolc" tests="{len(cases)}" failures="{failures}" errors="0">',
+        f'  <testsuite name="{_xml(suite)}" tests="{len(cases)}" failures="{failures}" '
+        'errors="0" skipped="0">',
+    ]
+    for classname, name, failure, details in cases:
+        out.append(f'    <testcase classname="{_xml(classname)}" name="{_xml(name)}">')
+        if failure is not None:
+            out.append(f'      <failure message="{_xml(failure)}">{_xml(details)}</failure>')
+        elif details:
+            out.append(f"      <system-out>{_xml(details)}</system-out>")
+        out.append("    </testcase>")
+    out += ["  </testsuite>", "</testsuites>"]
+    return "\n".join(out) + "\n"
+
+
+def render_junit(diagnostics: Iterable[Diagnostic], sources: Mapping[str, str]) -> str:
+    """One test case per diagnostic (an error fails it); a clean run is one passing case."""
+    cases: list[tuple[str, str, str | None, str]] = []
+    for d in diagnostics:
+        s = d.span
+        name = f"{s.path}:{s.line}:{s.column} {d.code}"
+        details = d.message + (f"\nhint: {d.hint}" if d.hint else "")
+        cases.append((gate_of(d.code), name, d.message if d.is_error else None, details))
+    if not cases:
+        cases.append(("toolc", "no problems", None, ""))
+    return junit("toolc", cases)
+
+
 RENDERERS: dict[str, Callable[[Iterable[Diagnostic], Mapping[str, str]], str]] = {
     "text": render_text,
     "json": render_json,
     "github": render_github,
+    "markdown": render_markdown,
+    "junit": render_junit,
 }

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from toolc.diagnostics import Span
 from toolc.model.policies_file import PoliciesFile, Policy, PreValidation
-from toolc.model.tools_file import Schema, Tool
+from toolc.model.tools_file import AcceptedBreak, Schema, Tool
 from toolc.source import JsonPath, SourceMap
 
 OperationType = Literal["transactional", "read_only"]
@@ -48,12 +48,17 @@ class ToolDecl:
         return self.decl.args_schema or {}
 
 
+BumpPolicy = Literal["semver", "any"]
+
+
 @dataclass(frozen=True, slots=True)
 class Project:
     tools: Mapping[str, ToolDecl]  # in declaration order
     types: Mapping[str, Schema]
     policies: Mapping[str, Policy]
     spans: SourceSpans
+    bump_policy: BumpPolicy = "semver"
+    accepted_breaks: tuple[AcceptedBreak, ...] = ()
 
 
 def _resolve(name: str, tool: Tool, policy: Policy | None) -> ToolDecl:
@@ -89,9 +94,12 @@ def lower(tools_data: object, policies_data: object | None, spans: SourceSpans) 
     types = {name: Schema.model_validate(schema) for name, schema in raw_types.items()}
     policies = PoliciesFile.model_validate(policies_data).tool_policies if policies_data else {}
     decls = {name: _resolve(name, tool, policies.get(name)) for name, tool in tools.items()}
+    breaks = tuple(AcceptedBreak.model_validate(b) for b in tools_data.get("accepted_breaks") or ())
     return Project(
         tools=MappingProxyType(decls),
         types=MappingProxyType(types),
         policies=MappingProxyType(dict(policies)),
         spans=spans,
+        bump_policy=tools_data.get("bump_policy") or "semver",
+        accepted_breaks=breaks,
     )

@@ -63,6 +63,50 @@ class Type(RootModel[Sequence[TypeKeyword]]):
     ]
 
 
+class AcceptedBreak(BaseModel):
+    """
+    One breaking change accepted for one version transition of one tool.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+        frozen=True,
+    )
+    tool: Annotated[
+        str, Field(description="The tool's name.", pattern="^[A-Za-z0-9_.-]{1,128}$")
+    ]
+    from_: Annotated[
+        str,
+        Field(
+            alias="from",
+            description="The version in the snapshot before the change.",
+            min_length=1,
+        ),
+    ]
+    to: Annotated[
+        str,
+        Field(
+            description="The version that ships the change, or `removed` when the tool is retired.",
+            min_length=1,
+        ),
+    ]
+    rule: Annotated[
+        str,
+        Field(
+            description="The rule ID of the accepted break (see `toolc diff --list-rules`), e.g. `arg-removed`, `tool-removed`.",
+            pattern="^[a-z][a-z0-9-]*$",
+        ),
+    ]
+    reason: Annotated[
+        str,
+        Field(
+            description="Why the break is accepted: for reviewers and the changelog.",
+            min_length=1,
+        ),
+    ]
+
+
 class ToolsFile(BaseModel):
     """
     The MCP tools of a project, as toolc compiles them. Reference: docs/config.md.
@@ -90,6 +134,18 @@ class ToolsFile(BaseModel):
         | None,
         Field(
             description="Shared named schemas, referenced from args_schema, returns and other types as `$ref: '#/types/<Name>'`."
+        ),
+    ] = None
+    bump_policy: Annotated[
+        Literal["semver", "any"] | None,
+        Field(
+            description="How much a changed contract's version must go up. `semver` (default): at least the level the change calls for (breaking: major, or minor below 1.0.0; compatible: minor; docs and unclassified: patch), by the rules of docs/evolution.md. `any`: any higher version."
+        ),
+    ] = None
+    accepted_breaks: Annotated[
+        Sequence[AcceptedBreak] | None,
+        Field(
+            description="Breaking changes shipped on purpose with a smaller version bump than the rules require, or the retirement of a tool. Each entry covers one tool, one exact version transition and one rule; it stops matching once that transition is in the snapshot (then it is reported as stale)."
         ),
     ] = None
 

@@ -1,0 +1,82 @@
+"""What changed per tool between a baseline and the current config, in MCP's terms: the
+findings of the rules (docs/evolution.md), the bump they call for, and whether the declared
+version meets it. `toolc diff` prints it, `toolc bump` acts on it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolc.baseline import contract_version
+from toolc.diagnostics import Span
+from toolc.model import Project
+from toolc.semver import Version
+
+Contract = Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolChange:
+    tool: str
+    server: str  # "" for a removed tool
+    old_version: str | None  # None: a new tool
+    new_version: str | None  # None: removed
+    findings: list[Any]  # toolc.evolution.Finding, accepted ones excluded
+    accepted: list[Any] = field(default_factory=list)
+    level: str | None = None  # "major" | "minor" | "patch"
+    minimum: str | None = None
+    span: Span | None = None
+
+    @property
+    def ok(self) -> bool:
+        """The declared version meets the bump the change calls for (the gate)."""
+        if self.new_version is None:
+            return not any(f.rule == "tool-removed" for f in self.findings)
+        if self.minimum is None or self.old_version is None:
+            return True
+        try:
+            return Version.parse(self.new_version) >= Version.parse(self.minimum)
+        except ValueError:
+            return False
+
+
+def _accepted(project: Project, tool: str, old: str | None, new: str | None, rule: str) -> bool:
+    target = new if new is not None else "removed"
+    return any(
+        (e.tool, e.from_, e.to, e.rule) == (tool, old, target, rule)
+        for e in project.accepted_breaks
+    )
+
+
+def tool_changes(
+    old: Mapping[str, Contract], new: Mapping[str, Contract], project: Project, tools_shown: str
+) -> list[ToolChange]:
+    from toolc.evolution import compare_all, findings_for_tool, minimum_version, required_bump
+
+    findings = compare_all(old, new)
+    changes = []
+    for name in sorted(set(old) | set(new)):
+        mine = findings_for_tool(findings, name)  # its own, and an envelope change reaching it
+        if not mine:
+            continue
+        before = contract_version(old[name]) if name in old else None
+        after = contract_version(new[name]) if name in new else None
+        accepted = [f for f in mine if _accepted(project, name, before, after, f.rule)]
+        counted = [f for f in mine if f not in accepted]
+        level = minimum = None
+        if before is not None and counted:
+            level = required_bump(counted, before) if project.bump_policy == "semver" else "patch"
+            if level is not None:
+                minimum = minimum_version(before, level)
+        decl = project.tools.get(name)
+        span = (
+            project.spans.tool(("tools", name), key=True)
+            if decl is not None
+            else Span.whole_file(tools_shown)
+        )
+        server = decl.decl.mcp_server if decl is not None else ""
+        changes.append(
+            ToolChange(name, server, before, after, counted, accepted, level, minimum, span)
+        )
+    return changes

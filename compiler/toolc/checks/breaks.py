@@ -1,0 +1,76 @@
+"""`accepted_breaks:` entries must name a real rule, real versions and a real transition: an
+entry that can never match would silently fail to excuse the break it was written for."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolc.checks.context import CheckContext
+from toolc.diagnostics import Diagnostic, diag
+from toolc.diagnostics.suggest import did_you_mean
+from toolc.semver import Version
+
+
+def _version(text: str) -> Version | None:
+    try:
+        return Version.parse(text)
+    except ValueError:
+        return None
+
+
+def accepted_breaks(ctx: CheckContext) -> Iterator[Diagnostic]:
+    from toolc.evolution.rules import RULES
+
+    project = ctx.project
+    for i, entry in enumerate(project.accepted_breaks):
+        at = ("accepted_breaks", i)
+        if entry.rule not in RULES:
+            yield diag(
+                "accepted-break-invalid",
+                project.spans.tool((*at, "rule")),
+                f"'{entry.rule}' is not a rule{did_you_mean(entry.rule, RULES)}",
+                "use a rule ID from `toolc diff --list-rules`",
+            )
+        old = _version(entry.from_)
+        if old is None:
+            yield diag(
+                "accepted-break-invalid",
+                project.spans.tool((*at, "from")),
+                f"`from: {entry.from_}` is not a semantic version",
+                "write the version the snapshot records, like 1.4.0",
+            )
+        if entry.to == "removed":
+            if entry.rule != "tool-removed":
+                yield diag(
+                    "accepted-break-invalid",
+                    project.spans.tool((*at, "rule")),
+                    f"a removal (`to: removed`) is accepted with `rule: tool-removed`, "
+                    f"not '{entry.rule}'",
+                    "write `rule: tool-removed`",
+                )
+            continue
+        new = _version(entry.to)
+        if new is None:
+            yield diag(
+                "accepted-break-invalid",
+                project.spans.tool((*at, "to")),
+                f"`to: {entry.to}` is neither a semantic version nor `removed`",
+                "write the version that ships the break, or `removed`",
+            )
+        elif old is not None and new <= old:
+            yield diag(
+                "accepted-break-invalid",
+                project.spans.tool((*at, "to")),
+                f"`to: {entry.to}` is not above `from: {entry.from_}`",
+                "an accepted break goes with a release: `to` is the higher version",
+            )
+        if entry.tool not in project.tools:
+            yield diag(
+                "accepted-break-invalid",
+                project.spans.tool((*at, "tool")),
+                f"no tool '{entry.tool}'{did_you_mean(entry.tool, project.tools)}",
+                "name a declared tool (a retired one takes `to: removed`)",
+            )
+
+
+CHECKS = (accepted_breaks,)

@@ -1,0 +1,135 @@
+"""The commands of contract evolution: `toolc diff` (what changed per tool, how much it breaks,
+the bump it needs) and `toolc bump` (the minimum versions, written into tools.yaml with
+`--write` by editing the version values in place)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from toolc.cli import (
+    EXIT_ERRORS,
+    EXIT_OK,
+    _report,
+    _settings,
+    against_option,
+    cli,
+    config_dir_argument,
+    format_option,
+    out_option,
+)
+
+
+def _changes(config_dir: Path, settings: Any, against: str | None) -> tuple[Any, list[Any], str]:
+    """The current config compiled in memory, compared with the baseline."""
+    from toolc import pipeline
+    from toolc.baseline import BaselineError, resolve
+    from toolc.changes import tool_changes
+
+    checked, files = pipeline.generate(config_dir)
+    if not files:
+        _report(settings, checked, "diff", config_dir, "")
+    try:
+        base = resolve(against, config_dir, settings.out_dir(config_dir), pipeline.compile_texts)
+        old = {n: c for n in base.tools() if (c := base.contract(n)) is not None}
+    except BaselineError as exc:
+        raise click.UsageError(str(exc)) from exc
+    new = {
+        rel.removeprefix("contracts/").removesuffix(".json"): json.loads(data)
+        for rel, data in files.items()
+        if rel.startswith("contracts/")
+    }
+    shown = pipeline.shown_path(config_dir / pipeline.TOOLS_FILE, Path.cwd())
+    assert checked.project is not None  # files were made from it
+    return checked, tool_changes(old, new, checked.project, shown), base.label
+
+
+@cli.command()
+@config_dir_argument
+@format_option
+@out_option
+@against_option
+@click.option("--list-rules", is_flag=True, help="Print the rules and their levels, then exit.")
+def diff(
+    config_dir: Path, fmt: str | None, out: Path | None, against: str | None, list_rules: bool
+) -> None:
+    """Compare each tool's contract with a baseline (the last build, or --against REF): what
+    changed, how much it breaks, and the version bump it needs. Exit 1 when a tool's version
+    is below that bump (the gate `toolc build` applies)."""
+    if list_rules:
+        from toolc.evolution.rules import RULES
+
+        for rule in RULES.values():
+            click.echo(f"{rule.id:<30} {rule.level:<11} {rule.summary}")
+        sys.exit(EXIT_OK)
+    settings = _settings(config_dir, format=fmt, out=out)
+    from toolc.changes_render import RENDERERS
+
+    _, changes, label = _changes(config_dir, settings, against)
+    sys.stdout.write(RENDERERS[settings.format](changes, label))
+    sys.exit(EXIT_OK if all(c.ok for c in changes) else EXIT_ERRORS)
+
+
+def _offset(text: str, line: int, column: int) -> int:
+    """A 1-based line and column (characters) as an offset into `text`."""
+    start = 0
+    for _ in range(line - 1):
+        start = text.index("\n", start) + 1
+    return start + column - 1
+
+
+def _set_version(text: str, span: Any, version: str) -> str:
+    start, end = (
+        _offset(text, span.line, span.column),
+        _offset(text, span.end_line, span.end_column),
+    )
+    value = text[start:end]
+    if value[:1] in ("'", '"') and value[-1:] == value[:1]:  # keep the author's quoting
+        start, end = start + 1, end - 1
+    return text[:start] + version + text[end:]
+
+
+@cli.command()
+@config_dir_argument
+@out_option
+@against_option
+@click.option("--write", is_flag=True, help="Edit the versions in tools.yaml in place.")
+def bump(config_dir: Path, out: Path | None, against: str | None, write: bool) -> None:
+    """Print each changed tool's minimum version; with --write, set the versions that are
+    below it in tools.yaml (only those values change: comments, quoting and layout stay)."""
+    settings = _settings(config_dir, out=out)
+    checked, changes, label = _changes(config_dir, settings, against)
+    low = [c for c in changes if c.new_version is not None and c.minimum and not c.ok]
+    for c in changes:
+        if c.new_version is None or c.minimum is None:
+            continue
+        rules = ", ".join(sorted({f.rule for f in c.findings}))
+        state = f"→ {c.minimum}" if not c.ok else "ok"
+        click.echo(f"{c.tool}: {c.new_version} {state} ({c.level}: {rules})")
+    if not low:
+        click.echo(f"toolc bump {config_dir}: every version meets its change ({label})", err=True)
+        sys.exit(EXIT_OK)
+    if not write:
+        click.echo(f"toolc bump {config_dir}: {len(low)} version(s) to raise; --write sets them",
+                   err=True)  # fmt: skip
+        sys.exit(EXIT_ERRORS)
+    from toolc import workspace
+
+    path = config_dir / "tools.yaml"
+    raw = path.read_bytes()
+    bom = raw.startswith(b"\xef\xbb\xbf")
+    text = raw.decode("utf-8-sig")
+    # From the end of the file backwards, so earlier offsets stay valid.
+    edits = sorted(
+        ((checked.project.spans.tool(("tools", c.tool, "version")), c.minimum) for c in low),
+        key=lambda e: (e[0].line, e[0].column),
+        reverse=True,
+    )
+    for span, version in edits:
+        text = _set_version(text, span, version)
+    workspace.replace_file(path, (b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8"))
+    click.echo(f"toolc bump {config_dir}: set {len(low)} version(s) in {path}", err=True)

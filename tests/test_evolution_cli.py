@@ -1,0 +1,231 @@
+"""Contract evolution as a user meets it: `toolc diff`, `toolc bump [--write]`, the semver
+guard of `toolc build`, accepted breaks, `--against` a git revision, and every output format
+(GitHub annotations and JUnit checked against their documented syntax)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from conftest import run_toolc
+
+TOOLS = """\
+# The orders service.
+tools:
+  get_order:
+    version: "1.4.0"   # quoted on purpose: bump keeps it so
+    description: Looks up one order.
+    mcp_server: shop
+    tool_type: query
+    requires: [order_id]
+    args_schema:
+      order_id: {type: string, pattern: "^P-[0-9]+$"}
+      verbose: {type: boolean, description: More detail.}
+  list_orders:
+    version: 0.3.0
+    description: Lists orders.
+    mcp_server: shop
+    tool_type: query
+"""
+
+
+def _config(folder: Path, text: str = TOOLS) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "tools.yaml").write_text(text, encoding="utf-8")
+    return folder
+
+
+def _built(tmp_path: Path) -> Path:
+    config = _config(tmp_path / "cfg")
+    done = run_toolc("build", str(config))
+    assert done.returncode == 0, done.stderr
+    return config
+
+
+def _drop_verbose(text: str) -> str:
+    return text.replace("      verbose: {type: boolean, description: More detail.}\n", "")
+
+
+def test_a_breaking_change_needs_a_major_bump(tmp_path: Path) -> None:
+    config = _built(tmp_path)
+    (config / "tools.yaml").write_text(_drop_verbose(TOOLS).replace('"1.4.0"', '"1.5.0"'))
+    built = run_toolc("build", str(config))
+    assert built.returncode == 1
+    assert "version-bump-too-small" in built.stderr and "arg-removed" in built.stderr
+    assert "at least 2.0.0" in built.stderr
+    diff = run_toolc("diff", str(config))
+    assert diff.returncode == 1
+    assert "arg-removed" in diff.stdout and "needs major" in diff.stdout
+
+
+def test_bump_write_edits_only_the_versions(tmp_path: Path) -> None:
+    config = _built(tmp_path)
+    edited = _drop_verbose(TOOLS)
+    (config / "tools.yaml").write_text(edited)
+    printed = run_toolc("bump", str(config))
+    assert printed.returncode == 1 and "get_order: 1.4.0 → 2.0.0" in printed.stdout
+    assert (config / "tools.yaml").read_text() == edited  # without --write nothing changes
+    wrote = run_toolc("bump", str(config), "--write")
+    assert wrote.returncode == 0, wrote.stderr
+    after = (config / "tools.yaml").read_text()
+    assert after == edited.replace('"1.4.0"', '"2.0.0"')  # quoting and comment kept
+    assert run_toolc("build", str(config)).returncode == 0
+
+
+def test_a_zero_major_version_breaks_with_a_minor_bump(tmp_path: Path) -> None:
+    config = _built(tmp_path)
+    text = TOOLS.replace(
+        "    description: Lists orders.\n",
+        "    description: Lists orders.\n    unknown_args: forbid\n",
+    )
+    (config / "tools.yaml").write_text(text)
+    bumped = run_toolc("bump", str(config))
+    assert "list_orders: 0.3.0 → 0.4.0" in bumped.stdout, bumped.stdout
+
+
+def test_an_accepted_break_matches_once_then_goes_stale(tmp_path: Path) -> None:
+    config = _built(tmp_path)
+    accepted = (
+        "accepted_breaks:\n"
+        "  - {tool: get_order, from: 1.4.0, to: 1.5.0, rule: arg-removed, reason: never read}\n"
+    )
+    text = _drop_verbose(TOOLS).replace('"1.4.0"', '"1.5.0"') + accepted
+    (config / "tools.yaml").write_text(text)
+    first = run_toolc("build", str(config))
+    assert first.returncode == 0, first.stderr
+    assert "accepted-break-stale" not in first.stderr
+    (config / "tools.yaml").write_text(text.replace("Looks up one order.", "Looks up an order."))
+    text = (config / "tools.yaml").read_text().replace('"1.5.0"', '"1.5.1"')
+    (config / "tools.yaml").write_text(text)
+    second = run_toolc("build", str(config))
+    assert second.returncode == 0, second.stderr
+    assert "accepted-break-stale" in second.stderr
+
+
+def test_removing_a_tool_is_a_recorded_act(tmp_path: Path) -> None:
+    config = _built(tmp_path)
+    without = TOOLS.split("  list_orders:")[0]
+    (config / "tools.yaml").write_text(without)
+    refused = run_toolc("build", str(config))
+    assert refused.returncode == 1 and "tool-removed" in refused.stderr
+    accepted = "accepted_breaks:\n  - {tool: list_orders, from: 0.3.0, to: removed, rule: tool-removed, reason: merged}\n"
+    (config / "tools.yaml").write_text(without + accepted)
+    assert run_toolc("build", str(config)).returncode == 0
+    # The next release: the removal is in the snapshot now, so the entry matches nothing.
+    later = (without + accepted).replace("Looks up one order.", "Finds one order.")
+    (config / "tools.yaml").write_text(later.replace('"1.4.0"', '"1.4.1"'))
+    stale = run_toolc("build", str(config))
+    assert stale.returncode == 0 and "accepted-break-stale" in stale.stderr, stale.stderr
+    assert "list_orders" in stale.stderr
+
+
+def test_bump_policy_any_takes_any_higher_version(tmp_path: Path) -> None:
+    config = _built(tmp_path)
+    text = "bump_policy: any\n" + _drop_verbose(TOOLS).replace('"1.4.0"', '"1.4.1"')
+    (config / "tools.yaml").write_text(text)
+    assert run_toolc("build", str(config)).returncode == 0
+
+
+def test_invalid_accepted_breaks_are_diagnosed(tmp_path: Path) -> None:
+    bad = TOOLS + (
+        "accepted_breaks:\n"
+        "  - {tool: get_ordr, from: 1.4.0, to: 1.3.0, rule: arg-remove, reason: x}\n"
+    )
+    done = run_toolc("check", str(_config(tmp_path / "cfg", bad)))
+    assert done.returncode == 1
+    assert done.stderr.count("accepted-break-invalid") == 3
+    assert "did you mean 'arg-removed'" in done.stderr and "did you mean 'get_order'" in done.stderr
+
+
+def _git(cwd: Path, *args: str) -> str:
+    done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=True)
+    return done.stdout
+
+
+def test_against_a_git_revision_reads_git_not_the_working_tree(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    config = _config(repo / "svc")
+    _git(repo, "init", "-q", "-b", "main")
+    _git(repo, "-c", "user.email=t@t", "-c", "user.name=t", "add", ".")
+    _git(repo, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "v1")
+    (config / "tools.yaml").write_text(_drop_verbose(TOOLS).replace('"1.4.0"', '"1.5.0"'))
+    status = _git(repo, "status", "--porcelain")
+    diff = run_toolc("diff", str(config), "--against", "main")
+    assert diff.returncode == 1 and "arg-removed" in diff.stdout and "git main" in diff.stdout
+    check = run_toolc("check", str(config), "--against", "main")
+    assert check.returncode == 1 and "version-bump-too-small" in check.stderr
+    assert _git(repo, "status", "--porcelain") == status  # nothing written, nothing touched
+    unknown = run_toolc("diff", str(config), "--against", "no-such-branch")
+    assert unknown.returncode == 2 and "neither a directory nor a git revision" in unknown.stderr
+
+
+# --- output formats ---------------------------------------------------------------------------
+
+GITHUB = re.compile(
+    r"^::(error|warning|notice) file=[^,:]+,line=\d+,col=\d+(,endLine=\d+,endColumn=\d+)?"
+    r",title=[^,:]+::.+$"
+)
+
+
+@pytest.fixture
+def changed(tmp_path: Path) -> Path:
+    config = _built(tmp_path)
+    text = _drop_verbose(TOOLS).replace('"1.4.0"', '"1.5.0"')
+    text = text.replace("Lists orders.", "Lists.").replace("0.3.0", "0.3.1")  # docs: a patch
+    (config / "tools.yaml").write_text(text)
+    return config
+
+
+def test_diff_json_names_the_failed_gate(changed: Path) -> None:
+    out = run_toolc("diff", str(changed), "--format", "json").stdout
+    rows = [json.loads(line) for line in out.splitlines()]
+    findings, summary = rows[:-1], rows[-1]["summary"]
+    assert {f["rule"] for f in findings} >= {"arg-removed", "description-changed"}
+    assert summary["gate"] == "version-guard" and summary["failed_tools"] == ["get_order"]
+
+
+def test_diff_github_annotations_follow_the_workflow_command_syntax(changed: Path) -> None:
+    out = run_toolc("diff", str(changed), "--format", "github").stdout
+    lines = out.splitlines()
+    assert lines and all(GITHUB.match(line) for line in lines), out
+    assert any(line.startswith("::error") and "arg-removed" in line for line in lines)
+
+
+def test_diff_junit_is_valid_junit(changed: Path) -> None:
+    out = run_toolc("diff", str(changed), "--format", "junit").stdout
+    root = ET.fromstring(out)
+    assert root.tag == "testsuites"
+    suite = root.find("testsuite")
+    assert suite is not None and suite.get("failures") == "1"
+    cases = {c.get("name"): c for c in suite.findall("testcase")}
+    assert cases["get_order"].find("failure") is not None
+    assert cases["list_orders"].find("failure") is None
+
+
+def test_diff_markdown_puts_breaking_first_and_text_apart(changed: Path) -> None:
+    out = run_toolc("diff", str(changed), "--format", "markdown").stdout
+    assert out.startswith("## toolc diff against the last build")
+    assert out.index("`get_order`") < out.index("`list_orders`")  # breaking before docs-only
+    assert "### Text the model reads" in out and "needs major (≥ 2.0.0)" in out
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "junit"])
+def test_check_speaks_the_new_formats(tmp_path: Path, fmt: str) -> None:
+    config = _config(tmp_path / "cfg", TOOLS.replace("type: boolean", "type: bool"))
+    out = run_toolc("check", str(config), "--format", fmt)
+    assert out.returncode == 1
+    if fmt == "junit":
+        suite = ET.fromstring(out.stdout).find("testsuite")
+        assert suite is not None and suite.get("failures") == "1"
+    else:
+        assert "❌" in out.stdout and "unknown-type" in out.stdout
+
+
+def test_list_rules_prints_the_table() -> None:
+    out = run_toolc("diff", "--list-rules").stdout
+    assert re.search(r"^arg-removed\s+breaking\s+", out, re.M)
+    assert re.search(r"^description-changed\s+docs\s+", out, re.M)
