@@ -62,6 +62,14 @@ def test_a_breaking_change_needs_a_major_bump(tmp_path: Path) -> None:
     assert "arg-removed" in diff.stdout and "needs major" in diff.stdout
 
 
+def test_a_version_left_unchanged_is_told_the_bump_it_needs(tmp_path: Path) -> None:
+    config = _built(tmp_path)
+    (config / "tools.yaml").write_text(_drop_verbose(TOOLS))
+    built = run_toolc("build", str(config))
+    assert built.returncode == 1 and "version-not-bumped" in built.stderr
+    assert "(arg-removed)" in built.stderr and "at least 2.0.0" in built.stderr
+
+
 def test_bump_write_edits_only_the_versions(tmp_path: Path) -> None:
     config = _built(tmp_path)
     edited = _drop_verbose(TOOLS)
@@ -98,6 +106,9 @@ def test_an_accepted_break_matches_once_then_goes_stale(tmp_path: Path) -> None:
     first = run_toolc("build", str(config))
     assert first.returncode == 0, first.stderr
     assert "accepted-break-stale" not in first.stderr
+    # The PR that ships it, built and committed, still passes the strictest check.
+    shipped = run_toolc("check", str(config), "--strict")
+    assert shipped.returncode == 0, shipped.stderr
     (config / "tools.yaml").write_text(text.replace("Looks up one order.", "Looks up an order."))
     text = (config / "tools.yaml").read_text().replace('"1.5.0"', '"1.5.1"')
     (config / "tools.yaml").write_text(text)
@@ -115,12 +126,21 @@ def test_removing_a_tool_is_a_recorded_act(tmp_path: Path) -> None:
     accepted = "accepted_breaks:\n  - {tool: list_orders, from: 0.3.0, to: removed, rule: tool-removed, reason: merged}\n"
     (config / "tools.yaml").write_text(without + accepted)
     assert run_toolc("build", str(config)).returncode == 0
-    # The next release: the removal is in the snapshot now, so the entry matches nothing.
+    # Later releases: the removal is shipped. toolc cannot tell the PR that shipped it from a
+    # later one, so a removal's entry is never reported stale (decision 0021)...
     later = (without + accepted).replace("Looks up one order.", "Finds one order.")
     (config / "tools.yaml").write_text(later.replace('"1.4.0"', '"1.4.1"'))
-    stale = run_toolc("build", str(config))
-    assert stale.returncode == 0 and "accepted-break-stale" in stale.stderr, stale.stderr
-    assert "list_orders" in stale.stderr
+    quiet = run_toolc("build", str(config))
+    assert quiet.returncode == 0 and "accepted-break-stale" not in quiet.stderr, quiet.stderr
+    # ... until the name comes back as a new tool, which the entry no longer describes.
+    back = later.replace('"1.4.0"', '"1.4.1"').replace(
+        "accepted_breaks:",
+        "  list_orders:\n    version: 1.0.0\n    description: Back.\n    mcp_server: shop\n"
+        "    tool_type: query\naccepted_breaks:",
+    )
+    (config / "tools.yaml").write_text(back)
+    stale = run_toolc("check", str(config))
+    assert "accepted-break-stale" in stale.stderr, stale.stderr
 
 
 def test_bump_policy_any_takes_any_higher_version(tmp_path: Path) -> None:
@@ -159,6 +179,11 @@ def test_against_a_git_revision_reads_git_not_the_working_tree(tmp_path: Path) -
     check = run_toolc("check", str(config), "--against", "main")
     assert check.returncode == 1 and "version-bump-too-small" in check.stderr
     assert _git(repo, "status", "--porcelain") == status  # nothing written, nothing touched
+    moved = repo / "elsewhere"
+    (repo / "svc").rename(moved)
+    empty = run_toolc("check", str(moved), "--against", "main")
+    assert "baseline-empty" in empty.stderr, empty.stderr
+    (moved).rename(repo / "svc")
     unknown = run_toolc("diff", str(config), "--against", "no-such-branch")
     assert unknown.returncode == 2 and "neither a directory nor a git revision" in unknown.stderr
 
@@ -229,3 +254,27 @@ def test_list_rules_prints_the_table() -> None:
     out = run_toolc("diff", "--list-rules").stdout
     assert re.search(r"^arg-removed\s+breaking\s+", out, re.M)
     assert re.search(r"^description-changed\s+docs\s+", out, re.M)
+
+
+def test_bump_write_keeps_a_block_scalar_version(tmp_path: Path) -> None:
+    text = TOOLS.replace('    version: "1.4.0"   # quoted on purpose: bump keeps it so\n',
+                         "    version: >-\n      1.4.0\n")  # fmt: skip
+    config = _config(tmp_path / "cfg", text)
+    assert run_toolc("build", str(config)).returncode == 0
+    (config / "tools.yaml").write_text(_drop_verbose(text))
+    wrote = run_toolc("bump", str(config), "--write")
+    assert wrote.returncode == 0, wrote.stderr
+    assert (config / "tools.yaml").read_text() == _drop_verbose(text).replace("1.4.0", "2.0.0")
+    assert run_toolc("build", str(config)).returncode == 0
+
+
+def test_bump_write_refuses_to_edit_a_shared_anchor(tmp_path: Path) -> None:
+    text = TOOLS.replace('version: "1.4.0"', "version: &v 1.4.0").replace(
+        "version: 0.3.0", "version: *v"
+    )
+    config = _config(tmp_path / "cfg", text)
+    assert run_toolc("build", str(config)).returncode == 0
+    (config / "tools.yaml").write_text(_drop_verbose(text))
+    refused = run_toolc("bump", str(config), "--write")
+    assert refused.returncode == 1 and "set them by hand" in refused.stderr
+    assert (config / "tools.yaml").read_text() == _drop_verbose(text)

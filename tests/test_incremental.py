@@ -101,6 +101,12 @@ def _add_tool(tools: str, policies: str) -> tuple[str, str]:
     return tools[:at] + "\n" + new + tools[at:], policies
 
 
+def _no_policy(tools: str, policies: str) -> tuple[str, str]:
+    """A tool without a policy entry: the re-read needs no policies file at all."""
+    name = next(n for n in NAMES if f"  {n}:" not in policies)
+    return _bump(_prefix_description(tools, name, "Edited. "), name), policies
+
+
 def _comment_only(tools: str, policies: str) -> tuple[str, str]:
     return _in_tool(tools, NAMES[5], "    version: ", "    # a note\n    version: "), policies
 
@@ -115,6 +121,7 @@ CASES: dict[str, tuple[Edit, bool]] = {
     "shared-type-changed": (_types, False),
     "tool-added": (_add_tool, False),
     "comment-only": (_comment_only, True),
+    "tool-without-policy": (_no_policy, True),
 }
 
 
@@ -178,6 +185,23 @@ def test_a_chain_of_incremental_builds_stays_exact(tmp_path: Path) -> None:
         on_disk = _tree(out)
         del on_disk[".toolc-manifest.json"]
         assert again.files == on_disk
+
+
+def test_windows_line_endings_use_the_cache(tmp_path: Path) -> None:
+    tools, policies = _base()
+    config, out, snap = tmp_path / "cfg", tmp_path / "a" / "pkg", tmp_path / "a.json"
+    _write(config, tools.replace("\n", "\r\n"), policies.replace("\n", "\r\n"))
+    build_project(config, out, snap, write=True, cwd=tmp_path)
+    edited = _bump(_prefix_description(tools, NAMES[0], "E. "), NAMES[0])
+    _write(config, edited.replace("\n", "\r\n"), policies.replace("\n", "\r\n"))
+    cached = build_project(config, out, snap, write=True, cwd=tmp_path)
+    full = build_project(
+        config, tmp_path / "b" / "pkg", tmp_path / "b.json", write=False, cache=False
+    )
+    assert cached.reread is not None and cached.written
+    on_disk = _tree(out)
+    del on_disk[".toolc-manifest.json"]
+    assert full.files == on_disk
 
 
 def test_a_hand_edited_output_file_is_restored(tmp_path: Path) -> None:

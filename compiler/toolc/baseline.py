@@ -26,6 +26,9 @@ class Baseline:
     _load: Callable[[str], Contract | None]
     _names: Callable[[], list[str]]
     _cache: dict[str, Contract | None] = field(default_factory=dict)
+    # Why the baseline is empty when it is (a revision without this config): a gate against
+    # it passes everything, which the user must be told.
+    empty_because: str | None = None
 
     def contract(self, tool: str) -> Contract | None:
         if tool not in self._cache:
@@ -120,7 +123,9 @@ def from_git(ref: str, config_dir: Path, compile_texts: CompileTexts) -> Baselin
     tools_text = show("tools.yaml")
     label = f"git {ref}"
     if tools_text is None:
-        return _from_files({}, label)
+        empty = _from_files({}, label)
+        empty.empty_because = f"{ref} has no {prefix}tools.yaml: every tool counts as new"
+        return empty
     files = compile_texts(tools_text, show("tool_policies.yaml"), f"{ref}:{prefix}")
     return _from_files(files, label)
 

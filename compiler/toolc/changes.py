@@ -29,6 +29,15 @@ class ToolChange:
     span: Span | None = None
 
     @property
+    def forcing(self) -> set[str]:
+        """The rules that alone call for the required bump (what a failed gate is about)."""
+        from toolc.evolution import required_bump
+
+        if self.level is None or self.old_version is None:
+            return {f.rule for f in self.findings} if self.new_version is None else set()
+        return {f.rule for f in self.findings if required_bump([f], self.old_version) == self.level}
+
+    @property
     def ok(self) -> bool:
         """The declared version meets the bump the change calls for (the gate)."""
         if self.new_version is None:
@@ -65,7 +74,7 @@ def tool_changes(
         accepted = [f for f in mine if _accepted(project, name, before, after, f.rule)]
         counted = [f for f in mine if f not in accepted]
         level = minimum = None
-        if before is not None and counted:
+        if before is not None and after is not None and counted:
             level = required_bump(counted, before) if project.bump_policy == "semver" else "patch"
             if level is not None:
                 minimum = minimum_version(before, level)

@@ -90,9 +90,10 @@ def render_github(changes: list[ToolChange], label: str) -> str:
         if c.span is None:
             continue
         for f in c.findings:
+            forcing = not c.ok and f.rule in c.forcing
             kind = (
                 "error"
-                if not c.ok
+                if forcing
                 else "warning"
                 if f.level in ("breaking", "warning")
                 else "notice"
@@ -109,7 +110,9 @@ def render_github(changes: list[ToolChange], label: str) -> str:
 
 
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    """Table-safe, and inert: user text (enum values like `<tag>`) must not become HTML."""
+    escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return escaped.replace("|", "\\|").replace("\n", " ")
 
 
 def render_markdown(changes: list[ToolChange], label: str) -> str:

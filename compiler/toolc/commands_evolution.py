@@ -45,7 +45,8 @@ def _changes(config_dir: Path, settings: Any, against: str | None) -> tuple[Any,
     }
     shown = pipeline.shown_path(config_dir / pipeline.TOOLS_FILE, Path.cwd())
     assert checked.project is not None  # files were made from it
-    return checked, tool_changes(old, new, checked.project, shown), base.label
+    label = base.label + (f" ({base.empty_because})" if base.empty_because else "")
+    return checked, tool_changes(old, new, checked.project, shown), label
 
 
 @cli.command()
@@ -82,15 +83,28 @@ def _offset(text: str, line: int, column: int) -> int:
     return start + column - 1
 
 
-def _set_version(text: str, span: Any, version: str) -> str:
+def _set_version(text: str, span: Any, old: str, new: str) -> str | None:
+    """`text` with the version scalar at `span` changed from `old` to `new`: only the version's
+    characters change (an anchor, the quotes, a block scalar's indicator stay). None when the
+    scalar does not spell `old` once (an alias, say): that one is left to the user."""
     start, end = (
         _offset(text, span.line, span.column),
         _offset(text, span.end_line, span.end_column),
     )
     value = text[start:end]
-    if value[:1] in ("'", '"') and value[-1:] == value[:1]:  # keep the author's quoting
-        start, end = start + 1, end - 1
-    return text[:start] + version + text[end:]
+    if value.count(old) != 1:
+        return None
+    at = start + value.index(old)
+    return text[:at] + new + text[at + len(old) :]
+
+
+def _versions_in(text: str) -> dict[str, Any] | None:
+    from toolc.source.yaml_loader import load_yaml
+
+    value, _, problems = load_yaml(text, "tools.yaml")
+    if problems or not isinstance(value, dict) or not isinstance(value.get("tools"), dict):
+        return None
+    return {n: t.get("version") for n, t in value["tools"].items() if isinstance(t, dict)}
 
 
 @cli.command()
@@ -105,31 +119,61 @@ def bump(config_dir: Path, out: Path | None, against: str | None, write: bool) -
     checked, changes, label = _changes(config_dir, settings, against)
     low = [c for c in changes if c.new_version is not None and c.minimum and not c.ok]
     for c in changes:
+        if c.new_version is None and not c.ok:  # no version can fix a removal
+            click.echo(f"{c.tool}: removed without an accepted break (see `accepted_breaks:`)")
+    for c in changes:
         if c.new_version is None or c.minimum is None:
             continue
         rules = ", ".join(sorted({f.rule for f in c.findings}))
         state = f"→ {c.minimum}" if not c.ok else "ok"
         click.echo(f"{c.tool}: {c.new_version} {state} ({c.level}: {rules})")
+    removals = any(c.new_version is None and not c.ok for c in changes)
     if not low:
-        click.echo(f"toolc bump {config_dir}: every version meets its change ({label})", err=True)
-        sys.exit(EXIT_OK)
+        if not removals:
+            click.echo(f"toolc bump {config_dir}: every version meets its change ({label})",
+                       err=True)  # fmt: skip
+        sys.exit(EXIT_ERRORS if removals else EXIT_OK)
     if not write:
         click.echo(f"toolc bump {config_dir}: {len(low)} version(s) to raise; --write sets them",
                    err=True)  # fmt: skip
         sys.exit(EXIT_ERRORS)
     from toolc import workspace
 
+    assert checked.project is not None
     path = config_dir / "tools.yaml"
     raw = path.read_bytes()
     bom = raw.startswith(b"\xef\xbb\xbf")
     text = raw.decode("utf-8-sig")
+    before = _versions_in(text)
     # From the end of the file backwards, so earlier offsets stay valid.
-    edits = sorted(
-        ((checked.project.spans.tool(("tools", c.tool, "version")), c.minimum) for c in low),
-        key=lambda e: (e[0].line, e[0].column),
-        reverse=True,
-    )
-    for span, version in edits:
-        text = _set_version(text, span, version)
-    workspace.replace_file(path, (b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8"))
-    click.echo(f"toolc bump {config_dir}: set {len(low)} version(s) in {path}", err=True)
+    spans = {c.tool: checked.project.spans.tool(("tools", c.tool, "version")) for c in low}
+    skipped = []
+    for c in sorted(low, key=lambda c: (spans[c.tool].line, spans[c.tool].column), reverse=True):
+        edited = _set_version(text, spans[c.tool], c.new_version, c.minimum)
+        if edited is None:
+            skipped.append(c)
+        else:
+            text = edited
+    # Read back what was written: every edited version, and nothing else, must have changed
+    # (an anchor another tool aliases would carry the edit over to it).
+    expected = dict(before or {})
+    expected.update({c.tool: c.minimum for c in low if c not in skipped})
+    if before is None or _versions_in(text) != expected:
+        click.echo(
+            f"toolc bump: editing {path} in place would change more than the versions "
+            "(anchors or aliases share them); set them by hand: "
+            + ", ".join(f"{c.tool} {c.minimum}" for c in low),
+            err=True,
+        )
+        sys.exit(EXIT_ERRORS)
+    if len(skipped) < len(low):
+        workspace.replace_file(path, (b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8"))
+    for c in skipped:
+        click.echo(
+            f"toolc bump: {c.tool}'s version is not written as one plain value; set it to "
+            f"{c.minimum} by hand",
+            err=True,
+        )
+    done = len(low) - len(skipped)
+    click.echo(f"toolc bump {config_dir}: set {done} version(s) in {path}", err=True)
+    sys.exit(EXIT_ERRORS if skipped else EXIT_OK)

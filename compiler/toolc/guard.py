@@ -112,10 +112,17 @@ def check_versions(
             continue
         if previous is None or current <= previous:
             minimum = previous.bumped("patch") if previous is not None else current
+            rules = ""
+            if previous is not None and policy.bump == "semver":
+                # Name the bump the change needs, not just the next patch: one round, not two.
+                needed = _semver_minimum(name, was, documents(name), policy, entry.version)
+                if needed is not None:
+                    minimum, forcing = needed[0], needed[1]
+                    rules = f" ({', '.join(forcing)})" if forcing else ""
             yield diag(
                 "version-not-bumped",
                 span,
-                f"tool '{name}' changed its contract ({was.contract} → {entry.contract}) "
+                f"tool '{name}' changed its contract{rules} ({was.contract} → {entry.contract}) "
                 f"but kept version {current}; bump it to at least {minimum}",
             )
             continue
@@ -123,11 +130,11 @@ def check_versions(
             continue
         needed = _semver_minimum(name, was, documents(name), policy, entry.version)
         if needed is not None and current < needed[0]:
-            minimum, rules = needed
+            minimum, forcing = needed
             yield diag(
                 "version-bump-too-small",
                 span,
-                f"tool '{name}' changed its contract ({', '.join(rules)}) and went from "
+                f"tool '{name}' changed its contract ({', '.join(forcing)}) and went from "
                 f"{previous} to {current}; the change needs at least {minimum}",
                 f"bump it to {minimum} (`toolc bump --write`), or record the break under "
                 "`accepted_breaks:` if a smaller release is intended",
@@ -147,7 +154,14 @@ def check_versions(
             )
     for accepted, span in policy.accepted:
         now = transitions.get(accepted.tool)
-        if now != (accepted.from_, accepted.to):
+        # Shipped: the snapshot already records the `to` side (the build that shipped the
+        # break ran, and the PR carrying both is still open). Stale once the tool moves on.
+        shipped = (
+            (now is None and accepted.to == "removed" and accepted.tool not in new)
+            if now is None
+            else now == (accepted.to, accepted.to)
+        )
+        if now != (accepted.from_, accepted.to) and not shipped:
             state = f"goes from {now[0]} to {now[1]}" if now else "has no earlier version"
             yield diag(
                 "accepted-break-stale",

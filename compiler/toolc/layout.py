@@ -124,7 +124,7 @@ def split(text: str, section: str) -> Layout | None:
         return None
     indent_of_entries = _entry_indent(text, section)
     # A leading newline lets the regex engine skip from line break to line break.
-    low = re.compile(rf"\n( {{0,{indent_of_entries}}})([^ \n][^\n]*)")
+    low = re.compile(rf"\n( {{0,{indent_of_entries}}})([^ \r\n][^\n]*)")
     bounds: list[tuple[PieceId, int, int]] = []  # (piece, first line, offset), in order
     frame = 0
     in_section = False

@@ -56,4 +56,6 @@ def pascal(name: str) -> str:
     """`cancelar_pedidos` → `CancelarPedidos`."""
     parts = snake(name).rstrip("_").split("_")
     ident = "".join(p[:1].upper() + p[1:] for p in parts if p)
-    return ident if ident[:1].isalpha() else "T" + ident
+    ident = ident if ident[:1].isalpha() else "T" + ident
+    # `none`, `true` and `false` would become the keywords None, True and False.
+    return ident + "_" if keyword.iskeyword(ident) else ident

@@ -54,6 +54,15 @@ def guard(
     from toolc.pipeline import compile_texts
 
     base = baseline.resolve(against, config_dir, out_dir, compile_texts)
+    if base.empty_because is not None:
+        diagnostics.append(
+            diag(
+                "baseline-empty",
+                Span.whole_file(snapshot_shown),
+                f"the baseline {base.label} is empty: {base.empty_because}",
+                "check --against: a config moved or renamed since then is not found there",
+            )
+        )
     before: dict[str, Before] = {}
     if against is None:
         for name, entry in old.items():

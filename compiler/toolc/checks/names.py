@@ -91,4 +91,30 @@ def generated_names(ctx: CheckContext) -> Iterator[Diagnostic]:
             )
 
 
-CHECKS = (identifiers, generated_names)
+def server_names(ctx: CheckContext) -> Iterator[Diagnostic]:
+    """Each served `mcp_server` becomes the classes `<Server>Client` and `<Server>Handlers`:
+    two servers must not share them, nor take a name the package already has."""
+    project = ctx.project
+    first: dict[str, str] = {}  # server → the first enabled tool that names it
+    for name, tool in project.tools.items():
+        if tool.enabled:
+            first.setdefault(tool.decl.mcp_server, name)
+
+    def span(server: str) -> Span:
+        return project.spans.tool(("tools", first[server], "mcp_server"))
+
+    yield from _collisions(first, (pascal,), span, "mcp_server")
+    taken = {"ToolClient", *PACKAGE_NAMES, *(pascal(t) for t in project.types)}
+    for server in first:
+        for cls in (pascal(server) + "Client", pascal(server) + "Handlers"):
+            if cls in taken:
+                yield diag(
+                    "identifier-collision",
+                    span(server),
+                    f"mcp_server '{server}' would define '{cls}', a name the generated package "
+                    "already uses",
+                    f"rename the mcp_server '{server}'",
+                )
+
+
+CHECKS = (identifiers, generated_names, server_names)

@@ -513,6 +513,15 @@ _RULES += [
         "`from`, and a higher version (or `removed`) as `to`.",
     ),
     Rule(
+        "baseline-empty",
+        W,
+        "build",
+        "The `--against` baseline holds no config, so every tool counts as new.",
+        "The git revision has no tools.yaml where the config is now (it was added, moved or "
+        "renamed since): nothing is compared, and the version gate passes everything. Point "
+        "`--against` at a revision or directory that has the config.",
+    ),
+    Rule(
         "accepted-break-stale",
         W,
         "build",

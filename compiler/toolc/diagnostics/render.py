@@ -13,7 +13,7 @@ FORMATS = ("text", "json", "github", "markdown", "junit")
 
 _VERSION_GATE = {
     "version-not-bumped", "version-decreased", "version-bump-too-small", "tool-removed",
-    "snapshot-invalid", "accepted-break-stale",
+    "snapshot-invalid", "accepted-break-stale", "baseline-empty",
 }  # fmt: skip
 
 

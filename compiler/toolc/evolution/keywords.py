@@ -7,6 +7,7 @@ for inputs a narrowing breaks callers, for outputs a widening does.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any, Literal, Protocol
@@ -180,6 +181,52 @@ def _tighter(key: str, old: Fraction | None, new: Fraction | None) -> bool | Non
     return (old / new).denominator != 1
 
 
+_NUMERIC = {"lower": ("minimum", "exclusiveMinimum"), "upper": ("maximum", "exclusiveMaximum")}
+Bound = tuple[Fraction, bool]  # the value, and whether it is excluded
+
+
+def _bound(schema: Mapping[str, Any], side: str) -> Bound | None:
+    """The effective numeric bound of one side: the tighter of the inclusive and exclusive
+    keywords, and for an integer-only schema as the inclusive integer it amounts to (so
+    `exclusiveMinimum: 0` and `minimum: 1` are the same bound)."""
+    inclusive, exclusive = (_number(schema.get(k)) for k in _NUMERIC[side])
+    found: list[Bound] = []
+    if inclusive is not None:
+        found.append((inclusive, False))
+    if exclusive is not None:
+        found.append((exclusive, True))
+    if not found:
+        return None
+    integer = _type_set(schema) == frozenset({"integer"})
+    if integer:
+        lower = side == "lower"
+        found = [
+            (
+                Fraction(
+                    (math.floor(v) + 1 if ex else math.ceil(v))
+                    if lower
+                    else (math.ceil(v) - 1 if ex else math.floor(v))
+                ),
+                False,
+            )
+            for v, ex in found
+        ]
+    if side == "lower":
+        return max(found, key=lambda b: (b[0], b[1]))
+    return min(found, key=lambda b: (b[0], not b[1]))
+
+
+def _numeric_tighter(o: Mapping[str, Any], n: Mapping[str, Any], side: str) -> bool | None:
+    old, new = _bound(o, side), _bound(n, side)
+    if old == new:
+        return None
+    if old is None or new is None:
+        return old is None
+    if side == "lower":
+        return (new[0], new[1]) > (old[0], old[1])
+    return (new[0], not new[1]) < (old[0], not old[1])
+
+
 def constraints(
     walk: Emitter, o: Mapping[str, Any], n: Mapping[str, Any], path: str, where: str
 ) -> None:
@@ -189,7 +236,14 @@ def constraints(
         if walk.direction == "input"
         else ("output-constraint-tightened", "output-constraint-loosened")
     )
-    for key in (*LOWER, *UPPER, "multipleOf"):
+    for side in ("lower", "upper"):  # minimum and exclusiveMinimum are one bound, read together
+        tighter = _numeric_tighter(o, n, side)
+        if tighter is not None:
+            keys = _NUMERIC[side]
+            key = next((k for k in keys if k in n), None) or next(k for k in keys if k in o)
+            what = "; ".join(change(k, o, n) for k in keys if o.get(k) != n.get(k))
+            walk.emit(tightened if tighter else loosened, f"{path}/{key}", where, what)
+    for key in ("minLength", "minItems", "maxLength", "maxItems", "multipleOf"):
         old, new = _number(o.get(key)), _number(n.get(key))
         tighter = _tighter(key, old, new)
         if tighter is not None:
