@@ -40,8 +40,9 @@ class ToolRecord:
     validator: str | None  # the tool its policy names as pre-validator
     refs: frozenset[str]  # the shared types it references
     targets: tuple[str, ...]  # the tools it pre-validates, as emitted
-    output: ToolOutput
+    output: ToolOutput  # its `item` is None: it lies in BuildCache.tools_json
     version_span: RelSpan
+    item_span: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +56,15 @@ class BuildCache:
     diagnostics: list[tuple[Diagnostic, RelSpan, tuple[RelSpan, ...]]]
     # The output's files as the build left them: unchanged ones are linked unread next time.
     stats: dict[str, Signature] = field(default_factory=dict)
+    tools_json: bytes = b""  # the last tools.json, which holds every served tool's item
+
+    def output(self, name: str) -> ToolOutput:
+        """A tool's output as the last build made it, its tools.json item restored."""
+        record = self.records[name]
+        if record.item_span is None:
+            return record.output
+        at, length = record.item_span
+        return replace(record.output, item=self.tools_json[at : at + length])
 
 
 def cache_file(config_dir: Path, out_dir: Path, snapshot_path: Path) -> Path | None:
@@ -213,6 +223,11 @@ def consistent(cache: BuildCache, keep: set[str], project: Project) -> bool:
         return False
     for name, tool in project.tools.items():
         record = cache.records[name]
+        served = record.output.python.serving
+        # The servers and their classes are checked across all tools: a tool that moves to
+        # another server, or is switched on or off, needs them all.
+        if (tool.decl.mcp_server, tool.enabled) != (served.server, served.enabled):
+            return False
         validator = validator_of(tool)
         if tool_refs(tool) != record.refs or (validator is not None and validator not in keep):
             return False

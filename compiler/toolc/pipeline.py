@@ -24,6 +24,7 @@ from toolc.diagnostics import Diagnostic, Span, diag, sort_key
 from toolc.drift import drift_diagnostics
 from toolc.guard import policy_of, version_spans
 from toolc.incremental import Files
+from toolc.memory import release_free_memory
 from toolc.model import Project, SourceSpans
 from toolc.model.project import lower
 from toolc.source import LoadedFile, SourceMap, load_file
@@ -251,6 +252,7 @@ def build_project(
                 spans=SourceSpans(SourceMap(project.spans.tools.path), None),
             )
             checked = replace(checked, project=project)
+            release_free_memory()  # the span trees and raw values, before emitting
             outputs, facts = rebuild.emit_releasing(decls, shared)
             output = assemble(outputs, shared)
         next_cache = (
@@ -258,6 +260,7 @@ def build_project(
                 files,
                 facts,
                 outputs,
+                output,
                 shared,
                 spans,
                 checked.diagnostics,

@@ -78,7 +78,7 @@ class Reuse:
             if name in self.keep or tuple(shared.targets.get(name, ())) != record.targets:
                 outputs[name] = emit_tool(self.project.tools[name], shared)
             else:
-                outputs[name] = record.output
+                outputs[name] = self.cache.output(name)
         return assemble(outputs, shared), outputs, shared
 
     def version_spans(self) -> dict[str, Span]:
@@ -98,6 +98,8 @@ def _mini(files: Files, keep: set[str]) -> list[tuple[str, LoadedFile]]:
     ):
         if layout is None or shown is None:
             continue
+        if kind == "policies" and not keep & set(layout.entries):
+            continue  # none of the re-read tools has a policy: the file would be read as empty
         value, spans, problems = load_yaml(layout.keeping(keep), shown)
         loaded.append((kind, LoadedFile(shown, layout.text, value, spans, problems)))
     return loaded
@@ -175,6 +177,7 @@ def new_cache(
     files: Files,
     facts: Mapping[str, Facts],
     outputs: dict[str, ToolOutput],
+    package: PackageOutput,
     shared: SharedInputs,
     version_spans: dict[str, Span],
     diagnostics: list[Diagnostic],
@@ -210,6 +213,7 @@ def new_cache(
             tuple(shared.targets.get(name, ())),
             outputs[name],
             span,
+            package.item_spans.get(name),
         )
     return BuildCache(
         generator_fingerprint(),
@@ -219,4 +223,5 @@ def new_cache(
         list(policy_pieces),
         records,
         kept,
+        tools_json=package.files["tools.json"],
     )

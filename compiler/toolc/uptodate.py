@@ -13,7 +13,6 @@ from toolc.resources import data_dir
 from toolc.workspace import MANIFEST, Manifest
 
 INPUT_FILES = ("tools.yaml", "tool_policies.yaml")
-INDEX_FILES = ("tools.json", "registry.py", "__init__.py")
 
 
 def _read(path: Path) -> bytes | None:
@@ -47,29 +46,29 @@ def inputs_digest(config_dir: Path, snapshot: bytes | None, out_dir: Path) -> st
 
 
 def is_up_to_date(config_dir: Path, out_dir: Path, snapshot_path: Path) -> bool:
-    manifest = Manifest.read(out_dir)
+    head = Manifest.read_head(out_dir)
     current = inputs_digest(config_dir, _read(snapshot_path), out_dir)
-    if manifest is None or manifest.inputs != current:
+    if head is None or head.get("inputs") != current:
         return False
     # The rule: hash the raw inputs, parse nothing. On top of that, a cheap look at the
     # output: every recorded directory lists the recorded number of files, and the index files
     # have their recorded sizes. A hand edit inside a generated file is not looked for here;
     # `toolc check` compares bytes and reports it, and the next real build restores it.
-    if set(manifest.sizes) != set(manifest.files):
+    summary = head.get("summary")
+    if not isinstance(summary, dict):
         return False
-    expected: dict[str, int] = {}
-    for rel in manifest.files:
-        folder = rel.rpartition("/")[0]
-        expected[folder] = expected.get(folder, 0) + 1
+    counts, index = summary.get("counts"), summary.get("index")
+    if not isinstance(counts, dict) or not isinstance(index, dict):
+        return False
     try:
-        for folder, count in expected.items():
+        for folder, count in counts.items():
             names = os.listdir(out_dir / folder)
             present = sum(1 for n in names if n != MANIFEST and not n.startswith("__pycache__"))
             if present < count:
                 return False
-        for rel in INDEX_FILES:
-            if rel in manifest.sizes and (out_dir / rel).stat().st_size != manifest.sizes[rel]:
+        for rel, size in index.items():
+            if (out_dir / rel).stat().st_size != size:
                 return False
-    except OSError:
+    except (OSError, TypeError):
         return False
     return True

@@ -20,6 +20,7 @@ from typing import BinaryIO
 import orjson
 
 MANIFEST = ".toolc-manifest.json"
+INDEX_FILES = ("tools.json", "registry.py", "__init__.py")
 
 
 def digest(data: bytes) -> str:
@@ -33,15 +34,38 @@ class Manifest:
     files: dict[str, str] = field(default_factory=dict)  # relative path → sha256
     sizes: dict[str, int] = field(default_factory=dict)  # relative path → bytes
 
+    def summary(self) -> dict[str, object]:
+        """What the no-op check looks at: the files per folder, and the index files' sizes."""
+        counts: dict[str, int] = {}
+        for rel in self.files:
+            folder = rel.rpartition("/")[0]
+            counts[folder] = counts.get(folder, 0) + 1
+        index = {rel: self.sizes[rel] for rel in INDEX_FILES if rel in self.sizes}
+        return {"counts": dict(sorted(counts.items())), "index": index}
+
     def to_bytes(self) -> bytes:
-        data = {
-            "generator": self.generator,
-            "inputs": self.inputs,
-            "files": self.files,
-            "sizes": self.sizes,
-        }
-        # orjson writes what json.dumps(indent=2, sort_keys=True) would, 10x faster.
-        return orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
+        # The small keys first, the per-file maps last: the no-op check reads only the head
+        # (`read_head`), which at 5,000 tools saves parsing 20,000 entries.
+        option = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS
+        head = {"generator": self.generator, "inputs": self.inputs, "summary": self.summary()}
+        tail = {"files": self.files, "sizes": self.sizes}
+        first = orjson.dumps(head, option=option)[:-2]  # without the closing "\n}"
+        rest = orjson.dumps(tail, option=option)[1:]  # without the opening "{"
+        return first + b"," + rest + b"\n"
+
+    @staticmethod
+    def read_head(out_dir: Path) -> dict[str, object] | None:
+        """The manifest's small keys (`generator`, `inputs`, `summary`) without the rest."""
+        try:
+            with (out_dir / MANIFEST).open("rb") as stream:
+                head = stream.read(1 << 16)
+            cut = head.find(b'\n  "files": ')
+            if cut < 0:
+                return None
+            data = orjson.loads(head[: cut - 1] + b"\n}")  # drop the comma before "files"
+        except (OSError, orjson.JSONDecodeError):
+            return None
+        return data if isinstance(data, dict) else None
 
     @classmethod
     def read(cls, out_dir: Path) -> Manifest | None:
