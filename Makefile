@@ -48,6 +48,7 @@ docs: setup
 	$(BIN)/python scripts/gen_evolution_doc.py
 
 bench: setup
+	$(BIN)/python -m compileall -q compiler/toolc  # measured as installed: with bytecode
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/build.py
 	$(BIN)/python bench/server.py

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -278,3 +279,27 @@ def test_bump_write_refuses_to_edit_a_shared_anchor(tmp_path: Path) -> None:
     refused = run_toolc("bump", str(config), "--write")
     assert refused.returncode == 1 and "set them by hand" in refused.stderr
     assert (config / "tools.yaml").read_text() == _drop_verbose(text)
+
+
+def test_an_envelope_upgrade_is_one_finding_and_one_bump_for_every_tool(tmp_path: Path) -> None:
+    """toolc's own upgrade: a baseline built by a toolc whose envelope differed (simulated by
+    editing the baseline's contracts) gives one envelope-changed finding naming the
+    versions, and `bump --write` raises every tool it reaches in one go."""
+    config = _built(tmp_path)
+    older = tmp_path / "older_build"
+    shutil.copytree(config / "generated" / "mcp_tools", older)
+    for contract in (older / "contracts").glob("*.json"):
+        data = json.loads(contract.read_text())
+        data["envelope_version"] = "0.9.0"
+        info = data["tool"]["outputSchema"]["$defs"]["envelope.ErrorInfo"]
+        info["properties"]["code"]["enum"].remove("PRE_VALIDATION_FAILED")
+        contract.write_text(json.dumps(data))
+    diff = run_toolc("diff", str(config), "--against", str(older), "--format", "json")
+    rows = [json.loads(line) for line in diff.stdout.splitlines()]
+    envelope = [r for r in rows[:-1] if r["rule"] == "envelope-changed"]
+    assert {r["tool"] for r in envelope} == {"get_order", "list_orders"}, rows
+    assert all("0.9.0" in r["message"] for r in envelope)
+    wrote = run_toolc("bump", str(config), "--against", str(older), "--write")
+    assert wrote.returncode == 0, wrote.stderr
+    text = (config / "tools.yaml").read_text()
+    assert 'version: "2.0.0"' in text and "version: 0.4.0" in text

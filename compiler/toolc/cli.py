@@ -232,6 +232,9 @@ def run(argv: list[str] | None = None) -> int:
 
 def main() -> None:
     status = run()
+    written = sys.modules.get("toolc.workspace")
+    if written is not None:  # an old output still being deleted in the background
+        written.finish_cleanup()
     sys.stdout.flush()
     sys.stderr.flush()
     # Skip tearing down the compiled project object by object: nothing is left to write, and at

@@ -21,6 +21,7 @@ from typing import BinaryIO
 
 from toolc.diagnostics import Diagnostic, Note, Span
 from toolc.emit.package import ToolOutput
+from toolc.fastpickle import reduce_slots
 from toolc.layout import Layout, PieceId
 from toolc.model import Project, ToolDecl
 from toolc.model.schemas import refs_in
@@ -35,6 +36,7 @@ RelSpan = tuple[FileKind, PieceId, int, int, int, int]
 
 @dataclass(frozen=True, slots=True)
 class ToolRecord:
+    __reduce__ = reduce_slots  # the build cache pickles it (fastpickle.py)
     tool_piece: bytes
     policy_piece: bytes | None
     validator: str | None  # the tool its policy names as pre-validator
@@ -43,6 +45,7 @@ class ToolRecord:
     output: ToolOutput  # its `item` is None: it lies in BuildCache.tools_json
     version_span: RelSpan
     item_span: tuple[int, int] | None = None
+    digests: dict[str, str] = field(default_factory=dict)  # its files' sha256, as last written
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +60,7 @@ class BuildCache:
     # The output's files as the build left them: unchanged ones are linked unread next time.
     stats: dict[str, Signature] = field(default_factory=dict)
     tools_json: bytes = b""  # the last tools.json, which holds every served tool's item
+    templates: dict[str, bytes] = field(default_factory=dict)  # compiled package templates
 
     def output(self, name: str) -> ToolOutput:
         """A tool's output as the last build made it, its tools.json item restored."""
@@ -92,6 +96,9 @@ def load(path: Path | None) -> BuildCache | None:
         return None
     if not isinstance(cache, BuildCache) or cache.generator != generator_fingerprint():
         return None
+    from toolc.emit.python import TEMPLATE_CODE
+
+    TEMPLATE_CODE.update(cache.templates)
     return cache
 
 

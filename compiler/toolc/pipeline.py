@@ -255,20 +255,7 @@ def build_project(
             release_free_memory()  # the span trees and raw values, before emitting
             outputs, facts = rebuild.emit_releasing(decls, shared)
             output = assemble(outputs, shared)
-        next_cache = (
-            rebuild.new_cache(
-                files,
-                facts,
-                outputs,
-                output,
-                shared,
-                spans,
-                checked.diagnostics,
-                reuse.cache if reuse else None,
-            )
-            if files is not None and (reuse is not None or seeds)
-            else None
-        )
+        seeding = files is not None and (reuse is not None or seeds)
         snapshot_shown = shown_path(snapshot_path, cwd)
         diagnostics = list(checked.diagnostics)
         found, old_text = versioning.guard(
@@ -317,11 +304,28 @@ def build_project(
                 )
             diagnostics.sort(key=sort_key)
             return finish(False, drift)
+        kept = reuse.known_digests() if reuse else {}  # files kept from the last build
+        digests = {rel: kept.get(rel) or workspace.digest(d) for rel, d in output.files.items()}
         manifest = workspace.Manifest(
             f"toolc {__version__}",
             inputs_digest(config_dir, new_snapshot, out_dir),
-            {rel: workspace.digest(data) for rel, data in output.files.items()},
+            digests,
             {rel: len(data) for rel, data in output.files.items()},
+        )
+        next_cache = (
+            rebuild.new_cache(
+                files,
+                facts,
+                outputs,
+                output,
+                shared,
+                spans,
+                checked.diagnostics,
+                reuse.cache if reuse else None,
+                digests,
+            )
+            if seeding and files is not None
+            else None
         )
         try:
             known = reuse.cache.stats if reuse else {}
@@ -334,6 +338,7 @@ def build_project(
                 stats.update(workspace.signatures(out_dir, unverified))
                 stored = replace(next_cache, stats=stats)
                 workspace.save_cache(cache_path, lambda stream: incremental.dump(stored, stream))
+            workspace.finish_cleanup()
         except workspace.NotOwnedError as exc:
             for rel in exc.paths:
                 diagnostics.append(

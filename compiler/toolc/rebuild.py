@@ -7,12 +7,13 @@ whole config, so diagnostics and output are always those of a full build."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from toolc import incremental
 from toolc.diagnostics import Diagnostic, Span
 from toolc.emit.package import PackageOutput, SharedInputs, ToolOutput, assemble, emit_tool
+from toolc.emit.python import TEMPLATE_CODE
 from toolc.incremental import BuildCache, Files, ToolRecord
 from toolc.layout import split
 from toolc.model import Project, ToolDecl
@@ -54,6 +55,12 @@ class Reuse:
     keep: set[str]  # the tools re-read, checked and emitted again
     diagnostics: list[Diagnostic]
     project: Project  # the re-read tools only, with every shared type
+    kept: list[str] = field(default_factory=list)  # tools whose output came from the cache
+
+    def known_digests(self) -> dict[str, str]:
+        """The digests of the files kept from the last build (not hashed again)."""
+        records = self.cache.records
+        return {rel: d for name in self.kept for rel, d in records[name].digests.items()}
 
     def emit(self) -> tuple[PackageOutput, dict[str, ToolOutput], SharedInputs]:
         from toolc.emit.package import shared_inputs
@@ -79,6 +86,7 @@ class Reuse:
                 outputs[name] = emit_tool(self.project.tools[name], shared)
             else:
                 outputs[name] = self.cache.output(name)
+                self.kept.append(name)
         return assemble(outputs, shared), outputs, shared
 
     def version_spans(self) -> dict[str, Span]:
@@ -182,6 +190,7 @@ def new_cache(
     version_spans: dict[str, Span],
     diagnostics: list[Diagnostic],
     previous: BuildCache | None,
+    digests: Mapping[str, str],
 ) -> BuildCache | None:
     """The cache after this build (`facts`: of the tools read in it; the rest come from
     `previous`); None when a diagnostic cannot be tied to a piece of the files."""
@@ -214,6 +223,7 @@ def new_cache(
             outputs[name],
             span,
             package.item_spans.get(name),
+            {rel: digests[rel] for rel in outputs[name].files},
         )
     return BuildCache(
         generator_fingerprint(),
@@ -224,4 +234,5 @@ def new_cache(
         records,
         kept,
         tools_json=package.files["tools.json"],
+        templates=dict(TEMPLATE_CODE),
     )

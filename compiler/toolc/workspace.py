@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -239,8 +240,21 @@ def commit(
         shutil.rmtree(staging, ignore_errors=True)
         snapshot_tmp.unlink(missing_ok=True)
         raise
-    shutil.rmtree(backup, ignore_errors=True)
+    # The old output is deleted in the background while the caller saves the build cache
+    # (4,000 unlinks at 1,000 tools); `finish_cleanup` waits for it before the process ends.
+    cleanup = threading.Thread(target=shutil.rmtree, args=(backup, True), daemon=False)
+    cleanup.start()
+    _CLEANUPS.append(cleanup)
     return unverified
+
+
+_CLEANUPS: list[threading.Thread] = []
+
+
+def finish_cleanup() -> None:
+    """Wait for the old outputs being deleted in the background."""
+    while _CLEANUPS:
+        _CLEANUPS.pop().join()
 
 
 def signatures(out_dir: Path, files: Iterable[str]) -> dict[str, Signature]:

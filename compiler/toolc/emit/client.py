@@ -9,7 +9,7 @@ module is assembled from the pieces, so an incremental build makes the same file
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from toolc.emit.pyexpr import LINE_LENGTH, call, one_line, render
 from toolc.emit.pyliterals import docstring, py_str
@@ -24,6 +24,7 @@ from toolc.emit.pymodules import (
     natural_key,
 )
 from toolc.emit.serving import Serving, def_line
+from toolc.fastpickle import reduce_slots
 from toolc.naming import pascal, snake
 
 _DOC = '''"""Typed clients of the package's MCP servers: one method per tool, each argument a typed
@@ -66,8 +67,11 @@ def method_name(tool: str) -> str:
 class ClientPiece:
     """One tool's method, and every name its annotations use."""
 
+    __reduce__ = reduce_slots  # the build cache pickles it (fastpickle.py)
+
     method: str
     names: frozenset[str]
+    imports: str = ""  # its import line (set once the tool module's own names are known)
 
 
 def _param(f: PyField) -> tuple[str, str]:
@@ -128,8 +132,9 @@ def _servers(serving: Mapping[str, Serving]) -> dict[str, list[str]]:
     return dict(sorted(servers.items()))
 
 
-def _imports(used: set[str], tools: list[str], pieces: Mapping[str, ClientPiece],
-             local: Mapping[str, frozenset[str]], shared: frozenset[str]) -> list[str]:  # fmt: skip
+def _imports(
+    used: set[str], tools: list[str], pieces: Mapping[str, ClientPiece], shared: frozenset[str]
+) -> list[str]:
     lines = ["from __future__ import annotations", "", "import enum"]
     lines.append(import_line("typing", sorted({"Any", *(n for n in TYPING if n in used)})))
     pydantic = [n for n in PYDANTIC if n in used]
@@ -144,20 +149,25 @@ def _imports(used: set[str], tools: list[str], pieces: Mapping[str, ClientPiece]
     if used & shared:
         lines.append(import_line(".shared", used & shared))
     for tool in sorted(tools, key=lambda n: natural_key(snake(n))):
-        mine = pieces[tool].names & local[tool]
-        if mine:
-            lines.append(import_line(f".tools.{snake(tool)}", sorted(mine, key=isort_key)))
+        if pieces[tool].imports:
+            lines.append(pieces[tool].imports)
     return lines
+
+
+def with_imports(tool: str, piece: ClientPiece, local: frozenset[str]) -> ClientPiece:
+    """The piece with its import line, from what the tool's module defines."""
+    mine = sorted(piece.names & local, key=isort_key)
+    line = import_line(f".tools.{snake(tool)}", mine) if mine else ""
+    return replace(piece, imports=line)
 
 
 def client_module(
     header: str,
     serving: Mapping[str, Serving],
     pieces: Mapping[str, ClientPiece],
-    local: Mapping[str, frozenset[str]],
     shared: frozenset[str],
 ) -> bytes:
-    """`local[tool]`: the names the tool's own module defines; `shared`: the shared types."""
+    """`shared`: the shared types' class names."""
     servers = _servers(serving)
     tools = [t for names in servers.values() for t in names]
     used = {n for t in tools for n in pieces[t].names}
@@ -171,6 +181,6 @@ def client_module(
         )
         body = f"{doc}\n\n    TOOLS = ALL_TOOLS\n\n{methods}\n"
         classes.append(f"class {pascal(server)}Client(ToolClient):\n{body}")
-    imports = "\n".join(_imports(used, tools, pieces, local, shared))
+    imports = "\n".join(_imports(used, tools, pieces, shared))
     text = f"{header}\n{_DOC}\n\n{imports}\n{_COMMON}\n\n" + "\n\n".join(classes)
     return text.encode()

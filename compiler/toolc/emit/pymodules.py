@@ -116,11 +116,13 @@ def _kind(name: str) -> int:
     return 0 if name.isupper() and len(name) > 1 else 1 if name[:1].isupper() else 2
 
 
+@functools.cache
 def isort_key(name: str) -> tuple[int, tuple[tuple[int, int, str], ...]]:
     """isort's order-by-type for imported names (CONSTANTS, Classes, others), case-blind."""
     return _kind(name), natural_key(name.lower())
 
 
+@functools.cache
 def all_key(name: str) -> tuple[int, tuple[tuple[int, int, str], ...]]:
     """ruff's RUF022 order for `__all__`: the same kinds, case-sensitive within each."""
     return _kind(name), natural_key(name)

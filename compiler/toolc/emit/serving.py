@@ -15,6 +15,7 @@ from typing import Literal
 from toolc.emit.pyexpr import LINE_LENGTH, render, sub
 from toolc.emit.pyliterals import docstring, py_str
 from toolc.emit.pymodules import import_line, natural_key
+from toolc.fastpickle import reduce_slots
 from toolc.model import ToolDecl
 from toolc.naming import pascal, snake
 from toolc.semver import Version
@@ -28,21 +29,32 @@ Kind = Literal["plain", "multi", "workflow"]
 
 @dataclass(frozen=True, slots=True)
 class Serving:
-    """What `handlers.py` and `server.py` need from one tool."""
+    """What `handlers.py` and `server.py` need from one tool (its pieces of handlers.py made
+    once, with the tool, so a rebuild assembles the file without re-rendering every tool)."""
+
+    __reduce__ = reduce_slots  # the build cache pickles it (fastpickle.py)
 
     server: str
     enabled: bool
     version: str
     kind: Kind
     doc: str
+    alias: str  # its `<Tool>Result` alias
+    imports: str  # its import line
+    method: str  # its method in the server's Protocol
 
 
 def serving_of(tool: ToolDecl) -> Serving:
     multi = tool.decl.multi_item
     kind: Kind = "plain" if multi is None else "workflow" if multi.workflow else "multi"
+    name = tool.name
+    alias, names = _result_alias(name, kind)
+    imports = import_line(f".tools.{snake(name)}", {f"{pascal(name)}Args", *names})
+    method = _method(name, tool.decl.description)
     return Serving(
-        tool.decl.mcp_server, tool.enabled, tool.decl.version, kind, tool.decl.description
-    )
+        tool.decl.mcp_server, tool.enabled, tool.decl.version, kind, tool.decl.description,
+        alias, imports, method,
+    )  # fmt: skip
 
 
 def runtime_files(header: str) -> dict[str, bytes]:
@@ -106,11 +118,9 @@ def _servers(per_tool: Mapping[str, Serving]) -> dict[str, list[str]]:
 def handlers_module(header: str, per_tool: Mapping[str, Serving]) -> bytes:
     servers = _servers(per_tool)
     tools = [n for names in servers.values() for n in names]
-    aliases, imports = [], []
-    for name in sorted(tools, key=lambda n: natural_key(snake(n))):
-        alias, names = _result_alias(name, per_tool[name].kind)
-        aliases.append(alias)
-        imports.append(import_line(f".tools.{snake(name)}", {f"{pascal(name)}Args", *names}))
+    ordered = sorted(tools, key=lambda n: natural_key(snake(n)))
+    aliases = [per_tool[n].alias for n in ordered]
+    imports = [per_tool[n].imports for n in ordered]
     typing = {"Protocol", "TypeAlias"}
     if any(per_tool[n].kind == "workflow" for n in tools):
         typing.add("Any")
@@ -123,7 +133,7 @@ def handlers_module(header: str, per_tool: Mapping[str, Serving]) -> bytes:
     )
     classes = []
     for server, served in servers.items():
-        methods = "\n\n".join(_method(n, per_tool[n].doc) for n in served)
+        methods = "\n\n".join(per_tool[n].method for n in served)
         doc = docstring(f"The tools of the MCP server `{server}`, one method each.", "    ")
         classes.append(f"class {handlers_class(server)}(Protocol):\n{doc}\n\n{methods}\n")
     text = "\n".join(
