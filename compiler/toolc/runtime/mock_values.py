@@ -15,10 +15,11 @@ import uuid
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from toolc.runtime.mock_patterns import ALNUM, expand, parse_pattern
+
 __all__ = ["example_value", "mock_data"]
 
 _LIMIT = 64  # candidates per schema and repetitions per pattern: every search ends
-_K = 8  # strings kept per regex node
 _CANONICAL = (  # one fixed value per `format`
     "date-time=2024-01-01T00:00:00Z date=2024-01-01 time=00:00:00Z duration=P1D "
     "email=user@example.com idn-email=user@example.com hostname=example.com "
@@ -50,10 +51,6 @@ _HINTS = (
     "string minLength maxLength pattern format",
     "number minimum maximum exclusiveMinimum exclusiveMaximum multipleOf",
 )
-_ALNUM = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-_PRINTABLE = _ALNUM + "-_.~ !#%&,:;<=>@"
-_CLASSES = {"d": "0123456789", "w": _ALNUM + "_", "s": " \t\n\r\f\v"}
-_ESCAPES = {"t": "\t", "n": "\n", "r": "\r", "f": "\f", "v": "\v", "0": "\0"}
 
 
 def example_value(
@@ -331,11 +328,11 @@ def _strings(s: Mapping[str, Any]) -> Iterator[str]:
         yield _FORMATS[s["format"]]
     if "pattern" in s:
         try:
-            tree = _Regex(s["pattern"]).parse()
+            tree = parse_pattern(s["pattern"])
         except (ValueError, IndexError):  # outside the subset: the fallbacks below
             tree = [[]]
         for extra in range(min(least + 2, _LIMIT)):
-            for v in _expand(tree, extra):
+            for v in expand(tree, extra):
                 pad = "x" * (least - len(v))
                 yield from (v, v + pad, pad + v)
         yield from ("", "a", "A", "0", "example", "a" * least, "0" * least)
@@ -344,119 +341,4 @@ def _strings(s: Mapping[str, Any]) -> Iterator[str]:
         word = "example" + (str(i) if i else "")
         yield word + "x" * (least - len(word))
     yield "example"[: s.get("maxLength")]
-    yield from (*(c * max(least, 1) for c in _ALNUM), "")
-
-
-def _expand(node: Any, extra: int) -> list[str]:
-    """Up to _K strings a parsed regex matches (a set of characters is a string of its
-    members, alternatives a list of sequences of (atom, least, most)), fewest
-    repetitions first; `extra` asks every quantifier for that many more."""
-    if isinstance(node, str):
-        return list(node[:_K]) or [""]
-    out: list[str] = []
-    for seq in node:
-        parts = []
-        for atom, least, most in seq:
-            strings = _expand(atom, extra)
-            top = least + extra + 3 if most is None else most
-            reps = (
-                itertools.product(strings, repeat=c)
-                for c in range(min(least + extra, top), top + 1)
-            )
-            joined = ("".join(r) for r in itertools.chain.from_iterable(reps))
-            parts.append(list(dict.fromkeys(itertools.islice(joined, _K))))
-        out += ("".join(c) for c in itertools.islice(itertools.product(*parts), _K))
-    return list(dict.fromkeys(out))[:_K]
-
-
-class _Regex:
-    """A parser for the regex subset toolc allows: literals, classes, escapes,
-    quantifiers, groups, alternation and anchors (which match the empty string here;
-    the generated candidates are checked with `re.search` anyway)."""
-
-    def __init__(self, pattern: str) -> None:
-        self.p, self.i = pattern, 0
-
-    def parse(self) -> Any:
-        tree = self.alt()
-        if self.i != len(self.p):
-            raise ValueError(f"unexpected {self.p[self.i]!r}")
-        return tree
-
-    def take(self, n: int = 1) -> str:
-        self.i += n
-        return self.p[self.i - n : self.i]
-
-    def alt(self) -> list[Any]:
-        seqs = [self.seq()]
-        while self.p[self.i : self.i + 1] == "|":
-            self.take()
-            seqs.append(self.seq())
-        return seqs
-
-    def seq(self) -> list[Any]:
-        items: list[Any] = []
-        most: int | None
-        while self.i < len(self.p) and self.p[self.i] not in "|)":
-            atom = self.atom()
-            m = re.match(r"[?*+]|\{(\d+)(,(\d*))?\}", self.p[self.i :])
-            least, most = 1, 1
-            if m and m[1] is not None:
-                least = int(m[1])
-                most = int(m[3]) if m[3] else None if m[2] else least
-            elif m:
-                least, most = {"?": (0, 1), "*": (0, None), "+": (1, None)}[m[0]]
-            if m:
-                self.take(m.end())
-                if self.p[self.i : self.i + 1] in ("?", "+"):  # lazy, possessive
-                    self.take()
-            items.append((atom, least, most))
-        return items
-
-    def atom(self) -> Any:
-        c = self.take()
-        if c == "(":
-            if self.p.startswith("?", self.i) and self.take(2) != "?:":
-                raise ValueError("lookaround and named groups are not supported")
-            tree = self.alt()
-            if self.take() != ")":
-                raise ValueError("unbalanced parenthesis")
-            return tree
-        if c == "[":
-            return self.cls()
-        return {"^": "", "$": "", ".": _PRINTABLE}.get(
-            c, self.escape() if c == "\\" else c
-        )
-
-    def escape(self) -> str:
-        e = self.take()
-        if e.lower() in _CLASSES:
-            members = _CLASSES[e.lower()]
-            return members if e.islower() else _negate(members)
-        digits = r"\{([0-9A-Fa-f]+)\}|([0-9A-Fa-f]{%s})" % ("2" if e == "x" else "4")
-        m = re.match(digits, self.p[self.i :]) if e in "xu" else None
-        if m:
-            self.take(m.end())
-            return chr(int(m[1] or m[2], 16))
-        return "" if e in "bB" else _ESCAPES.get(e, e)
-
-    def cls(self) -> str:
-        negated = self.p[self.i] == "^"
-        self.i += negated
-        members, first = "", True
-        while first or self.p[self.i] != "]":  # a `]` first is a member, as in `re`
-            first = False
-            c = self.take()
-            low = self.escape() if c == "\\" else c
-            if self.p[self.i] == "-" and self.p[self.i + 1] != "]" and len(low) == 1:
-                self.take()
-                c = self.take()
-                high = (self.escape() if c == "\\" else c)[:1] or low
-                low = "".join(map(chr, range(ord(low), ord(high) + 1)))
-            members += low
-        self.take()
-        return _negate(members) if negated else members
-
-
-def _negate(members: str) -> str:
-    return "".join(c for c in _PRINTABLE + "\t\n" if c not in members)
+    yield from (*(c * max(least, 1) for c in ALNUM), "")
