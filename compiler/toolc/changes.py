@@ -10,6 +10,7 @@ from typing import Any
 
 from toolc.baseline import contract_version
 from toolc.diagnostics import Span
+from toolc.guard import accepts
 from toolc.model import Project
 from toolc.semver import Version
 
@@ -50,14 +51,6 @@ class ToolChange:
             return False
 
 
-def _accepted(project: Project, tool: str, old: str | None, new: str | None, rule: str) -> bool:
-    target = new if new is not None else "removed"
-    return any(
-        (e.tool, e.from_, e.to, e.rule) == (tool, old, target, rule)
-        for e in project.accepted_breaks
-    )
-
-
 def tool_changes(
     old: Mapping[str, Contract], new: Mapping[str, Contract], project: Project, tools_shown: str
 ) -> list[ToolChange]:
@@ -71,7 +64,9 @@ def tool_changes(
             continue
         before = contract_version(old[name]) if name in old else None
         after = contract_version(new[name]) if name in new else None
-        accepted = [f for f in mine if _accepted(project, name, before, after, f.rule)]
+        accepted = [
+            f for f in mine if accepts(project.accepted_breaks, name, before, after, f.rule)
+        ]
         counted = [f for f in mine if f not in accepted]
         level = minimum = None
         if before is not None and after is not None and counted:

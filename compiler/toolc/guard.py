@@ -6,7 +6,7 @@ an entry too."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from toolc.diagnostics import Diagnostic, Span, diag
@@ -50,17 +50,17 @@ def policy_of(project: Project) -> Policy:
     return Policy(project.bump_policy, accepted)
 
 
-def _version(text: str) -> Version | None:
-    try:
-        return Version.parse(text)
-    except ValueError:
-        return None
+def accepts(
+    entries: Iterable[AcceptedBreak], tool: str, old: str | None, new: str | None, rule: str
+) -> bool:
+    """An `accepted_breaks:` entry covers this rule for this exact transition (`new` None:
+    the tool was removed)."""
+    target = new if new is not None else "removed"
+    return any((e.tool, e.from_, e.to, e.rule) == (tool, old, target, rule) for e in entries)
 
 
 def _accepts(policy: Policy, tool: str, old: str, new: str, rule: str) -> bool:
-    return any(
-        (e.tool, e.from_, e.to, e.rule) == (tool, old, new, rule) for e, _ in policy.accepted
-    )
+    return accepts((e for e, _ in policy.accepted), tool, old, new, rule)
 
 
 def _semver_minimum(
@@ -99,7 +99,7 @@ def check_versions(
             continue
         transitions[name] = (was.version, entry.version)
         span = spans[name]
-        previous, current = _version(was.version), Version.parse(entry.version)
+        previous, current = Version.try_parse(was.version), Version.parse(entry.version)
         if previous is not None and current < previous:
             yield diag(
                 "version-decreased",

@@ -23,6 +23,13 @@ class Version:
     build: str = ""
 
     @classmethod
+    def try_parse(cls, text: str) -> Version | None:
+        try:
+            return cls.parse(text)
+        except ValueError:
+            return None
+
+    @classmethod
     def parse(cls, text: str) -> Version:
         m = _SEMVER.fullmatch(text)
         if m is None:

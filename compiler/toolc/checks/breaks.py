@@ -11,13 +11,6 @@ from toolc.diagnostics.suggest import did_you_mean
 from toolc.semver import Version
 
 
-def _version(text: str) -> Version | None:
-    try:
-        return Version.parse(text)
-    except ValueError:
-        return None
-
-
 def accepted_breaks(ctx: CheckContext) -> Iterator[Diagnostic]:
     from toolc.evolution.rules import RULES
 
@@ -31,7 +24,7 @@ def accepted_breaks(ctx: CheckContext) -> Iterator[Diagnostic]:
                 f"'{entry.rule}' is not a rule{did_you_mean(entry.rule, RULES)}",
                 "use a rule ID from `toolc diff --list-rules`",
             )
-        old = _version(entry.from_)
+        old = Version.try_parse(entry.from_)
         if old is None:
             yield diag(
                 "accepted-break-invalid",
@@ -49,7 +42,7 @@ def accepted_breaks(ctx: CheckContext) -> Iterator[Diagnostic]:
                     "write `rule: tool-removed`",
                 )
             continue
-        new = _version(entry.to)
+        new = Version.try_parse(entry.to)
         if new is None:
             yield diag(
                 "accepted-break-invalid",

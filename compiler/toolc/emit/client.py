@@ -23,7 +23,7 @@ from toolc.emit.pymodules import (
     names_in,
     natural_key,
 )
-from toolc.emit.serving import Serving, def_line
+from toolc.emit.serving import Serving, def_line, served_tools
 from toolc.fastpickle import reduce_slots
 from toolc.naming import pascal, snake
 
@@ -124,14 +124,6 @@ def client_piece(tool: str, args: PyModel, doc: str) -> ClientPiece:
     return ClientPiece(method, frozenset(names))
 
 
-def _servers(serving: Mapping[str, Serving]) -> dict[str, list[str]]:
-    servers: dict[str, list[str]] = {}
-    for name in sorted(serving, key=lambda n: natural_key(snake(n))):
-        if serving[name].enabled:
-            servers.setdefault(serving[name].server, []).append(name)
-    return dict(sorted(servers.items()))
-
-
 def _imports(
     used: set[str], tools: list[str], pieces: Mapping[str, ClientPiece], shared: frozenset[str]
 ) -> list[str]:
@@ -168,7 +160,7 @@ def client_module(
     shared: frozenset[str],
 ) -> bytes:
     """`shared`: the shared types' class names."""
-    servers = _servers(serving)
+    servers = served_tools(serving)
     tools = [t for names in servers.values() for t in names]
     used = {n for t in tools for n in pieces[t].names}
     classes = []

@@ -107,7 +107,8 @@ def _method(name: str, doc: str) -> str:
     return head + "\n" + docstring(doc, "        ") + "\n        ..."
 
 
-def _servers(per_tool: Mapping[str, Serving]) -> dict[str, list[str]]:
+def served_tools(per_tool: Mapping[str, Serving]) -> dict[str, list[str]]:
+    """Each mcp_server (sorted) and its enabled tools, in module order."""
     servers: dict[str, list[str]] = {}
     for name in sorted(per_tool, key=lambda n: natural_key(snake(n))):
         if per_tool[name].enabled:
@@ -116,7 +117,7 @@ def _servers(per_tool: Mapping[str, Serving]) -> dict[str, list[str]]:
 
 
 def handlers_module(header: str, per_tool: Mapping[str, Serving]) -> bytes:
-    servers = _servers(per_tool)
+    servers = served_tools(per_tool)
     tools = [n for names in servers.values() for n in names]
     ordered = sorted(tools, key=lambda n: natural_key(snake(n)))
     aliases = [per_tool[n].alias for n in ordered]
@@ -175,7 +176,7 @@ def _union(classes: list[str]) -> str:
 
 
 def server_values(per_tool: Mapping[str, Serving]) -> dict[str, object]:
-    servers = _servers(per_tool)
+    servers = served_tools(per_tool)
     classes = [handlers_class(s) for s in servers]
     versions = [(py_str(s), py_str(server_version(per_tool, n))) for s, n in servers.items()]
     literal = render(sub("Literal", *(py_str(s) for s in servers)), 0, lead=len("ServerName = "))
