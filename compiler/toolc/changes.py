@@ -30,13 +30,13 @@ class ToolChange:
     span: Span | None = None
 
     @property
-    def forcing(self) -> set[str]:
+    def forcing(self) -> list[str]:
         """The rules that alone call for the required bump (what a failed gate is about)."""
-        from toolc.evolution import required_bump
+        from toolc.evolution import forcing_rules
 
         if self.level is None or self.old_version is None:
-            return {f.rule for f in self.findings} if self.new_version is None else set()
-        return {f.rule for f in self.findings if required_bump([f], self.old_version) == self.level}
+            return sorted({f.rule for f in self.findings}) if self.new_version is None else []
+        return forcing_rules(self.findings, self.old_version, self.level)
 
     @property
     def ok(self) -> bool:

@@ -67,7 +67,13 @@ def _semver_minimum(
     name: str, before: Before, after: Contract | None, policy: Policy, new_version: str
 ) -> tuple[Version, list[str]] | None:
     """The smallest version the change allows, and the rules that set it (None: unknown)."""
-    from toolc.evolution import compare_all, findings_for_tool, minimum_version, required_bump
+    from toolc.evolution import (
+        compare_all,
+        findings_for_tool,
+        forcing_rules,
+        minimum_version,
+        required_bump,
+    )
 
     old = before.document()
     if old is None or after is None:
@@ -78,9 +84,8 @@ def _semver_minimum(
     level = required_bump(findings, before.version)
     if level is None:
         return None
-    # The rules that alone would call for this level: what the message names.
-    forcing = sorted({f.rule for f in findings if required_bump([f], before.version) == level})
-    return Version.parse(minimum_version(before.version, level)), forcing
+    minimum = Version.parse(minimum_version(before.version, level))
+    return minimum, forcing_rules(findings, before.version, level)
 
 
 def check_versions(

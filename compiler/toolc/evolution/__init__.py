@@ -7,6 +7,7 @@ from toolc.evolution.findings import (
     Bump,
     Finding,
     findings_for_tool,
+    forcing_rules,
     minimum_version,
     required_bump,
 )
@@ -27,6 +28,7 @@ __all__ = [
     "contract_version",
     "evolution_doc",
     "findings_for_tool",
+    "forcing_rules",
     "minimum_version",
     "required_bump",
 ]

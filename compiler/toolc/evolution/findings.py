@@ -58,6 +58,11 @@ def required_bump(findings: Iterable[Finding], old_version: str) -> Bump | None:
     return "patch" if levels else None
 
 
+def forcing_rules(findings: Iterable[Finding], old_version: str, level: str) -> list[str]:
+    """The rules that alone call for `level`: what a message about a too-small bump names."""
+    return sorted({f.rule for f in findings if required_bump([f], old_version) == level})
+
+
 def minimum_version(old_version: str, level: Bump) -> str:
     """The smallest version above `old_version` that is a step of `level`:
     1.4.2 → major 2.0.0, minor 1.5.0, patch 1.4.3 (1.5.0-rc.1 → patch 1.5.0)."""
