@@ -9,7 +9,7 @@ import os
 import sys
 import traceback
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
@@ -21,6 +21,7 @@ from toolc.resources import load_schema, schema_path
 from toolc.settings import Settings, SettingsError, load_settings
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
+F = TypeVar("F", bound=Any)
 
 config_dir_argument = click.argument(
     "config_dir",
@@ -118,15 +119,19 @@ no_cache_option = click.option(
 )
 
 
+def build_options(command: F) -> F:
+    """The options `check` and `build` share (one list, so the two cannot drift apart)."""
+    for option in reversed(
+        (config_dir_argument, format_option, strict_option, out_option, snapshot_option,
+         no_cache_option, against_option)
+    ):  # fmt: skip
+        command = option(command)
+    return command
+
+
 @cli.command()
-@config_dir_argument
-@format_option
-@strict_option
-@out_option
-@snapshot_option
+@build_options
 @click.option("--diff", "show_diff", is_flag=True, help="Print unified diffs of changed files.")
-@no_cache_option
-@against_option
 def check(
     config_dir: Path, fmt: str | None, strict: bool | None, out: Path | None,
     snapshot: Path | None, show_diff: bool, no_cache: bool, against: str | None,
@@ -155,13 +160,7 @@ def check(
 
 
 @cli.command()
-@config_dir_argument
-@format_option
-@strict_option
-@out_option
-@snapshot_option
-@no_cache_option
-@against_option
+@build_options
 def build(
     config_dir: Path, fmt: str | None, strict: bool | None, out: Path | None,
     snapshot: Path | None, no_cache: bool, against: str | None,
