@@ -161,20 +161,20 @@ def test_description_only_change_needs_a_bump_and_keeps_the_schema_fingerprint(
     refused = build(config)
     assert codes(refused) == ["version-not-bumped"] and not refused.written  # type: ignore[attr-defined]
     message = refused.diagnostics[0].message  # type: ignore[attr-defined]
-    assert "kept version 1.0.0; bump it to at least 1.0.1" in message and old["contract"] in message
+    assert "kept version 2.0.0; bump it to at least 2.0.1" in message and old["contract"] in message
     assert (config / "mcp-tools.json").read_bytes() == snapshot_before
-    edit(config, "version: 1.0.0", "version: 1.0.1")
+    edit(config, "version: 2.0.0", "version: 2.0.1")
     assert build(config).written  # type: ignore[attr-defined]
     new = json.loads((config / "mcp-tools.json").read_text())["cancelar_pedidos"]
     assert new["schema"] == old["schema"] and new["contract"] != old["contract"]
-    assert new["version"] == "1.0.1"
+    assert new["version"] == "2.0.1"
 
 
 def test_shape_change_changes_the_schema_fingerprint(config: Path) -> None:
     build(config)
     old = json.loads((config / "mcp-tools.json").read_text())["cancelar_pedidos"]
     edit(config, "maxLength: 200", "maxLength: 100")
-    edit(config, "version: 1.0.0", "version: 2.0.0")
+    edit(config, "version: 2.0.0", "version: 3.0.0")
     assert build(config).written  # type: ignore[attr-defined]
     new = json.loads((config / "mcp-tools.json").read_text())["cancelar_pedidos"]
     assert new["schema"] != old["schema"]
@@ -182,9 +182,9 @@ def test_shape_change_changes_the_schema_fingerprint(config: Path) -> None:
 
 def test_bump_without_change_and_lower_version(config: Path) -> None:
     build(config)
-    edit(config, "version: 1.0.0", "version: 1.1.0")
+    edit(config, "version: 2.0.0", "version: 2.1.0")
     assert build(config).written  # type: ignore[attr-defined]
-    edit(config, "version: 1.1.0", "version: 1.0.5")
+    edit(config, "version: 2.1.0", "version: 2.0.5")
     lowered = build(config)
     assert codes(lowered) == ["version-decreased"] and not lowered.written  # type: ignore[attr-defined]
 
@@ -259,7 +259,7 @@ def test_check_reports_missing_changed_orphaned_and_generator_only_drift(config:
 def test_check_writes_nothing(config: Path) -> None:
     build(config)
     edit(config, "Cancela um ou mais pedidos.", "Cancela pedidos.")
-    edit(config, "version: 1.0.0", "version: 1.0.1")
+    edit(config, "version: 2.0.0", "version: 2.0.1")
     before = tree(config)
     result = run_toolc("check", str(config))
     assert result.returncode == 1 and "output-changed" in result.stderr
@@ -270,7 +270,7 @@ def test_files_toolc_did_not_write_are_kept_and_never_overwritten(config: Path) 
     build(config)
     out = config / "generated" / "mcp_tools"
     (out / "handlers_impl.py").write_text("# mine\n")
-    edit(config, "version: 1.0.0", "version: 1.0.1")
+    edit(config, "version: 2.0.0", "version: 2.0.1")
     edit(config, "Cancela um ou mais pedidos.", "Cancela pedidos.")
     assert build(config).written  # type: ignore[attr-defined]
     assert (out / "handlers_impl.py").read_text() == "# mine\n"
@@ -290,7 +290,7 @@ def test_a_failed_build_leaves_the_previous_output_intact(
     config: Path, monkeypatch: pytest.MonkeyPatch, fail_at: str
 ) -> None:
     build(config)
-    edit(config, "version: 1.0.0", "version: 1.0.1")
+    edit(config, "version: 2.0.0", "version: 2.0.1")
     edit(config, "Cancela um ou mais pedidos.", "Cancela pedidos.")
     before = tree(config)
     calls = {"n": 0}
@@ -324,10 +324,60 @@ def test_rebuild_restores_a_hand_edited_file_of_the_same_size(config: Path, tmp_
     target = out / "contracts" / "consultar_pedidos.json"
     original = target.read_bytes()
     target.write_bytes(original.replace(b'"enabled": true', b'"enabled": tru3'))
-    edit(config, "version: 1.0.0", "version: 1.0.1")  # an unrelated tool changes: a real rebuild
+    edit(config, "version: 2.0.0", "version: 2.0.1")  # an unrelated tool changes: a real rebuild
     edit(config, "Cancela um ou mais pedidos.", "Cancela pedidos.")
     assert build(config).written  # type: ignore[attr-defined]
     assert target.read_bytes() == original
+
+
+@pytest.mark.parametrize("cache", [True, False])
+@pytest.mark.parametrize(
+    "rel", ["tools/consultar_pedidos.py", "contracts/consultar_pedidos.json", "tools.json"]
+)
+def test_a_build_undoes_a_hand_edit(config: Path, rel: str, cache: bool) -> None:
+    """Nothing changed in the config: `check` names the edited file, `build` (with or
+    without the cache) restores it rather than calling the output up to date."""
+    assert run_toolc("build", str(config)).returncode == 0
+    target = config / "generated" / "mcp_tools" / rel
+    original = target.read_bytes()
+    target.write_bytes(original.replace(b"consultar", b"consultor", 1))
+    checked = run_toolc("check", str(config))
+    assert checked.returncode == 1 and f"{rel} differs from what toolc generates" in checked.stderr
+    again = run_toolc("build", str(config), *([] if cache else ["--no-cache"]))
+    assert again.returncode == 0 and "wrote" in again.stderr, again.stderr
+    assert target.read_bytes() == original
+    assert "up to date" in run_toolc("build", str(config)).stderr
+
+
+def test_a_hand_edit_is_found_after_the_signatures_were_lost(config: Path) -> None:
+    """A new machine (or a cleared cache) has no recorded signatures: every file is hashed."""
+    assert run_toolc("build", str(config)).returncode == 0
+    for stats in Path(os.environ["TOOLC_CACHE_DIR"]).glob("*.stats.json"):
+        stats.unlink()
+    assert "up to date" in run_toolc("build", str(config)).stderr  # same bytes: a no-op
+    target = config / "generated" / "mcp_tools" / "server.py"
+    target.write_text(target.read_text() + "# mine\n")
+    assert "wrote" in run_toolc("build", str(config)).stderr
+    assert not target.read_text().endswith("# mine\n")
+
+
+def test_a_deleted_manifest_does_not_strand_a_hand_edit(config: Path) -> None:
+    """Generated Python files say so in their first line: without the manifest, toolc still
+    knows them as its own and restores them; a foreign file of the same name stays refused."""
+    assert run_toolc("build", str(config)).returncode == 0
+    out = config / "generated" / "mcp_tools"
+    target = out / "tools" / "consultar_pedidos.py"
+    original = target.read_bytes()
+    target.write_bytes(original + b"# edited\n")
+    (out / workspace.MANIFEST).unlink()
+    done = run_toolc("build", str(config))
+    assert done.returncode == 0, done.stderr
+    assert target.read_bytes() == original
+    (out / workspace.MANIFEST).unlink()
+    (out / "client.py").write_text("# my own client\n")
+    refused = run_toolc("build", str(config))
+    assert refused.returncode == 1 and "output-not-owned" in refused.stderr
+    assert (out / "client.py").read_text() == "# my own client\n"
 
 
 def test_user_folders_and_permissions_survive_a_rebuild(config: Path) -> None:
@@ -337,7 +387,7 @@ def test_user_folders_and_permissions_survive_a_rebuild(config: Path) -> None:
     (out / "private").mkdir()
     (out / "private" / "notes.txt").write_text("x")
     os.chmod(out / "private", 0o700)
-    edit(config, "version: 1.0.0", "version: 1.0.1")
+    edit(config, "version: 2.0.0", "version: 2.0.1")
     edit(config, "Cancela um ou mais pedidos.", "Cancela pedidos.")
     assert build(config).written  # type: ignore[attr-defined]
     assert (out / "mine" / "empty").is_dir()

@@ -7,6 +7,7 @@ tests/runtime_support/retail_handlers.py)."""
 
 from __future__ import annotations
 
+import base64
 import copy
 import dataclasses
 import importlib
@@ -20,6 +21,7 @@ import pytest
 from mcp import ClientSession, stdio_client, types
 from runtime_support.client_support import Answers, Live, client_package, server_params
 from runtime_support.harness import EXAMPLES, RUNTIME, package
+from runtime_support.markers import PNG
 from toolc.runtime.client_runtime import (
     ConfirmationRequest,
     ErrorReport,
@@ -100,13 +102,22 @@ def test_success_is_typed_with_the_generated_models(retail: Live, pkg: Any) -> N
     assert isinstance(envelope.data, pkg.ConsultarPedidosData)
     assert all(isinstance(i, pkg.ConsultarPedidosItem) for i in envelope.data.results)
     assert envelope.data.results[0].status == "shipped"
-    assert envelope.meta.tool == "consultar_pedidos" and envelope.meta.version == "1.0.0"
+    assert envelope.meta.tool == "consultar_pedidos" and envelope.meta.version == "2.0.0"
     assert envelope.dropped == ()
     multi = envelope.multi_item
     assert multi is not None and multi.status == "SUCCESS" and multi.failed == ()
     assert (multi.items_count, multi.items_succeeded_count, multi.items_failed_count) == (2, 2, 0)
     assert multi.items == tuple(envelope.data.results)
     assert multi.original_ok is True and multi.secondary_error is None
+
+
+def test_content_blocks_beside_the_envelope_are_kept(retail: Live) -> None:
+    retail.answering(True)
+    envelope = _ok(retail.call("cancelar_pedidos", {"order_ids": ["P-507"]}))
+    (image,) = envelope.content  # the envelope's own text block is not repeated here
+    assert isinstance(image, types.ImageContent) and image.mime_type == "image/png"
+    assert base64.b64decode(image.data) == PNG
+    assert _ok(retail.call("consultar_pedidos", {"order_ids": ["P-100"]})).content == ()
 
 
 def test_the_args_model_is_accepted_as_well_as_a_mapping(retail: Live, pkg: Any) -> None:
@@ -126,8 +137,11 @@ def test_partial_success_offers_the_failed_items_to_retry(retail: Live, pkg: Any
 
 
 def test_no_item_succeeds(retail: Live) -> None:
-    multi = _ok(retail.call("consultar_pedidos", {"order_ids": ["P-900"]})).multi_item
+    envelope = _err(retail.call("consultar_pedidos", {"order_ids": ["P-900"]}), "ALL_ITEMS_FAILED")
+    assert envelope.error.known and envelope.error.hint
+    multi = envelope.multi_item
     assert multi is not None and multi.status == "FAILED" and len(multi.failed) == 1
+    assert envelope.data is not None and envelope.data.multi_item_status == "FAILED"
 
 
 def test_a_domain_error_has_its_code_retryable_and_hint(retail: Live) -> None:
@@ -317,7 +331,7 @@ def test_invalid_arguments_are_refused_without_a_round_trip(pkg: Any) -> None:
     envelope = anyio.run(client.call, "cancelar_pedidos", {"order_ids": ["X-1", 7]})
     failure = _err(envelope, "VALIDATION_ERROR")
     assert failure.local and failure.meta.tool == "cancelar_pedidos"
-    assert failure.meta.version == "1.0.0" and failure.error.retryable is False
+    assert failure.meta.version == "2.0.0" and failure.error.retryable is False
     assert (
         failure.error.message
         == "Invalid arguments for cancelar_pedidos: order_ids[0], order_ids[1]."
@@ -417,7 +431,7 @@ def _envelope(tool: str = "cancelar_pedidos", **data: Any) -> dict[str, Any]:
             },
             **data,
         },
-        "meta": {"tool": tool, "version": "1.0.0"},
+        "meta": {"tool": tool, "version": "2.0.0"},
     }
 
 
@@ -479,7 +493,7 @@ def test_items_that_do_not_fit_stay_as_received_in_a_failure(pkg: Any) -> None:
 def test_successful_data_that_does_not_fit_raises_with_the_envelope(pkg: Any) -> None:
     sent = _envelope()
     del sent["data"]["results"][0]["success"]
-    with pytest.raises(ToolCallError, match=r"does not fit contract 1\.0\.0") as raised:
+    with pytest.raises(ToolCallError, match=r"does not fit contract 2\.0\.0") as raised:
         parse_envelope(pkg.TOOLS["cancelar_pedidos"], sent)
     assert raised.value.envelope == sent and raised.value.code is None
 

@@ -109,7 +109,7 @@ def _upgrade_envelope(contract: Mapping[str, Any]) -> dict[str, Any]:
     new = copy.deepcopy(dict(contract))
     error_info = new["tool"]["outputSchema"]["$defs"]["envelope.ErrorInfo"]
     error_info["properties"]["code"]["enum"] = sorted([*error_info["properties"]["code"]["enum"], "RATE_LIMITED"])  # fmt: skip
-    new["envelope_version"] = "1.1.0"
+    new["envelope_version"] = "2.1.0"
     return new
 
 
@@ -121,7 +121,7 @@ def test_an_envelope_upgrade_is_one_finding_naming_the_versions_and_the_tools() 
     (envelope,) = found
     assert envelope.tool == ALL_TOOLS
     assert envelope.affects == ("cancelar_pedidos", "consultar_pedidos")
-    assert "from 1.0.0 to 1.1.0" in envelope.message and "RATE_LIMITED" in envelope.message
+    assert "from 2.0.0 to 2.1.0" in envelope.message and "RATE_LIMITED" in envelope.message
     assert compare_tool("cancelar_pedidos", old["cancelar_pedidos"], new["cancelar_pedidos"]) == []
     assert findings_for_tool(found, "consultar_pedidos") == [envelope]
     assert required_bump(findings_for_tool(found, "consultar_pedidos"), "1.0.0") == "major"
@@ -147,7 +147,7 @@ def test_the_multi_item_normalization_is_envelope_not_data() -> None:
         data["properties"]["partial_success"] = {"type": ["boolean", "null"]}
     found = compare_all(old, new)
     assert [f.rule for f in found] == ["envelope-changed"]
-    assert "version stayed 1.0.0" in found[0].message
+    assert "version stayed 2.0.0" in found[0].message
 
 
 def test_compare_tool_lifecycle_and_missing_sides() -> None:
@@ -268,7 +268,7 @@ def test_unclassified_change_needs_a_patch() -> None:
 
 def test_contract_version_reads_the_meta_const() -> None:
     contract = contracts(ROOT / "examples" / "retail")["consultar_pedidos"]
-    assert contract_version(contract) == "1.0.0"
+    assert contract_version(contract) == "2.0.0"
     assert contract_version({}) is None
 
 

@@ -128,7 +128,7 @@ def _output_validator(package: Path, tool: str) -> jsonschema.Draft202012Validat
 
 
 RETAIL = EXAMPLES[[e.name for e in EXAMPLES].index("retail")] / "generated" / "mcp_tools"
-META = {"tool": "consultar_pedidos", "version": "1.0.0"}
+META = {"tool": "consultar_pedidos", "version": "2.0.0"}
 RESULTS = [{"order_id": "P-1", "ok": True, "status": "paid"}, {"order_id": "P-2", "ok": False}]
 DATA = {
     "results": RESULTS,
@@ -189,7 +189,7 @@ def test_output_schema_accepts_valid_envelopes(envelope: dict[str, Any]) -> None
     ("envelope", "why"),
     [
         ({"ok": True, "data": DATA}, "missing meta"),
-        ({"ok": True, "data": DATA, "meta": {**META, "version": "2.0.0"}}, "wrong version"),
+        ({"ok": True, "data": DATA, "meta": {**META, "version": "9.9.9"}}, "wrong version"),
         (
             {"ok": True, "data": DATA, "meta": {**META, "tool": "cancelar_pedidos"}},
             "another tool's meta",

@@ -82,7 +82,7 @@ def accept(value: Any) -> None:
 
 
 def refuse(value: Any) -> None:
-    raise ValueError("refused")
+    raise BadReturn("refused", [{"field": "data.total", "reason": "too big", "type": "t"}])
 
 
 def results(*flags: bool, key: str = "success") -> dict[str, Any]:
@@ -129,7 +129,7 @@ def test_runtime_modules_import_only_stdlib_pydantic_and_mcp() -> None:
 
 def test_framework_codes_are_the_published_ones() -> None:
     assert sealing.FRAMEWORK_ERROR_CODES == emit_envelope.FRAMEWORK_ERROR_CODES
-    assert set(sealing.FRAMEWORK_ERRORS) == set(emit_envelope.FRAMEWORK_ERROR_CODES)
+    assert dict(sealing.FRAMEWORK_ERRORS) == emit_envelope.FRAMEWORK_ERRORS  # retryable, hint
     assert sealing.MULTI_ITEM_STATUSES == emit_envelope.MULTI_ITEM_STATUSES
 
 
@@ -257,23 +257,38 @@ def test_images_come_before_the_text() -> None:
     assert (first.data, first.mime_type) == ("iVBORw==", "image/png")
 
 
-def test_data_the_check_refuses_is_tool_error() -> None:
+def test_data_the_check_refuses_is_invalid_result_naming_the_field() -> None:
     sealed = seal_return(Spec(), {"total": 1}, refuse)
-    assert sealed.envelope["error"]["code"] == "TOOL_ERROR"
-    assert len(sealed.envelope["error"]["errorId"]) == 32
+    error = sealed.envelope["error"]
+    assert error["code"] == "INVALID_RESULT"
+    assert len(error["errorId"]) == 32 and error["errorId"] in error["message"]
+    assert "data.total" in error["message"]
+    assert error["details"] == [{"field": "data.total", "reason": "too big", "type": "t"}]
+    assert error["retryable"] is False and error["hint"]
     assert sealed.result().is_error is True
 
 
-def test_data_that_is_not_json_is_tool_error() -> None:
+def test_the_data_model_names_the_failing_fields() -> None:
+    tool = calls.ServedTool(Spec(), lambda args, ctx: None)  # type: ignore[arg-type, return-value]
+    sealed = seal_return(Spec(), {"total": "many", "extra": 1}, tool.check)
+    error = sealed.envelope["error"]
+    assert error["code"] == "INVALID_RESULT"
+    assert [d["field"] for d in error["details"]] == ["data.total"]
+    assert "many" not in json.dumps(error)  # the value stays in the log
+
+
+def test_data_that_is_not_json_is_invalid_result() -> None:
     for data in ({"total": float("nan")}, {"total": object()}):
-        assert seal_return(Spec(), data, accept).envelope["error"]["code"] == "TOOL_ERROR"
+        error = seal_return(Spec(), data, accept).envelope["error"]
+        assert error["code"] == "INVALID_RESULT"
+        assert error["details"][0]["field"] == "data"
 
 
 def test_secondary_failure_only_for_multi_item_tools() -> None:
     sealed = seal_return(
         Spec(), Reply({"total": 1}, secondary_failure=ToolFailure("BUSY", "m")), accept
     )
-    assert sealed.envelope["error"]["code"] == "TOOL_ERROR"
+    assert sealed.envelope["error"]["code"] == "INVALID_RESULT"
 
 
 MULTI = Spec(multi_item=True)
@@ -283,6 +298,26 @@ def test_items_are_normalized() -> None:
     sealed = seal_return(MULTI, Items([{"id": "1", "ok": True}], {"extra": 2}), accept)
     data = sealed.envelope["data"]
     assert data["extra"] == 2 and status(data) == ("SUCCESS", False, 1, 1, 0)
+
+
+def test_every_item_failed_is_an_error_answer_with_every_item() -> None:
+    sealed = seal_return(MULTI, results(False, False), accept)
+    assert not sealed.ok and sealed.result().is_error is True
+    error = sealed.envelope["error"]
+    assert error["code"] == "ALL_ITEMS_FAILED" and "2" in error["message"]
+    assert "retryable" not in error and error["hint"]
+    assert status(sealed.envelope["data"]) == ("FAILED", False, 2, 0, 2)
+    assert len(sealed.envelope["data"]["results"]) == 2
+
+
+def test_no_items_at_all_is_success() -> None:
+    assert seal_return(MULTI, results(), accept).ok
+
+
+def test_an_item_without_a_status_is_named() -> None:
+    error = seal_return(MULTI, {"results": [{"success": True}, {"id": 1}]}, accept)
+    assert error.envelope["error"]["code"] == "INVALID_RESULT"
+    assert error.envelope["error"]["details"][0]["field"] == "data.results[1]"
 
 
 def test_secondary_failure_after_a_completed_item() -> None:
@@ -367,9 +402,11 @@ def test_sealed_results_validate_against_a_published_output_schema() -> None:
     listing = json.loads(
         (ROOT / "examples/retail/generated/mcp_tools/tools.json").read_text(encoding="utf-8")
     )
-    schema = next(t for t in listing["tools"] if t["name"] == "cancelar_pedidos")["outputSchema"]
+    tool = next(t for t in listing["tools"] if t["name"] == "cancelar_pedidos")
+    schema = tool["outputSchema"]
     spec = Spec(
         name="cancelar_pedidos",
+        version=tool["_meta"]["version"],
         multi_item=True,
         errors={"ORDER_SERVICE_UNAVAILABLE": Err(True, "h")},
     )
@@ -379,6 +416,7 @@ def test_sealed_results_validate_against_a_published_output_schema() -> None:
         seal_return(spec, Items(items), accept),
         seal_return(spec, Reply(Items(items), secondary_failure=failure), accept),
         seal_return(spec, Reply(Items(items[1:]), secondary_failure=failure), accept),
+        seal_return(spec, Items(items[1:]), accept),
         seal_return(spec, {"results": [{}]}, accept),
         seal_failure(spec, failure, accept),
         seal_failure(spec, ToolFailure("UNKNOWN", "m"), accept),

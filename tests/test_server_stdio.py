@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from mcp import types
+from mcp.shared.exceptions import MCPError
 from runtime_support.harness import EXAMPLES, SUPPORT, Connection, build, package
 from runtime_support.markers import PNG, SECRET
 
@@ -185,9 +186,15 @@ def test_some_items_fail(retail: Connection) -> None:
 
 
 def test_no_item_succeeds(retail: Connection) -> None:
-    envelope = retail.call("consultar_pedidos", {"order_ids": ["P-900", "P-901"]})
-    assert envelope["ok"] is True
+    result = retail.run(
+        retail.client.call_tool, "consultar_pedidos", {"order_ids": ["P-900", "P-901"]}
+    )
+    assert result.is_error is True  # an agent reading isError sees the failure
+    envelope = retail.sealed("consultar_pedidos", result)
+    info = error(envelope, "ALL_ITEMS_FAILED")
+    assert "retryable" not in info and info["hint"]
     multi(envelope, "FAILED", (0, 2))
+    assert [r["order_id"] for r in envelope["data"]["results"]] == ["P-900", "P-901"]
 
 
 def test_a_tool_that_is_not_multi_item(lab: Connection) -> None:
@@ -204,7 +211,7 @@ def test_handler_context(retail: Connection) -> None:
     data = envelope["data"]
     assert (data["tool"], data["version"], data["confirmed"]) == (
         "cancelar_pedidos",
-        "1.0.0",
+        "2.0.0",
         True,
     )
 
@@ -318,16 +325,17 @@ def test_undeclared_code_is_tool_error(retail: Connection, retail_log: Path) -> 
     assert info["errorId"] in log and "NOT_DECLARED" in log
 
 
-def test_results_without_item_status_are_tool_error(retail: Connection) -> None:
+def test_results_without_item_status_are_invalid_result(retail: Connection) -> None:
     answering(retail, "accept")
     envelope = retail.call("cancelar_pedidos", {"order_ids": ["P-506"]})
-    error(envelope, "TOOL_ERROR")
+    info = error(envelope, "INVALID_RESULT")
+    assert info["details"][0]["field"].startswith("data.results[")
 
 
 @pytest.mark.parametrize("codigo", ["bad-return", "nan"])
-def test_data_outside_the_contract_is_tool_error(lab: Connection, codigo: str) -> None:
-    info = error(lab.call("reservar", {"codigo": codigo}), "TOOL_ERROR")
-    assert ERROR_ID.match(info["errorId"])
+def test_data_outside_the_contract_is_invalid_result(lab: Connection, codigo: str) -> None:
+    info = error(lab.call("reservar", {"codigo": codigo}), "INVALID_RESULT")
+    assert ERROR_ID.match(info["errorId"]) and info["retryable"] is False
 
 
 # Argument validation
@@ -499,7 +507,7 @@ def test_workflow_declared_error(telecom: Connection) -> None:
 def test_workflow_output_without_the_tool_s_step(telecom: Connection) -> None:
     answering(telecom, "accept")
     args = {"customer_id": "500", "items": _products(("1", "A"))}
-    error(telecom.call("cancelar_produtos", args), "TOOL_ERROR")
+    error(telecom.call("cancelar_produtos", args), "INVALID_RESULT")
 
 
 # Confirmation, in both protocol eras
@@ -563,26 +571,40 @@ def _question(connection: Connection, args: dict[str, Any], **kwargs: Any) -> st
     return asked.request_state
 
 
-def test_forged_request_state_is_ignored(retail: Connection) -> None:
+def _refused(connection: Connection, args: dict[str, Any], state: str) -> None:
+    """The SDK's reference servers' answer to a requestState they did not issue."""
+    with pytest.raises(MCPError) as caught:
+        connection.raw(
+            "cancelar_pedidos", args, input_responses={"confirm": ACCEPT}, request_state=state
+        )
+    assert caught.value.error.code == types.INVALID_PARAMS
+    assert caught.value.error.message == "Invalid or expired requestState"
+    assert caught.value.error.data == {"reason": "invalid_request_state"}
+
+
+def test_forged_request_state_is_refused(retail: Connection) -> None:
     args = {"order_ids": ["P-100"]}
     state = _question(retail, args)
     forged = state[:-2] + ("AA" if not state.endswith("AA") else "BB")
     for bad in (forged, "x.y", "", "not a state"):
-        _question(retail, args, input_responses={"confirm": ACCEPT}, request_state=bad)
+        _refused(retail, args, bad)
+    done = retail.raw(  # the real one still counts
+        "cancelar_pedidos", args, input_responses={"confirm": ACCEPT}, request_state=state
+    )
+    assert retail.sealed("cancelar_pedidos", done)["ok"] is True
 
 
 def test_an_answer_counts_once_and_for_its_own_call(retail: Connection) -> None:
     args = {"order_ids": ["P-100"]}
     state = _question(retail, args)
-    other = {"order_ids": ["P-101"]}
-    _question(retail, other, input_responses={"confirm": ACCEPT}, request_state=state)
+    _refused(retail, {"order_ids": ["P-101"]}, state)  # another call's question
     state = _question(retail, args)
     done = retail.raw(
         "cancelar_pedidos", args, input_responses={"confirm": ACCEPT}, request_state=state
     )
     assert isinstance(done, types.CallToolResult)
     assert retail.sealed("cancelar_pedidos", done)["ok"] is True
-    _question(retail, args, input_responses={"confirm": ACCEPT}, request_state=state)
+    _refused(retail, args, state)  # replayed
 
 
 def test_each_question_has_its_own_state(retail: Connection) -> None:

@@ -11,17 +11,40 @@ from __future__ import annotations
 
 from typing import Any
 
-ENVELOPE_VERSION = "1.0.0"
+ENVELOPE_VERSION = "2.0.0"
 
-# Fixed once, because they are part of every tool's contract.
-FRAMEWORK_ERROR_CODES = (
-    "VALIDATION_ERROR",
-    "TOOL_ERROR",
-    "CONFIRMATION_DECLINED",
-    "CONFIRMATION_UNAVAILABLE",
-    "PRE_VALIDATION_REJECTED",
-    "PRE_VALIDATION_FAILED",
-)
+# The framework's own error codes, part of every tool's contract, each with what it says about
+# itself: (retryable, hint), None leaving the member out of the answer. The server runtime and
+# the client runtime carry copies (tests keep them equal). docs/envelope.md explains each one.
+FRAMEWORK_ERRORS: dict[str, tuple[bool | None, str | None]] = {
+    "VALIDATION_ERROR": (False, "Fix the arguments listed in details and call again."),
+    "TOOL_ERROR": (None, None),
+    "CONFIRMATION_DECLINED": (False, None),
+    "CONFIRMATION_UNAVAILABLE": (
+        False,
+        "This tool needs the user's confirmation: use an MCP client that supports "
+        "form elicitation.",
+    ),
+    "PRE_VALIDATION_REJECTED": (False, None),
+    "PRE_VALIDATION_FAILED": (None, None),
+    # Envelope 2.0.0:
+    "INVALID_RESULT": (
+        False,
+        "The tool's answer broke its own published schema; calling again will not help. "
+        "Report the errorId to the server's maintainers.",
+    ),
+    "ALL_ITEMS_FAILED": (None, "Every item failed: data.results gives each item's reason."),
+    "RESPONSE_TOO_LARGE": (
+        False,
+        "Ask for less: fewer items, a narrower filter or a smaller page.",
+    ),
+    "TOOL_TIMEOUT": (
+        True,
+        "The tool did not finish in time. It may have acted before it was stopped: check "
+        "before repeating a call that changes state.",
+    ),
+}
+FRAMEWORK_ERROR_CODES = tuple(FRAMEWORK_ERRORS)
 
 MULTI_ITEM_STATUSES = ("SUCCESS", "PARTIAL_SUCCESS", "FAILED")
 

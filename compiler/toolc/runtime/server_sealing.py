@@ -1,8 +1,8 @@
-"""The response envelope (ADR-016) as the server seals it, and the multi-item guide's
-normalization (§4–5): what a handler returns becomes `{ok, data, meta}` or
-`{ok: false, error, meta, data?}`, the same JSON in `structuredContent` and in one text
-block. Config-independent: a tool is described by the `SpecLike` protocol, which the
-generated `registry.ToolSpec` satisfies."""
+"""The response envelope (ADR-016) as the server seals it: what a handler returns or
+raises becomes `{ok, data, meta}` or `{ok: false, error, meta, data?}`, the same JSON in
+`structuredContent` and in one text block, non-text blocks first. Config-independent: a
+tool is described by the `SpecLike` protocol, which the generated `registry.ToolSpec`
+satisfies."""
 
 from __future__ import annotations
 
@@ -17,20 +17,31 @@ from typing import Any
 from mcp import types
 from pydantic import BaseModel
 
+from .server_items import (
+    MULTI_ITEM_STATUSES,
+    BadReturn,
+    normalize_multi_item,
+    workflow_failure,
+    workflow_primary,
+)
 from .server_types import Image, Items, Reply, SpecLike, ToolFailure
 
 logger = logging.getLogger(__name__)
 
-FRAMEWORK_ERROR_CODES = (
-    "VALIDATION_ERROR",
-    "TOOL_ERROR",
-    "CONFIRMATION_DECLINED",
-    "CONFIRMATION_UNAVAILABLE",
-    "PRE_VALIDATION_REJECTED",
-    "PRE_VALIDATION_FAILED",
-)
+__all__ = [
+    "FRAMEWORK_ERRORS",
+    "FRAMEWORK_ERROR_CODES",
+    "MULTI_ITEM_STATUSES",
+    "BadReturn",
+    "DataCheck",
+    "Sealed",
+    "seal_error",
+    "seal_failure",
+    "seal_return",
+]
 
 # What the framework says about its own codes: (retryable, hint); None leaves it out.
+# A copy of toolc's table (emit/envelope.py); tests keep the two equal.
 FRAMEWORK_ERRORS: Mapping[str, tuple[bool | None, str | None]] = {
     "VALIDATION_ERROR": (False, "Fix the arguments listed in details and call again."),
     "TOOL_ERROR": (None, None),
@@ -44,9 +55,30 @@ FRAMEWORK_ERRORS: Mapping[str, tuple[bool | None, str | None]] = {
     ),
     "PRE_VALIDATION_REJECTED": (False, None),
     "PRE_VALIDATION_FAILED": (None, None),
+    "INVALID_RESULT": (
+        False,
+        (
+            "The tool's answer broke its own published schema; calling again will not "
+            "help. Report the errorId to the server's maintainers."
+        ),
+    ),
+    "ALL_ITEMS_FAILED": (
+        None,
+        "Every item failed: data.results gives each item's reason.",
+    ),
+    "RESPONSE_TOO_LARGE": (
+        False,
+        "Ask for less: fewer items, a narrower filter or a smaller page.",
+    ),
+    "TOOL_TIMEOUT": (
+        True,
+        (
+            "The tool did not finish in time. It may have acted before it was stopped: "
+            "check before repeating a call that changes state."
+        ),
+    ),
 }
-
-MULTI_ITEM_STATUSES = ("SUCCESS", "PARTIAL_SUCCESS", "FAILED")
+FRAMEWORK_ERROR_CODES = tuple(FRAMEWORK_ERRORS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,12 +101,8 @@ class Sealed:
         )
 
 
-class BadReturn(Exception):
-    """A handler returned something its tool's contract does not allow."""
-
-
 DataCheck = Callable[[Any], object]
-"""Validates a tool's wire `data` (raises on an invalid value)."""
+"""Validates a tool's wire `data`; raises `BadReturn` naming what is wrong."""
 
 
 def compact(value: Any) -> str:
@@ -134,18 +162,38 @@ def framework_error(
     )
 
 
-def internal_error(spec: SpecLike, what: str) -> dict[str, Any]:
-    """TOOL_ERROR for a failure whose particulars stay in the server's log (call it
-    inside the `except` block to log the traceback)."""
+def _logged(spec: SpecLike, what: str) -> str:
+    """A fresh errorId, logged with `what` (and the traceback when called while an
+    exception is handled)."""
     error_id = new_error_id()
-    # The traceback when called while handling an exception, none otherwise.
     current = sys.exc_info()[1]
     logger.error(
         "%s in tool %s (errorId %s)", what, spec.name, error_id, exc_info=current
     )
+    return error_id
+
+
+def internal_error(spec: SpecLike, what: str) -> dict[str, Any]:
+    """TOOL_ERROR for a failure whose particulars stay in the server's log (call it
+    inside the `except` block to log the traceback)."""
+    error_id = _logged(spec, what)
     return framework_error(
         "TOOL_ERROR",
         f"The tool failed unexpectedly; report errorId {error_id}.",
+        error_id=error_id,
+    )
+
+
+def invalid_result(spec: SpecLike, bad: BadReturn) -> dict[str, Any]:
+    """INVALID_RESULT naming each place the handler's answer broke the tool's published
+    schema (never the values: they stay in the log)."""
+    error_id = _logged(spec, f"Invalid handler result ({bad})")
+    fields = ", ".join(dict.fromkeys(p["field"] for p in bad.problems))
+    return framework_error(
+        "INVALID_RESULT",
+        f"The result of {spec.name} does not match its schema at {fields}; "
+        f"report errorId {error_id}.",
+        bad.problems,
         error_id=error_id,
     )
 
@@ -169,81 +217,15 @@ def declared_error(spec: SpecLike, failure: ToolFailure) -> dict[str, Any]:
 
 
 def seal_error(
-    spec: SpecLike, error: dict[str, Any], data: dict[str, Any] | None = None
+    spec: SpecLike,
+    error: dict[str, Any],
+    data: dict[str, Any] | None = None,
+    images: Sequence[Image] = (),
 ) -> Sealed:
     envelope: dict[str, Any] = {"ok": False, "error": error, "meta": _meta(spec)}
     if data is not None:
         envelope["data"] = data
-    return Sealed(envelope, compact(envelope))
-
-
-def _item_ok(item: Any) -> bool:
-    if isinstance(item, Mapping):
-        flag = item["success"] if "success" in item else item.get("ok")
-        if isinstance(flag, bool):
-            return flag
-    raise BadReturn("every item of results needs a boolean `success` or `ok`")
-
-
-def normalize_multi_item(tool: str, data: Any) -> dict[str, Any]:
-    """The guide's §5 fields over `data.results` (wire form), replacing any the handler
-    set: `multi_item_status`, `partial_success`, `metadata.multi_item`."""
-    if not isinstance(data, Mapping) or not isinstance(data.get("results"), list):
-        raise BadReturn("a multi-item tool's data needs a `results` list")
-    outcomes = [_item_ok(item) for item in data["results"]]
-    succeeded = sum(outcomes)
-    failed = len(outcomes) - succeeded
-    status = "PARTIAL_SUCCESS" if succeeded and failed else "FAILED"
-    if not failed:
-        status = "SUCCESS"
-    metadata = data.get("metadata")
-    metadata = dict(metadata) if isinstance(metadata, Mapping) else {}
-    metadata["multi_item"] = {
-        "status": status,
-        "items_count": len(outcomes),
-        "items_succeeded_count": succeeded,
-        "items_failed_count": failed,
-        "primary_tool": tool,
-    }
-    normalized = {
-        k: v for k, v in data.items() if k not in ("original_ok", "secondary_error")
-    }
-    normalized.update(
-        multi_item_status=status,
-        partial_success=status == "PARTIAL_SUCCESS",
-        metadata=metadata,
-    )
-    return normalized
-
-
-def workflow_primary(tool: str, run: Any) -> tuple[dict[str, Any], Any]:
-    """A workflow's output: `output[<tool>]` (whose `results` are authoritative) and the
-    run's own failure, when it reports `ok: false` (`{ok, result: {status, output},
-    error}`, or `{status, output}` without the wrapper)."""
-    if not isinstance(run, Mapping):
-        raise BadReturn("a workflow-backed tool returns the workflow's output")
-    failure: Any = None
-    inner: Any = run
-    if "result" in run and "output" not in run:
-        inner = run["result"]
-        if run.get("ok") is False:
-            failure = run.get("error") or "workflow failed"
-    output = inner.get("output") if isinstance(inner, Mapping) else None
-    primary = output.get(tool) if isinstance(output, Mapping) else None
-    if not isinstance(primary, Mapping):
-        raise BadReturn(f"the workflow output has no output[{tool!r}]")
-    return dict(primary), failure
-
-
-def _workflow_failure(failure: Any) -> ToolFailure:
-    if isinstance(failure, ToolFailure):
-        return failure
-    if isinstance(failure, Mapping) and isinstance(failure.get("code"), str):
-        return ToolFailure(
-            failure["code"], str(failure.get("message", "")), failure.get("details")
-        )
-    # Free text from a workflow step is internal: it is logged, not sent.
-    return ToolFailure("", f"workflow failure: {failure!r}")
+    return Sealed(envelope, compact(envelope), tuple(images))
 
 
 def seal_ok(spec: SpecLike, data: Any, images: Sequence[Image] = ()) -> Sealed:
@@ -253,11 +235,15 @@ def seal_ok(spec: SpecLike, data: Any, images: Sequence[Image] = ()) -> Sealed:
 
 def seal_return(spec: SpecLike, returned: Any, check: DataCheck) -> Sealed:
     """Seal what a handler returned (data, `Items`, a workflow's output, or a `Reply`
-    of one of them). Anything its contract does not allow becomes TOOL_ERROR."""
+    of one of them). Anything its contract does not allow is INVALID_RESULT."""
     try:
         return _seal_return(spec, returned, check)
-    except Exception:  # noqa: BLE001 -- nothing a handler returns may escape unsealed
-        return seal_error(spec, internal_error(spec, "Invalid handler result"))
+    except BadReturn as bad:
+        return seal_error(spec, invalid_result(spec, bad))
+    except Exception as exc:  # noqa: BLE001 -- nothing returned may escape unsealed
+        # Not JSON at all (a NaN, an object to_wire cannot write): an invalid answer.
+        unwritable = BadReturn(f"not JSON data: {type(exc).__name__}")
+        return seal_error(spec, invalid_result(spec, unwritable))
 
 
 def seal_failure(spec: SpecLike, failure: ToolFailure, check: DataCheck) -> Sealed:
@@ -272,6 +258,13 @@ def seal_failure(spec: SpecLike, failure: ToolFailure, check: DataCheck) -> Seal
         except Exception:
             logger.exception("Invalid data with a failure of %s", spec.name)
     return seal_error(spec, declared_error(spec, failure))
+
+
+def _all_failed(spec: SpecLike, data: dict[str, Any]) -> dict[str, Any]:
+    count = data["metadata"]["multi_item"]["items_count"]
+    return framework_error(
+        "ALL_ITEMS_FAILED", f"All {count} item(s) of {spec.name} failed."
+    )
 
 
 def _seal_return(spec: SpecLike, returned: Any, check: DataCheck) -> Sealed:
@@ -289,19 +282,24 @@ def _seal_return(spec: SpecLike, returned: Any, check: DataCheck) -> Sealed:
     if spec.workflow and not isinstance(returned, Items):
         primary, failure = workflow_primary(spec.name, to_wire(returned))
         if failure is not None and secondary is None:
-            secondary = _workflow_failure(failure)
+            secondary = workflow_failure(failure)
         data = to_wire(primary)
     else:
         data = to_wire(returned)
     data = normalize_multi_item(spec.name, data)
+    counts = data["metadata"]["multi_item"]
+    completed = counts["items_succeeded_count"]
     if secondary is None:
         check(data)
+        if counts["items_count"] and not completed:
+            # The call ran and every item failed: an error answer (isError), its
+            # per-item evidence kept, so no agent reads total failure as success.
+            return seal_error(spec, _all_failed(spec, data), data, images)
         return seal_ok(spec, data, images)
     error = declared_error(spec, secondary)
-    if data["metadata"]["multi_item"]["items_succeeded_count"] == 0:
+    if not completed:
         check(data)  # nothing completed: the call failed, its evidence kept
-        sealed = seal_error(spec, error, data)
-        return Sealed(sealed.envelope, sealed.text, tuple(images))
+        return seal_error(spec, error, data, images)
     data.update(original_ok=False, secondary_error=error)
     check(data)
     return seal_ok(spec, data, images)

@@ -30,6 +30,10 @@ FRAMEWORK_CODES = frozenset(
         "CONFIRMATION_UNAVAILABLE",
         "PRE_VALIDATION_REJECTED",
         "PRE_VALIDATION_FAILED",
+        "INVALID_RESULT",
+        "ALL_ITEMS_FAILED",
+        "RESPONSE_TOO_LARGE",
+        "TOOL_TIMEOUT",
     }
 )
 # A failed round trip. RuntimeError: the SDK's (a result breaking its outputSchema,
@@ -111,6 +115,8 @@ class Success(Generic[DataT]):
     multi_item: MultiItem | None = None
     dropped: tuple[str, ...] = ()  # paths of unknown fields closed models refused
     envelope: Mapping[str, Any] = field(default_factory=dict)
+    # The result's other content blocks (images, audio, resources), in the order sent.
+    content: tuple[types.ContentBlock, ...] = ()
     ok: Literal[True] = True
 
 
@@ -123,6 +129,7 @@ class Failure(Generic[DataT]):
     dropped: tuple[str, ...] = ()
     envelope: Mapping[str, Any] = field(default_factory=dict)
     local: bool = False  # refused by this client, never sent
+    content: tuple[types.ContentBlock, ...] = ()
     ok: Literal[False] = False
 
 
@@ -226,8 +233,13 @@ def _multi_item(spec: ClientSpecLike, raw: Any, typed: Any) -> MultiItem | None:
     )
 
 
-def parse_envelope(spec: ClientSpecLike, envelope: Any) -> Envelope[Any]:
-    """A received envelope, read tolerantly (see the module's docstring)."""
+def parse_envelope(
+    spec: ClientSpecLike,
+    envelope: Any,
+    content: Sequence[types.ContentBlock] = (),
+) -> Envelope[Any]:
+    """A received envelope, read tolerantly (see the module's docstring); `content`:
+    the result's blocks besides the envelope's own text block."""
     got = envelope if isinstance(envelope, Mapping) else {}
     meta, ok, raw = got.get("meta"), got.get("ok"), got.get("data")
     meta = meta if isinstance(meta, Mapping) else {}
@@ -248,24 +260,33 @@ def parse_envelope(spec: ClientSpecLike, envelope: Any) -> Envelope[Any]:
                 why = f"data that does not fit contract {spec.version}: {exc}"
                 raise ToolCallError(spec.name, why, envelope=envelope) from exc
     multi = _multi_item(spec, raw, typed)
+    blocks = tuple(content)
     if ok:
-        return Success(typed, ResultMeta(tool, version), multi, dropped, got)
+        return Success(typed, ResultMeta(tool, version), multi, dropped, got, blocks)
     error = _report(spec, got.get("error"))
     if error is None:
         raise ToolCallError(spec.name, "an error without code", envelope=envelope)
-    return Failure(error, ResultMeta(tool, version), typed, multi, dropped, got)
+    meta = ResultMeta(tool, version)
+    return Failure(error, meta, typed, multi, dropped, got, content=blocks)
 
 
 def parse_result(spec: ClientSpecLike, result: types.CallToolResult) -> Envelope[Any]:
-    """The envelope of a `tools/call` result: `structuredContent`, else its text."""
+    """The envelope of a `tools/call` result: `structuredContent`, else its text. Every
+    block but the envelope's text block (the last text block) is kept in `content`."""
     envelope = result.structured_content
-    texts = [b.text for b in result.content if isinstance(b, types.TextContent)]
-    if envelope is None and texts:
+    texts = [
+        i for i, b in enumerate(result.content) if isinstance(b, types.TextContent)
+    ]
+    own = texts[-1] if texts else None
+    if envelope is None and own is not None:
+        text = result.content[own]
+        assert isinstance(text, types.TextContent)
         try:
-            envelope = json.loads(texts[-1])
+            envelope = json.loads(text.text)
         except ValueError:
-            raise ToolCallError(spec.name, f"no envelope: {texts[-1][:300]}") from None
-    return parse_envelope(spec, envelope)
+            raise ToolCallError(spec.name, f"no envelope: {text.text[:300]}") from None
+    others = [b for i, b in enumerate(result.content) if i != own]
+    return parse_envelope(spec, envelope, others)
 
 
 def _refused(spec: ClientSpecLike, exc: ValidationError) -> Failure[Any]:

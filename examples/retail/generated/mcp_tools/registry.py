@@ -108,7 +108,7 @@ ToolsByName = TypedDict(
 TOOLS: ToolsByName = {
     "cancelar_pedidos": ToolSpec(
         name="cancelar_pedidos",
-        version="1.0.0",
+        version="2.0.0",
         title="Cancelar pedidos",
         description="Cancela um ou mais pedidos.",
         mcp_server="retail",
@@ -141,7 +141,7 @@ TOOLS: ToolsByName = {
     ),
     "consultar_pedidos": ToolSpec(
         name="consultar_pedidos",
-        version="1.0.0",
+        version="2.0.0",
         title="Consultar pedidos",
         description="Consulta o estado de um ou mais pedidos.",
         mcp_server="retail",

@@ -25,7 +25,7 @@ from .server_runtime import build_server, run_http, run_stdio
 ServerName = Literal["retail"]
 # Each server's version: the highest version among its tools.
 VERSIONS: dict[str, str] = {
-    "retail": "1.0.0",
+    "retail": "2.0.0",
 }
 _PACKAGE = __name__.rpartition(".")[0]
 

@@ -6,7 +6,9 @@ for the whole set of items, in both protocol eras.
 - 2026-07-28: the call answers `InputRequiredResult` and the client retries with
   `input_responses`. An answer counts only for a question this server asked in this
   call: the question carries a `request_state` signed with a per-process key over the
-  tool, the canonical arguments and a nonce, and each nonce is redeemed once."""
+  tool, the arguments the client sent, the arguments it confirms and a nonce, and each
+  nonce is redeemed once. A state that fails that (tampered, replayed, expired, from
+  another call) is refused with the JSON-RPC error the SDK's own servers give."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import base64
 import hashlib
 import hmac
 import json
+import logging
 import secrets
 import time
 from collections import OrderedDict
@@ -22,7 +25,10 @@ from typing import Any, Literal
 
 from mcp import types
 from mcp.server.context import ServerRequestContext
+from mcp.shared.exceptions import MCPError
 from mcp.types.version import MODERN_PROTOCOL_VERSIONS
+
+logger = logging.getLogger(__name__)
 
 QUESTION = "confirm"
 
@@ -74,7 +80,10 @@ class RequestStates:
     def _mac(self, payload: bytes) -> bytes:
         return hmac.new(self._key, payload, hashlib.sha256).digest()
 
-    def issue(self, bound: str) -> str:
+    def issue(self, bound: str, decided: str | None = None) -> str:
+        """A signed, single-use state for a question about the call `bound` (the tool
+        and the arguments as sent) asking to confirm `decided` (the arguments after
+        pre-validation; the same call when None)."""
         now = time.time()
         while self._pending and (
             len(self._pending) >= self._max_pending
@@ -84,23 +93,37 @@ class RequestStates:
         nonce = secrets.token_urlsafe(16)
         expires = now + self._ttl
         self._pending[nonce] = expires
-        payload = json.dumps({"b": bound, "n": nonce, "x": expires}).encode()
+        claims = {"b": bound, "d": decided or bound, "n": nonce, "x": expires}
+        payload = json.dumps(claims).encode()
         return f"{_b64(payload)}.{_b64(self._mac(payload))}"
 
-    def redeem(self, state: str, bound: str) -> bool:
-        """True once for a state this object issued for `bound`, unexpired."""
+    def redeem(self, state: str, bound: str) -> dict[str, Any] | None:
+        """The claims of a state this object issued for `bound`, unexpired, once; None
+        for any other state."""
         try:
             head, _, tag = state.partition(".")
             payload = _unb64(head)
             if not hmac.compare_digest(_unb64(tag), self._mac(payload)):
-                return False
+                return None
             claims = json.loads(payload)
             nonce, expires = claims["n"], claims["x"]
             if claims["b"] != bound or not time.time() < expires:
-                return False
+                return None
         except (ValueError, KeyError, TypeError):
-            return False
-        return self._pending.pop(nonce, None) is not None
+            return None
+        if self._pending.pop(nonce, None) is None:
+            return None
+        return dict(claims)
+
+
+def refuse_state() -> MCPError:
+    """What the SDK's `RequestStateBoundary` answers for a state it cannot trust: the
+    same frozen wire error (-32602; HTTP 400 on 2026-07-28), the reason only logged."""
+    return MCPError(
+        code=types.INVALID_PARAMS,
+        message="Invalid or expired requestState",
+        data={"reason": "invalid_request_state"},
+    )
 
 
 def _item_text(value: Any) -> str:
@@ -160,16 +183,26 @@ async def ask(
     params: types.CallToolRequestParams,
     states: RequestStates,
     bound: str,
+    decided: str,
     text: str,
 ) -> Answer | types.InputRequiredResult:
-    """The user's answer, or (2026-07-28) the question to return to the client."""
+    """The user's answer, or (2026-07-28) the question to return to the client.
+    `bound`: the call as sent; `decided`: the arguments to confirm (see `issue`).
+    Raises `MCPError` for a `request_state` this server cannot trust."""
     if not _form_capable(ctx):
         return "unavailable"
     if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
         state = params.request_state
-        if state is not None and states.redeem(state, bound):
+        if state is not None:
+            claims = states.redeem(state, bound)
+            if claims is None:
+                logger.warning(
+                    "%s: refused a requestState it did not issue", params.name
+                )
+                raise refuse_state()
             answer = (params.input_responses or {}).get(QUESTION)
-            if answer is not None:
+            # A validator that resolved the call differently this round: ask again.
+            if answer is not None and claims.get("d") == decided:
                 return _verdict(answer)
         # No answer to a question of ours: any input_responses sent are ignored.
         request = types.ElicitRequest(
@@ -178,7 +211,8 @@ async def ask(
             )
         )
         return types.InputRequiredResult(
-            input_requests={QUESTION: request}, request_state=states.issue(bound)
+            input_requests={QUESTION: request},
+            request_state=states.issue(bound, decided),
         )
     if not ctx.session.can_send_request:
         return "unavailable"

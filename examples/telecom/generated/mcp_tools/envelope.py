@@ -10,7 +10,7 @@ from typing import Any, Generic, Literal, TypeVar, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
-ENVELOPE_VERSION = "1.0.0"
+ENVELOPE_VERSION = "2.0.0"
 
 FrameworkErrorCode = Literal[
     "VALIDATION_ERROR",
@@ -19,6 +19,10 @@ FrameworkErrorCode = Literal[
     "CONFIRMATION_UNAVAILABLE",
     "PRE_VALIDATION_REJECTED",
     "PRE_VALIDATION_FAILED",
+    "INVALID_RESULT",
+    "ALL_ITEMS_FAILED",
+    "RESPONSE_TOO_LARGE",
+    "TOOL_TIMEOUT",
 ]
 FRAMEWORK_ERROR_CODES: tuple[FrameworkErrorCode, ...] = (
     "VALIDATION_ERROR",
@@ -27,6 +31,10 @@ FRAMEWORK_ERROR_CODES: tuple[FrameworkErrorCode, ...] = (
     "CONFIRMATION_UNAVAILABLE",
     "PRE_VALIDATION_REJECTED",
     "PRE_VALIDATION_FAILED",
+    "INVALID_RESULT",
+    "ALL_ITEMS_FAILED",
+    "RESPONSE_TOO_LARGE",
+    "TOOL_TIMEOUT",
 )
 
 DataT = TypeVar("DataT")

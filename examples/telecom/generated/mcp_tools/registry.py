@@ -111,7 +111,7 @@ ToolsByName = TypedDict(
 TOOLS: ToolsByName = {
     "cancelar_produtos": ToolSpec(
         name="cancelar_produtos",
-        version="1.0.0",
+        version="2.0.0",
         title="Cancelar produtos",
         description="Cancela um ou mais produtos do cliente.",
         mcp_server="contas",
@@ -147,7 +147,7 @@ TOOLS: ToolsByName = {
     ),
     "validar_produtos_cancelamento": ToolSpec(
         name="validar_produtos_cancelamento",
-        version="1.0.0",
+        version="2.0.0",
         title="Validar produtos cancelamento",
         description="Resolve os nomes de produtos citados pelo cliente para produtos canônicos e diz se o cancelamento é elegível.",
         mcp_server="contas",

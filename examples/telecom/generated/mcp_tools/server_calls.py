@@ -16,6 +16,7 @@ from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from .server_confirmation import RequestStates, ask, binding, message
+from .server_items import BadReturn
 from .server_sealing import (
     Sealed,
     framework_error,
@@ -37,19 +38,23 @@ def handler_name(spec: ToolSpecLike) -> str:
     return spec.module.rpartition(".")[2]
 
 
-def _field(loc: Sequence[int | str]) -> str:
-    text = ""
+def _field(loc: Sequence[int | str], text: str = "") -> str:
     for part in loc:
         text += f"[{part}]" if isinstance(part, int) else f".{part}" if text else part
     return text
 
 
-def invalid_arguments(tool: str, exc: ValidationError) -> dict[str, Any]:
-    """VALIDATION_ERROR naming each failing field and why (never the value sent)."""
-    details = [
-        {"field": _field(e["loc"]), "reason": e["msg"], "type": e["type"]}
+def problems(exc: ValidationError, root: str = "") -> list[dict[str, str]]:
+    """Each failing field of `exc` (below `root`) and why, never the value."""
+    return [
+        {"field": _field(e["loc"], root), "reason": e["msg"], "type": e["type"]}
         for e in exc.errors(include_url=False, include_input=False)
     ]
+
+
+def invalid_arguments(tool: str, exc: ValidationError) -> dict[str, Any]:
+    """VALIDATION_ERROR naming each failing field and why (never the value sent)."""
+    details = problems(exc)
     fields = ", ".join(dict.fromkeys(d["field"] or "(arguments)" for d in details))
     return framework_error(
         "VALIDATION_ERROR", f"Invalid arguments for {tool}: {fields}.", details
@@ -73,7 +78,12 @@ class ServedTool:
         return TypeAdapter(self.spec.data_model)
 
     def check(self, data: Any) -> object:
-        return self._data.validate_python(data)
+        """`data` as the tool's published schema judges it; BadReturn otherwise."""
+        try:
+            return self._data.validate_python(data)
+        except ValidationError as exc:
+            problem = problems(exc, "data")
+            raise BadReturn("data outside the tool's schema", problem) from exc
 
     def parse(self, arguments: Mapping[str, Any]) -> BaseModel:
         return self.args_model.model_validate(arguments)
@@ -123,6 +133,8 @@ class ToolCalls:
             raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}")
         try:
             outcome = await self._call(tool, ctx, params)
+        except MCPError:
+            raise  # refusals the protocol defines (a request_state not ours)
         except Exception:  # noqa: BLE001 -- an escaping exception reaches the client
             outcome = seal_error(tool.spec, internal_error(tool.spec, "Server failure"))
         return outcome.result() if isinstance(outcome, Sealed) else outcome
@@ -233,7 +245,16 @@ class ToolCalls:
             spec.title, tool.labels, wire
         )
         try:
-            answer = await ask(ctx, params, self.states, binding(spec.name, wire), text)
+            answer = await ask(
+                ctx,
+                params,
+                self.states,
+                binding(spec.name, params.arguments or {}),
+                binding(spec.name, wire),
+                text,
+            )
+        except MCPError:
+            raise  # a refused request_state: a protocol error, not an answer
         except Exception:
             logger.warning("%s: elicitation failed", spec.name, exc_info=True)
             answer = "unavailable"

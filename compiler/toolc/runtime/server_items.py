@@ -1,0 +1,98 @@
+"""The multi-item guide's normalization (§4–5) and its workflow-backed tools (§4): what
+a multi-item handler's data becomes before it is sealed. Pure functions over wire-form
+data; `BadReturn` says what a handler returned that its contract does not allow."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .server_types import ToolFailure
+
+MULTI_ITEM_STATUSES = ("SUCCESS", "PARTIAL_SUCCESS", "FAILED")
+
+
+class BadReturn(Exception):
+    """A handler returned something its tool's contract does not allow. `problems`:
+    each failing place as `{field, reason, type}` (never the value)."""
+
+    def __init__(
+        self, message: str, problems: Sequence[Mapping[str, str]] = ()
+    ) -> None:
+        super().__init__(message)
+        self.problems = [dict(p) for p in problems] or [
+            {"field": "data", "reason": message, "type": "contract"}
+        ]
+
+
+def _item_ok(index: int, item: Any) -> bool:
+    if isinstance(item, Mapping):
+        flag = item["success"] if "success" in item else item.get("ok")
+        if isinstance(flag, bool):
+            return flag
+    reason = "every item of results needs a boolean `success` or `ok`"
+    where = {"field": f"data.results[{index}]", "reason": reason, "type": "multi_item"}
+    raise BadReturn(reason, [where])
+
+
+def normalize_multi_item(tool: str, data: Any) -> dict[str, Any]:
+    """The guide's §5 fields over `data.results` (wire form), replacing any the handler
+    set: `multi_item_status`, `partial_success`, `metadata.multi_item`."""
+    if not isinstance(data, Mapping) or not isinstance(data.get("results"), list):
+        raise BadReturn("a multi-item tool's data needs a `results` list")
+    outcomes = [_item_ok(i, item) for i, item in enumerate(data["results"])]
+    succeeded = sum(outcomes)
+    failed = len(outcomes) - succeeded
+    status = "PARTIAL_SUCCESS" if succeeded and failed else "FAILED"
+    if not failed:
+        status = "SUCCESS"
+    metadata = data.get("metadata")
+    metadata = dict(metadata) if isinstance(metadata, Mapping) else {}
+    metadata["multi_item"] = {
+        "status": status,
+        "items_count": len(outcomes),
+        "items_succeeded_count": succeeded,
+        "items_failed_count": failed,
+        "primary_tool": tool,
+    }
+    normalized = {
+        k: v for k, v in data.items() if k not in ("original_ok", "secondary_error")
+    }
+    normalized.update(
+        multi_item_status=status,
+        partial_success=status == "PARTIAL_SUCCESS",
+        metadata=metadata,
+    )
+    return normalized
+
+
+def workflow_primary(tool: str, run: Any) -> tuple[dict[str, Any], Any]:
+    """A workflow's output: `output[<tool>]` (whose `results` are authoritative) and the
+    run's own failure, when it reports `ok: false` (`{ok, result: {status, output},
+    error}`, or `{status, output}` without the wrapper)."""
+    if not isinstance(run, Mapping):
+        raise BadReturn("a workflow-backed tool returns the workflow's output")
+    failure: Any = None
+    inner: Any = run
+    if "result" in run and "output" not in run:
+        inner = run["result"]
+        if run.get("ok") is False:
+            failure = run.get("error") or "workflow failed"
+    output = inner.get("output") if isinstance(inner, Mapping) else None
+    primary = output.get(tool) if isinstance(output, Mapping) else None
+    if not isinstance(primary, Mapping):
+        raise BadReturn(f"the workflow output has no output[{tool!r}]")
+    return dict(primary), failure
+
+
+def workflow_failure(failure: Any) -> ToolFailure:
+    """A workflow's own failure as a `ToolFailure`: `{code, message}` passes through,
+    anything else is free text, kept internal (an undeclared code, logged)."""
+    if isinstance(failure, ToolFailure):
+        return failure
+    if isinstance(failure, Mapping) and isinstance(failure.get("code"), str):
+        return ToolFailure(
+            failure["code"], str(failure.get("message", "")), failure.get("details")
+        )
+    # Free text from a workflow step is internal: it is logged, not sent.
+    return ToolFailure("", f"workflow failure: {failure!r}")
