@@ -178,3 +178,46 @@ def test_handlers_protocol_refuses_a_wrong_implementation(tmp_path: Path) -> Non
 
     out, _, status = api.run(["--strict", str(starter), "--cache-dir", str(tmp_path / ".mypy")])
     assert status == 1 and "return value" in out.lower()
+
+
+def test_mock_answers_one_item_per_item_asked_for() -> None:
+    config = EXAMPLES / "retail"
+    published = _published(config)
+    asked = ["P-100", "P-7", "P-42"]
+
+    async def script(client: Client) -> types.CallToolResult:
+        return await client.call_tool("consultar_pedidos", {"order_ids": asked})
+
+    result = _session([str(BIN / "toolc"), "serve", str(config), "--mock"], script)
+    envelope = sealed(published["consultar_pedidos"], result)
+    assert [r["order_id"] for r in envelope["data"]["results"]] == asked
+    assert envelope["data"]["metadata"]["multi_item"]["items_count"] == 3
+
+
+PAGED = """\
+tools:
+  list_repos:
+    version: 1.0.0
+    description: Lists repositories, one page at a time.
+    mcp_server: code
+    tool_type: query
+    args_schema:
+      cursor: {type: string, description: Where the page starts.}
+    returns:
+      type: object
+      required: [repos, next_cursor]
+      properties:
+        repos: {type: array, items: {type: string}}
+        next_cursor: {type: [string, "null"], description: Null on the last page.}
+"""
+
+
+def test_mock_paging_ends_with_a_null_cursor(tmp_path: Path) -> None:
+    (tmp_path / "tools.yaml").write_text(PAGED, encoding="utf-8")
+
+    async def script(client: Client) -> types.CallToolResult:
+        return await client.call_tool("list_repos", {})
+
+    result = _session([str(BIN / "toolc"), "serve", str(tmp_path), "--mock"], script)
+    assert result.structured_content is not None
+    assert result.structured_content["data"]["next_cursor"] is None

@@ -15,7 +15,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from toolc import workspace
-from toolc.runtime.mock_values import mock_data
+from toolc.runtime.mock_values import is_valid, mock_data
 
 Handler = Callable[[Any, Any], Awaitable[Any]]
 
@@ -25,6 +25,64 @@ def _answer(data: Any) -> Handler:
         return copy.deepcopy(data)  # the runtime must not see one answer shared by calls
 
     return handler
+
+
+def _items_argument(input_schema: Mapping[str, Any]) -> tuple[str, Any] | None:
+    """The argument that lists a multi-item call's items, and its item schema: the array
+    argument an agent names to the user (`label`) first, then a required one."""
+    props = input_schema.get("properties", {})
+    required = set(input_schema.get("required", []))
+    arrays = [
+        (name, prop)
+        for name, prop in props.items()
+        if isinstance(prop, Mapping) and (prop.get("type") == "array" or "items" in prop)
+    ]
+    arrays.sort(key=lambda a: ("x-toolc-label" not in a[1], a[0] not in required))
+    return (arrays[0][0], arrays[0][1].get("items", True)) if arrays else None
+
+
+def _per_item(spec: Any, data: Any, workflow: bool) -> Handler:
+    """A multi-item mock: one successful result per item asked for, each echoing what
+    identifies the item where the result declares it (the same schema, or the item's own
+    field of the same name)."""
+    found = _items_argument(spec.input_schema)
+    schema = spec.output_schema
+    item_schema = schema["$defs"]["envelope.Data"]["properties"]["results"]["items"]
+    template = data["results"][0]
+
+    def echo(element: Any) -> Any:
+        item = copy.deepcopy(template)
+        props = _resolved(item_schema, schema).get("properties", {})
+        for name, prop in props.items():
+            if found is not None and prop == found[1]:
+                value = element
+            elif isinstance(element, Mapping) and name in element:
+                value = element[name]
+            else:
+                continue
+            if is_valid(value, prop, schema):
+                item[name] = copy.deepcopy(value)
+        return item if is_valid(item, item_schema, schema) else copy.deepcopy(template)
+
+    async def handler(args: Any, ctx: Any) -> Any:
+        answer = copy.deepcopy(data)
+        if found is not None:
+            wire = args.model_dump(mode="json", by_alias=True)
+            asked = wire.get(found[0])
+            if isinstance(asked, list):
+                answer["results"] = [echo(element) for element in asked]
+        return {"output": {spec.name: answer}} if workflow else answer
+
+    return handler
+
+
+def _resolved(node: Any, root: Mapping[str, Any]) -> Mapping[str, Any]:
+    while isinstance(node, Mapping) and isinstance(node.get("$ref"), str):
+        target: Any = root
+        for part in node["$ref"].removeprefix("#/").split("/"):
+            target = target[part]
+        node = target
+    return node if isinstance(node, Mapping) else {}
 
 
 def _failing(reason: str) -> Handler:
@@ -49,6 +107,9 @@ def mock_handlers(tools: Mapping[str, Any], warn: Callable[[str], None]) -> Simp
         except ValueError as exc:
             warn(f"tool '{name}' answers TOOL_ERROR: no mock data for its returns ({exc})")
             setattr(handlers, method, _failing(str(exc)))
+            continue
+        if spec.multi_item and data.get("results"):
+            setattr(handlers, method, _per_item(spec, data, spec.workflow))
             continue
         if spec.workflow:  # a workflow-backed tool returns the workflow's output
             data = {"output": {name: data}}

@@ -17,7 +17,7 @@ from typing import Any
 
 from toolc.runtime.mock_patterns import ALNUM, expand, parse_pattern
 
-__all__ = ["example_value", "mock_data"]
+__all__ = ["example_value", "is_valid", "mock_data"]
 
 _LIMIT = 64  # candidates per schema and repetitions per pattern: every search ends
 _CANONICAL = (  # one fixed value per `format`
@@ -30,6 +30,8 @@ _CANONICAL = (  # one fixed value per `format`
     "uuid=00000000-0000-4000-8000-000000000000 relative-json-pointer=0 regex=^a$"
 )
 _FORMATS = dict(pair.split("=", 1) for pair in _CANONICAL.split())
+# A nullable property named like a paging cursor is null, so an agent paging ends.
+_CURSOR = re.compile(r"cursor|page_?token|next_?page|continuation", re.IGNORECASE)
 _DT = r"\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d:\d\d(\.\d+)?([Zz]|[+-]\d\d:\d\d)"
 _CHECKS: dict[str, Callable[[str], object]] = {  # for declared examples
     "date": lambda s: (
@@ -60,6 +62,11 @@ def example_value(
     `schema` itself). For a toolc envelope, the `ok: true` branch. ValueError naming
     the JSON path when no value is found."""
     return _Gen(schema if root is None else root).first(schema, "$")
+
+
+def is_valid(value: Any, schema: Any, root: Mapping[str, Any]) -> bool:
+    """Whether `value` validates against `schema` (`#/...` refs resolved in `root`)."""
+    return _Gen(root).ok(value, schema)
 
 
 def mock_data(output_schema: Mapping[str, Any]) -> Any:
@@ -195,6 +202,11 @@ class _Gen:
             s.get("minProperties", 0) <= n <= s.get("maxProperties", n)
         )
 
+    def named(self, name: str, schema: Any, path: str) -> Any:
+        if _CURSOR.search(name) and self.ok(None, schema):
+            return None
+        return self.first(schema, path)
+
     def first(self, schema: Any, path: str) -> Any:
         for value in self.candidates(schema, path):
             return value
@@ -243,7 +255,7 @@ class _Gen:
         optional = [p for p in props if p not in names]
         names += optional[: max(0, s.get("minProperties", 0) - len(names))]
         subs = {n: props.get(n, s.get("additionalProperties", True)) for n in names}
-        base = {n: self.first(subs[n], f"{path}.{n}") for n in names}
+        base = {n: self.named(n, subs[n], f"{path}.{n}") for n in names}
         yield base
         for n in names[:1]:  # variants, for uniqueItems
             yield from ({**base, n: v} for v in self.candidates(subs[n], f"{path}.{n}"))
