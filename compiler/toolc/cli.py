@@ -176,7 +176,7 @@ def build(
     if (
         not settings.strict
         and against is None
-        and is_up_to_date(config_dir, out_dir, snapshot_path)
+        and is_up_to_date(config_dir, out_dir, snapshot_path, cache=not no_cache)
     ):
         click.echo(f"toolc build {config_dir}: up to date ({out_dir})", err=True)
         sys.exit(EXIT_OK)

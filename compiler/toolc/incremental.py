@@ -12,13 +12,12 @@ so they move with it when an edit above adds or removes lines.
 
 from __future__ import annotations
 
-import hashlib
-import os
 import pickle
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import BinaryIO
 
+from toolc.cachedir import cache_path
 from toolc.diagnostics import Diagnostic, Note, Span
 from toolc.emit.package import ToolOutput
 from toolc.fastpickle import reduce_slots
@@ -72,16 +71,9 @@ class BuildCache:
 
 
 def cache_file(config_dir: Path, out_dir: Path, snapshot_path: Path) -> Path | None:
-    """In the user's cache directory (as black keeps its own), never in the project: a cache
-    a repository could ship would be code run at build time. None: caching is off."""
-    if os.environ.get("TOOLC_NO_CACHE"):
-        return None
-    root = os.environ.get("TOOLC_CACHE_DIR")
-    if root is None:
-        base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-        root = os.path.join(base, "toolc")
-    key = "\0".join(str(p.resolve()) for p in (config_dir, out_dir, snapshot_path))
-    return Path(root) / f"build-{hashlib.sha256(key.encode()).hexdigest()[:24]}.pickle"
+    """In the user's cache directory (cachedir.py), never in the project: a cache a
+    repository could ship would be code run at build time. None: caching is off."""
+    return cache_path(config_dir, out_dir, snapshot_path, "pickle")
 
 
 def load(path: Path | None) -> BuildCache | None:

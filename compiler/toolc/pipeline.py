@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
 
-from toolc import __version__, incremental, rebuild, snapshot, versioning, workspace
+from toolc import __version__, filestats, incremental, rebuild, snapshot, versioning, workspace
 from toolc.checks import run_checks
 from toolc.diagnostics import Diagnostic, Span, diag, sort_key
 from toolc.drift import drift_diagnostics
@@ -332,12 +332,19 @@ def build_project(
             unverified = workspace.commit(
                 out_dir, output.files, manifest, snapshot_path, new_snapshot, known
             )
-            if next_cache is not None and cache_path is not None:
+            if cache_path is not None:
                 # A file linked on its signature keeps it; only the others are looked at.
                 stats = {rel: known[rel] for rel in output.files if rel in known}
                 stats.update(workspace.signatures(out_dir, unverified))
-                stored = replace(next_cache, stats=stats)
-                workspace.save_cache(cache_path, lambda stream: incremental.dump(stored, stream))
+                record = filestats.stats_file(config_dir, out_dir, snapshot_path)
+                if record is not None:  # what the no-op check compares the output with
+                    encoded = filestats.encode(manifest.inputs, stats)
+                    workspace.save_cache_bytes(record, encoded)
+                if next_cache is not None:
+                    stored = replace(next_cache, stats=stats)
+                    workspace.save_cache(
+                        cache_path, lambda stream: incremental.dump(stored, stream)
+                    )
             workspace.finish_cleanup()
         except workspace.NotOwnedError as exc:
             for rel in exc.paths:

@@ -1,0 +1,22 @@
+"""Where toolc keeps what it remembers between builds: the user's cache directory (as black
+keeps its own), never the project, one set of files per config/output/snapshot triple.
+`$TOOLC_CACHE_DIR`, else `$XDG_CACHE_HOME/toolc`, else `~/.cache/toolc`; `TOOLC_NO_CACHE=1`
+turns it off. Standard library only: the no-op check imports this before anything else."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+
+def cache_path(config_dir: Path, out_dir: Path, snapshot_path: Path, suffix: str) -> Path | None:
+    """The cache file of this build for `suffix` (e.g. `pickle`); None when caching is off."""
+    if os.environ.get("TOOLC_NO_CACHE"):
+        return None
+    root = os.environ.get("TOOLC_CACHE_DIR")
+    if root is None:
+        base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        root = os.path.join(base, "toolc")
+    key = "\0".join(str(p.resolve()) for p in (config_dir, out_dir, snapshot_path))
+    return Path(root) / f"build-{hashlib.sha256(key.encode()).hexdigest()[:24]}.{suffix}"
