@@ -42,7 +42,7 @@ def _time(strict_time_zone: bool) -> Callable[[str], bool]:
         if not m:
             return False
         hr, minute = int(m[1]), int(m[2])
-        sec = float(m[3])  # as JS `+"59.9999999999999999"`: rounds to 60, no leap
+        sec = float(m[3])  # as JS `+m[3]`: 59.99999999999999999 is 60, a leap second
         tz, sign = m[4], -1 if m[5] == "-" else 1
         tz_h, tz_m = int(m[6] or 0), int(m[7] or 0)
         if tz_h > 23 or tz_m > 59 or (strict_time_zone and not tz):
@@ -82,7 +82,7 @@ def _matches(name: str) -> Callable[[str], bool]:
     return lambda s: pattern.search(s) is not None
 
 
-def _as_js_number(value: int | float) -> float:
+def _as_js_number(value: float) -> float:
     """The double a JS client parses from the JSON of `value`."""
     try:
         return float(value)
@@ -90,12 +90,12 @@ def _as_js_number(value: int | float) -> float:
         return math.inf if value > 0 else -math.inf
 
 
-def _js_integer(value: int | float) -> bool:  # Number.isInteger
+def _js_integer(value: float) -> bool:  # Number.isInteger
     number = _as_js_number(value)
     return math.isfinite(number) and number == math.floor(number)
 
 
-def _int32(value: int | float) -> bool:
+def _int32(value: float) -> bool:
     return _js_integer(value) and _MIN_INT32 <= _as_js_number(value) <= _MAX_INT32
 
 
@@ -103,7 +103,7 @@ def _on_strings(rule: Callable[[str], bool]) -> Callable[[Any], bool]:
     return lambda value: not isinstance(value, str) or rule(value)
 
 
-def _on_numbers(rule: Callable[[int | float], bool]) -> Callable[[Any], bool]:
+def _on_numbers(rule: Callable[[float], bool]) -> Callable[[Any], bool]:
     def check(value: Any) -> bool:
         number = isinstance(value, (int, float)) and not isinstance(value, bool)
         return not number or rule(value)
@@ -137,7 +137,7 @@ _STRING_RULES: dict[str, Callable[[str], bool]] = {
     "relative-json-pointer": _matches("relative-json-pointer"),
     "byte": _matches("BYTE"),  # BYTE has the `m` flag: any line may match
 }
-_NUMBER_RULES: dict[str, Callable[[int | float], bool]] = {
+_NUMBER_RULES: dict[str, Callable[[float], bool]] = {
     "int32": _int32,
     "int64": _js_integer,
     "float": lambda value: True,
