@@ -6,16 +6,14 @@ the same schema always gives the same value. Standard library only."""
 
 from __future__ import annotations
 
-import datetime
-import ipaddress
 import itertools
 import math
 import re
-import uuid
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from toolc.runtime.mock_patterns import ALNUM, expand, parse_pattern
+from toolc.runtime.server_formats import format_ok
 
 __all__ = ["example_value", "is_valid", "mock_data"]
 
@@ -32,21 +30,6 @@ _CANONICAL = (  # one fixed value per `format`
 _FORMATS = dict(pair.split("=", 1) for pair in _CANONICAL.split())
 # A nullable property named like a paging cursor is null, so an agent paging ends.
 _CURSOR = re.compile(r"cursor|page_?token|next_?page|continuation", re.IGNORECASE)
-_DT = r"\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d:\d\d(\.\d+)?([Zz]|[+-]\d\d:\d\d)"
-_CHECKS: dict[str, Callable[[str], object]] = {  # for declared examples
-    "date": lambda s: (
-        re.fullmatch(r"\d{4}-\d\d-\d\d", s) and datetime.date.fromisoformat(s)
-    ),
-    "date-time": lambda s: (
-        re.fullmatch(_DT, s)
-        and datetime.datetime.fromisoformat(s[:10] + "T" + s[11:].upper().rstrip("Z"))
-    ),
-    "email": lambda s: re.fullmatch(r"[^@\s]+@[^@\s]+", s),
-    "ipv4": ipaddress.IPv4Address,
-    "ipv6": ipaddress.IPv6Address,
-    "uuid": lambda s: len(s) == 36 and uuid.UUID(s),
-    "uri": lambda s: re.fullmatch(r"[A-Za-z][A-Za-z0-9+.-]*:\S*", s),
-}
 _HINTS = (
     "object properties required additionalProperties minProperties",
     "array items prefixItems minItems maxItems uniqueItems",
@@ -124,10 +107,8 @@ def _is(v: Any, t: str) -> bool:
 
 
 def _format_ok(s: str, fmt: str) -> bool:
-    try:
-        return fmt not in _CHECKS or bool(_CHECKS[fmt](s))
-    except ValueError:
-        return False
+    """As the server checks what it sends (as JSON clients do)."""
+    return format_ok(fmt, s)
 
 
 class _Gen:

@@ -16,6 +16,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from .server_confirmation import RequestStates, ask, binding, message
 from .server_items import BadReturn
+from .server_outputs import FormatCheck
 from .server_sealing import (
     Sealed,
     framework_error,
@@ -67,6 +68,7 @@ class ServedTool:
         self.spec = spec
         self.handler = handler
         self.labels: dict[str, str] = {}
+        self.formats: FormatCheck | None = None  # its data schema's formats, if any
 
     @cached_property
     def args_model(self) -> type[BaseModel]:
@@ -79,10 +81,14 @@ class ServedTool:
     def check(self, data: Any) -> object:
         """`data` as the tool's published schema judges it; BadReturn otherwise."""
         try:
-            return self._data.validate_python(data)
+            checked = self._data.validate_python(data)
         except ValidationError as exc:
             problem = problems(exc, "data")
             raise BadReturn("data outside the tool's schema", problem) from exc
+        wrong = self.formats.problems(data) if self.formats is not None else []
+        if wrong:
+            raise BadReturn("data whose formats JSON clients refuse", wrong)
+        return checked
 
     def parse(self, arguments: Mapping[str, Any]) -> BaseModel:
         return self.args_model.model_validate(arguments)

@@ -19,6 +19,7 @@ from mcp.server.stdio import stdio_server
 
 from .server_calls import ServedTool, ToolCalls, handler_name
 from .server_confirmation import labels
+from .server_outputs import FormatCheck
 from .server_types import Image, Items, Reply, ToolContext, ToolFailure, ToolSpecLike
 
 __all__ = [
@@ -81,6 +82,10 @@ def build_server(
         if d.get("_meta", {}).get("version") != specs[d["name"]].version:
             raise ValueError(f"{d['name']}: tools.json and the registry disagree")
         made[d["name"]].labels = labels(d.get("inputSchema", {}))
+        defs = d.get("outputSchema", {}).get("$defs", {})
+        if "envelope.Data" in defs:
+            check = FormatCheck(defs["envelope.Data"], defs)
+            made[d["name"]].formats = check if check.needed else None
     calls = ToolCalls(
         {n: made[n] for n in specs},
         {

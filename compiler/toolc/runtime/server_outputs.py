@@ -1,0 +1,129 @@
+"""The `format`s of a tool's published data schema, checked on what a handler returns,
+as the official TypeScript SDK client checks structuredContent (server_formats). The
+pydantic data model judges everything else; this walks only the schema nodes that have
+a `format` at or below them, so a tool without formats pays nothing. Each failing place
+is named (`data.created_at`), never its value."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .server_formats import format_ok
+
+Problem = dict[str, str]
+_DEFS = "#/$defs/"
+
+
+class FormatCheck:
+    """The format checks of one data schema (`defs`: the outputSchema's `$defs`)."""
+
+    def __init__(self, schema: Any, defs: Mapping[str, Any]) -> None:
+        self.schema = schema
+        self.defs = defs
+        self._below: dict[int, bool] = {}
+        # Which shared types have a format somewhere inside (through their own refs): a
+        # fixpoint over the refs, so recursive types are decided too.
+        local = {name: _own_format(d) for name, d in defs.items()}
+        refs = {name: set(_refs(d)) for name, d in defs.items()}
+        self._types = dict(local)
+        changed = True
+        while changed:
+            changed = False
+            for name in defs:
+                if not self._types[name] and any(
+                    self._types.get(r) for r in refs[name]
+                ):
+                    self._types[name] = changed = True
+        self.needed = self._has_format(schema)
+
+    def problems(self, value: Any, where: str = "data") -> list[Problem]:
+        found: list[Problem] = []
+        if self.needed:
+            self._walk(self.schema, value, where, found, 0)
+        return found
+
+    def _target(self, node: Mapping[str, Any]) -> Any:
+        name = _ref_name(node)
+        return self.defs.get(name) if name is not None else None
+
+    def _has_format(self, node: Any) -> bool:
+        """Whether a `format` lies at or below `node` (memoized by node)."""
+        if not isinstance(node, Mapping):
+            return False
+        key = id(node)
+        if key not in self._below:
+            name = _ref_name(node)
+            here = isinstance(node.get("format"), str) or bool(
+                name is not None and self._types.get(name)
+            )
+            subs = [self._has_format(sub) for sub in _subschemas(node)]
+            self._below[key] = here or any(subs)
+        return self._below[key]
+
+    def _walk(
+        self, node: Any, value: Any, where: str, found: list[Problem], depth: int
+    ) -> None:
+        if (
+            not isinstance(node, Mapping)
+            or not self._below.get(id(node))
+            or depth > 200
+        ):
+            return
+        fmt = node.get("format")
+        if isinstance(fmt, str) and not format_ok(fmt, value):
+            reason = f"not a valid {fmt}, as JSON Schema clients check it"
+            found.append({"field": where, "reason": reason, "type": "format"})
+        target = self._target(node)
+        if target is not None:
+            self._has_format(target)
+            self._walk(target, value, where, found, depth + 1)
+        for sub in node.get("allOf", ()):
+            self._walk(sub, value, where, found, depth + 1)
+        if isinstance(value, Mapping):
+            props = node.get("properties")
+            props = props if isinstance(props, Mapping) else {}
+            extra = node.get("additionalProperties")
+            for name, item in value.items():
+                sub = props.get(name, extra if name not in props else None)
+                self._walk(sub, item, f"{where}.{name}", found, depth + 1)
+        elif isinstance(value, list):
+            items = node.get("items")
+            for index, item in enumerate(value):
+                self._walk(items, item, f"{where}[{index}]", found, depth + 1)
+
+
+def _ref_name(node: Mapping[str, Any]) -> str | None:
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith(_DEFS):
+        return ref[len(_DEFS) :].replace("~1", "/").replace("~0", "~")
+    return None
+
+
+def _nodes(node: Any) -> list[Mapping[str, Any]]:
+    """`node` and every schema inside it, refs not followed."""
+    out: list[Mapping[str, Any]] = []
+    stack = [node]
+    while stack:
+        here = stack.pop()
+        if isinstance(here, Mapping):
+            out.append(here)
+            stack.extend(_subschemas(here))
+    return out
+
+
+def _own_format(node: Any) -> bool:
+    return any(isinstance(n.get("format"), str) for n in _nodes(node))
+
+
+def _refs(node: Any) -> list[str]:
+    return [name for n in _nodes(node) if (name := _ref_name(n)) is not None]
+
+
+def _subschemas(node: Mapping[str, Any]) -> list[Any]:
+    subs: list[Any] = [node.get("items"), node.get("additionalProperties")]
+    props = node.get("properties")
+    if isinstance(props, Mapping):
+        subs += list(props.values())
+    subs += list(node.get("allOf", ()))
+    return subs
