@@ -5,7 +5,8 @@
 - `P-503`: a declared domain failure; `P-504`: an undeclared code;
 - `P-505`, `P-905`: a secondary failure after the items (`Reply.secondary_failure`);
 - `P-506`: results without a success flag; `P-507`: an image first;
-- `P-508`: a declared failure raised with the per-item data."""
+- `P-508`: a declared failure raised with the per-item data;
+- `P-510`: `consultar_pedidos` raises SystemExit, `P-511` KeyboardInterrupt."""
 
 from __future__ import annotations
 
@@ -60,6 +61,10 @@ class Handlers:
     async def consultar_pedidos(self, args: ConsultarPedidosArgs, ctx: ToolContext) -> Any:
         if "P-500" in args.order_ids:
             raise RuntimeError(SECRET)
+        if "P-510" in args.order_ids:
+            raise SystemExit(3)
+        if "P-511" in args.order_ids:
+            raise KeyboardInterrupt
         return Items(
             [
                 ConsultarPedidosItem.model_validate(

@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
+import anyio
 from mcp import types
 from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
@@ -140,7 +141,9 @@ class ToolCalls:
             outcome = await self._call(tool, ctx, params)
         except MCPError:
             raise  # refusals the protocol defines (a request_state not ours)
-        except Exception:  # noqa: BLE001 -- an escaping exception reaches the client
+        except anyio.get_cancelled_exc_class():
+            raise
+        except BaseException:  # noqa: BLE001 -- nothing may escape to the client
             outcome = seal_error(tool.spec, internal_error(tool.spec, "Server failure"))
         return outcome.result() if isinstance(outcome, Sealed) else outcome
 
@@ -174,7 +177,9 @@ class ToolCalls:
             )
         except ToolFailure as failure:
             return seal_failure(spec, failure, tool.check)
-        except Exception:  # noqa: BLE001 -- a handler's bug is TOOL_ERROR, logged
+        except anyio.get_cancelled_exc_class():
+            raise  # the call itself was cancelled: there is nobody to answer
+        except BaseException:  # noqa: BLE001 -- SystemExit too: TOOL_ERROR
             return seal_error(spec, internal_error(spec, "Handler exception"))
         return seal_return(spec, returned, tool.check)
 
@@ -199,7 +204,9 @@ class ToolCalls:
             )
             if target != spec.name:
                 raise ValueError(f"decision for another tool: {target!r}")
-        except Exception:  # noqa: BLE001 -- a failing validator is handled by fail_open
+        except anyio.get_cancelled_exc_class():
+            raise
+        except BaseException:  # noqa: BLE001 -- handled by fail_open
             error = internal_error(spec, f"Pre-validator {policy.tool} failed")
             if policy.fail_open:
                 logger.warning("%s: proceeding without pre-validation", spec.name)
