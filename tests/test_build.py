@@ -289,30 +289,39 @@ def test_files_toolc_did_not_write_are_kept_and_never_overwritten(config: Path) 
 def test_a_failed_build_leaves_the_previous_output_intact(
     config: Path, monkeypatch: pytest.MonkeyPatch, fail_at: str
 ) -> None:
+    from toolc.workspace import committing
+
     build(config)
     edit(config, "version: 2.0.0", "version: 2.0.1")
     edit(config, "Cancela um ou mais pedidos.", "Cancela pedidos.")
     before = tree(config)
     calls = {"n": 0}
-    real_write, real_replace = workspace._write, os.replace
+    real_write, real_replace = committing.write_new, os.replace
 
     def failing_write(path: Path, data: bytes) -> None:
         calls["n"] += 1
         if calls["n"] == 3:
-            raise KeyboardInterrupt if fail_at == "interrupt" else OSError("disk full")
+            if fail_at == "interrupt":
+                raise KeyboardInterrupt
+            raise OSError(28, "No space left on device", str(path))
         real_write(path, data)
 
     def failing_replace(src: object, dst: object) -> None:
         if str(dst).endswith("mcp-tools.json"):
-            raise OSError("disk full")
+            raise OSError(28, "No space left on device", str(dst))
         real_replace(src, dst)  # type: ignore[arg-type]
 
     if fail_at == "snapshot-replace":
-        monkeypatch.setattr(workspace.os, "replace", failing_replace)
+        monkeypatch.setattr(committing.os, "replace", failing_replace)
     else:
-        monkeypatch.setattr(workspace, "_write", failing_write)
-    with pytest.raises((OSError, KeyboardInterrupt)):
-        build(config)
+        monkeypatch.setattr(committing, "write_new", failing_write)
+    if fail_at == "interrupt":
+        with pytest.raises(KeyboardInterrupt):
+            build(config)
+    else:  # reported as what it is, never as a bug of toolc
+        failed = build(config)
+        assert codes(failed) == ["io-error"] and not failed.written  # type: ignore[attr-defined]
+        assert "No space left on device" in failed.diagnostics[0].message  # type: ignore[attr-defined]
     assert tree(config) == before
     assert not [p for p in config.parent.iterdir() if "toolc-" in p.name]
     assert not [p for p in (config / "generated").iterdir() if "toolc-" in p.name]

@@ -100,8 +100,16 @@ def test_formats_are_found_through_recursive_types_and_open_maps() -> None:
     )
     tree = {"at": "2024-01-01", "children": [{"at": "2024-01-01"}, {"children": [{"at": "x"}]}]}
     assert check.problems({"root": tree, "plain": {"n": 1}, "id": "nope"}) == [
-        {"field": "data.root.children[1].children[0].at", "reason": "not a valid date, as JSON Schema clients check it", "type": "format"},
-        {"field": "data.id", "reason": "not a valid uuid, as JSON Schema clients check it", "type": "format"},
+        {
+            "field": "data.root.children[1].children[0].at",
+            "reason": "not a valid date, as JSON Schema clients check it",
+            "type": "format",
+        },
+        {
+            "field": "data.id",
+            "reason": "not a valid uuid, as JSON Schema clients check it",
+            "type": "format",
+        },
     ]
     assert check.problems({"root": {"at": "2024-01-01"}}) == []
     assert not FormatCheck(defs["Plain"], defs).needed  # a tool without formats pays nothing

@@ -86,6 +86,10 @@ def _build(config_dir: Path, out_dir: Path, snapshot_path: Path, **options: Any)
         raise click.UsageError(str(exc)) from exc
 
 
+def _notify(message: str) -> None:
+    click.echo(f"toolc: {message}", err=True)
+
+
 def _report(settings: Settings, result: Any, command: str, config_dir: Path, done: str) -> None:
     """Print the diagnostics and a summary, then exit with the status they call for."""
     if settings.format == "text":
@@ -182,7 +186,7 @@ def build(
         sys.exit(EXIT_OK)
     result = _build(
         config_dir, out_dir, snapshot_path, write=True, strict=settings.strict,
-        cache=not no_cache, against=against,
+        cache=not no_cache, against=against, notify=_notify,
     )  # fmt: skip
     done = f"wrote {out_dir} and {snapshot_path}" if result.written else "nothing written"
     _report(settings, result, "build", config_dir, done)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -209,6 +209,7 @@ def build_project(
     strict: bool = False,
     cache: bool = True,
     against: str | None = None,
+    notify: Callable[[str], None] | None = None,
 ) -> BuildResult:
     """load → validate → lower → check → emit → guard → write (or compare, when not `write`)."""
     cwd = cwd or Path.cwd()
@@ -330,7 +331,7 @@ def build_project(
         try:
             known = reuse.cache.stats if reuse else {}
             unverified = workspace.commit(
-                out_dir, output.files, manifest, snapshot_path, new_snapshot, known
+                out_dir, output.files, manifest, snapshot_path, new_snapshot, known, notify
             )
             if cache_path is not None:
                 # A file linked on its signature keeps it; only the others are looked at.
@@ -356,5 +357,29 @@ def build_project(
                         "move the file away, or choose another output directory with --out",
                     )
                 )
+            return finish(False)
+        except workspace.LockTimeout as exc:
+            diagnostics.append(
+                diag(
+                    "output-locked",
+                    Span.whole_file(shown_path(exc.path, cwd)),
+                    f"another toolc build of {shown_path(out_dir, cwd)} held its lock for "
+                    f"{exc.waited:.0f} s",
+                    "wait for it to finish, or raise TOOLC_LOCK_TIMEOUT (seconds)",
+                )
+            )
+            return finish(False)
+        except OSError as exc:  # permissions, a full disk: the previous output stands
+            where = (
+                shown_path(Path(exc.filename), cwd) if exc.filename else shown_path(out_dir, cwd)
+            )
+            diagnostics.append(
+                diag(
+                    "io-error",
+                    Span.whole_file(where),
+                    f"cannot write the output: {exc.strerror or exc}",
+                    "fix the cause and build again; nothing was half-written",
+                )
+            )
             return finish(False)
         return finish(True)

@@ -18,16 +18,21 @@ from toolc.incremental import BuildCache, Files, ToolRecord
 from toolc.layout import split
 from toolc.model import Project, ToolDecl
 from toolc.source import LoadedFile
+from toolc.source.reader import MAX_FILE_BYTES
 from toolc.source.yaml_loader import load_yaml
 from toolc.uptodate import generator_fingerprint
+from toolc.workspace import read_regular
 
 Analyze = Callable[[list[tuple[str, LoadedFile]]], tuple[list[Diagnostic], Project | None]]
 
 
 def _text(path: Path) -> str | None:
+    """A config file's text for the cache's cut, or None (a full read then reports what is
+    wrong with it): only a regular file within the input limit is read."""
+    data = read_regular(path, limit=MAX_FILE_BYTES, follow=True)
     try:
-        return path.read_bytes().decode("utf-8")
-    except (OSError, UnicodeDecodeError):
+        return data.decode("utf-8") if data is not None else None
+    except UnicodeDecodeError:
         return None
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 from pathlib import Path
 
-from toolc.workspace import Drift
+from toolc.workspace import Drift, read_regular
 
 
 def _lines(data: bytes) -> list[str]:
@@ -16,7 +16,7 @@ def unified(out_dir: Path, drift: Drift, files: dict[str, bytes]) -> str:
     chunks: list[str] = []
     for rel in sorted({*drift.missing, *drift.changed, *drift.orphaned}):
         on_disk = out_dir / rel
-        old = _lines(on_disk.read_bytes()) if on_disk.is_file() else []
+        old = _lines(read_regular(on_disk) or b"")
         new = _lines(files[rel]) if rel in files else []
         chunks.extend(difflib.unified_diff(old, new, f"a/{rel}", f"b/{rel}"))
     return "".join(chunks)

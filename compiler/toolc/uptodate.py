@@ -10,16 +10,15 @@ from pathlib import Path
 
 from toolc import __version__, filestats
 from toolc.resources import data_dir
-from toolc.workspace import Manifest, digest, save_cache_bytes, signature
+from toolc.workspace import Manifest, digest, read_regular, save_cache_bytes, signature
 
 INPUT_FILES = ("tools.yaml", "tool_policies.yaml")
 
 
 def _read(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except OSError:
-        return None
+    """A regular file only (a FIFO named tools.yaml must not hang the no-op check); anything
+    else reads as missing, and the real build that follows says what is wrong."""
+    return read_regular(path, follow=True, limit=1 << 28)
 
 
 @functools.cache
@@ -56,7 +55,7 @@ def is_up_to_date(
     (`cache=False`, a new machine) every file is hashed."""
     head = Manifest.read_head(out_dir)
     current = inputs_digest(config_dir, _read(snapshot_path), out_dir)
-    if head is None or head.get("inputs") != current:
+    if head is None or head.get("inputs") != current or _interrupted(out_dir):
         return False
     record = filestats.stats_file(config_dir, out_dir, snapshot_path) if cache else None
     known = filestats.load(record, current)
@@ -81,16 +80,19 @@ def is_up_to_date(
     if manifest is None or set(manifest.files) != set(names):
         return False
     for rel in suspects:
-        try:
-            if digest(_read_file(root + rel)) != manifest.files[rel]:
-                return False  # edited by hand: the build restores it
-        except OSError:
-            return False
+        data = read_regular(root + rel, manifest.sizes.get(rel))
+        if data is None or digest(data) != manifest.files[rel]:
+            return False  # edited by hand (or not a file any more): the build restores it
     if record is not None:  # the same bytes under new signatures: trust them next time
         save_cache_bytes(record, filestats.encode(current, seen))
     return True
 
 
-def _read_file(path: str) -> bytes:
-    with open(path, "rb") as stream:
-        return stream.read()
+def _interrupted(out_dir: Path) -> bool:
+    """What a killed build left beside the output (a staging or old output, its lock): a real
+    build repairs it."""
+    prefix = f".{out_dir.name}.toolc-"
+    try:
+        return any(name.startswith(prefix) for name in os.listdir(out_dir.parent))
+    except OSError:
+        return True

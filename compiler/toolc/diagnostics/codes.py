@@ -308,7 +308,8 @@ _RULES = [
         W,
         "schema",
         "A `format` that JSON Schema 2020-12 does not define.",
-        "`format` is an annotation (published, not enforced), so any name is allowed, but a name "
+        "Any name is allowed (on arguments `format` is an annotation; on results the server "
+        "checks the names JSON clients know, as ajv-formats does), but a name "
         "outside the 2020-12 list (date-time, date, time, duration, email, idn-email, hostname, "
         "idn-hostname, ipv4, ipv6, uri, uri-reference, iri, iri-reference, uuid, uri-template, "
         "json-pointer, relative-json-pointer, regex) is usually a typo, and clients ignore it.",
@@ -575,6 +576,25 @@ _RULES += [
         "Generated files come from another toolc version.",
         "The files match except for the generator version in their header. Run `toolc build` "
         "to refresh the headers.",
+    ),
+    Rule(
+        "output-locked",
+        E,
+        "build",
+        "Another toolc build of the same output held its lock too long.",
+        "Builds of one output directory run one at a time: a second build waits for the lock "
+        "file beside the output (`.<name>.toolc-lock`), saying so, for `TOOLC_LOCK_TIMEOUT` "
+        "seconds (default 120). Wait for the other build, or raise the timeout. A lock left "
+        "by a build that was killed is released by the system: it never blocks for good.",
+    ),
+    Rule(
+        "io-error",
+        E,
+        "build",
+        "The operating system refused to read or write a file.",
+        "The message names the file and the system's reason (no permission, no space left, a "
+        "read-only file system). Nothing was half-written: the previous output and snapshot "
+        "are as they were. Fix the cause and build again.",
     ),
 ]
 

@@ -1,0 +1,166 @@
+"""Reading and writing single files safely: regular files only (a planted symlink, FIFO or
+device is never followed or read), temporary names created exclusively (never through a
+link), every write whole or not at all."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import BinaryIO
+
+Signature = tuple[int, int, int]  # size, mtime in ns, inode: a file as a build left it
+
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
+
+def signature(path: str | Path) -> Signature:
+    st = os.stat(path)
+    return st.st_size, st.st_mtime_ns, st.st_ino
+
+
+def signatures(out_dir: Path, files: Iterable[str]) -> dict[str, Signature]:
+    root = str(out_dir) + os.sep
+    return {rel: signature(root + rel) for rel in files}
+
+
+def read_regular(
+    path: str | Path, size: int | None = None, *, limit: int | None = None, follow: bool = False
+) -> bytes | None:
+    """The bytes of `path` if it is a regular file (not followed through a symlink unless
+    `follow`) and, when `size` is given, exactly that long (at most `limit` bytes when given);
+    None otherwise. Never blocks on a FIFO, never reads more than it stats."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if follow else os.O_NOFOLLOW)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as stream:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or (size is not None and st.st_size != size):
+            return None
+        if limit is not None and st.st_size > limit:
+            return None
+        data = stream.read(st.st_size + 1)
+    return data if len(data) == st.st_size else None
+
+
+def is_regular(path: str | Path) -> bool:
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def temp_dir(parent: Path, prefix: str) -> Path:
+    """A new, empty directory in `parent`, made exclusively, with the umask's permissions."""
+    made = Path(tempfile.mkdtemp(prefix=prefix, dir=parent))
+    os.chmod(made, 0o777 & ~_UMASK)
+    return made
+
+
+@contextlib.contextmanager
+def temp_file(parent: Path, prefix: str, suffix: str = ".tmp") -> Iterator[tuple[BinaryIO, Path]]:
+    """A new file in `parent`, created exclusively (O_EXCL: never through a planted link),
+    removed again unless the caller renamed it away."""
+    fd, name = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=parent)
+    path = Path(name)
+    try:
+        os.chmod(fd, 0o666 & ~_UMASK)
+        with os.fdopen(fd, "wb") as stream:
+            yield stream, path
+    finally:
+        path.unlink(missing_ok=True)
+
+
+def write_new(path: Path, data: bytes) -> None:
+    """Write a file below a directory toolc just made (staging): no existing file to follow."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
+    with os.fdopen(fd, "wb") as stream:
+        stream.write(data)
+
+
+def replace_whole(path: Path, data: bytes, mode_of: Path | None = None) -> None:
+    """Replace `path` with `data` in one step (the old bytes or the new, never a mix)."""
+    with temp_file(path.parent, f".{path.name}.toolc-new-", "") as (stream, tmp):
+        stream.write(data)
+        stream.close()
+        if mode_of is not None:
+            os.chmod(tmp, stat.S_IMODE(os.stat(mode_of).st_mode))
+        os.replace(tmp, path)
+
+
+def save_cache(path: Path, write: Callable[[BinaryIO], None]) -> None:
+    """Write a cache file whole or not at all. A cache is an optimisation: a directory that
+    cannot be written leaves the build as it is. Temporary files of killed builds (their pid
+    gone) are removed on the way."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _drop_stale_temps(path)
+        with temp_file(path.parent, f".{path.name}.{os.getpid()}.") as (stream, tmp):
+            write(stream)
+            stream.close()
+            os.replace(tmp, path)
+    except Exception:  # the build is committed already: a cache not saved costs only time
+        return
+
+
+def save_cache_bytes(path: Path, data: bytes) -> None:
+    """`save_cache` of bytes already made."""
+
+    def write(stream: BinaryIO) -> None:
+        stream.write(data)
+
+    save_cache(path, write)
+
+
+def _drop_stale_temps(path: Path) -> None:
+    prefix = f".{path.name}."
+    for name in os.listdir(path.parent):
+        if not (name.startswith(prefix) and name.endswith(".tmp")):
+            continue
+        pid = name[len(prefix) :].partition(".")[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            with contextlib.suppress(OSError):
+                os.unlink(path.parent / name)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive
+        return True
+    return True
+
+
+def materialize(root: Path, files: Mapping[str, bytes]) -> None:
+    """Write `files` under a fresh directory `root` (`toolc serve` runs a package from a
+    temporary folder of its own)."""
+    for rel, data in files.items():
+        write_new(root / rel, data)
+
+
+def create_new(path: Path, data: bytes) -> bool:
+    """Write `path` only if it does not exist, whole or not at all. False: it exists."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with temp_file(path.parent, f".{path.name}.toolc-new-", "") as (stream, tmp):
+        stream.write(data)
+        stream.close()
+        try:
+            os.link(tmp, path)  # fails when `path` exists (even as a link): never an overwrite
+        except FileExistsError:
+            return False
+    return True
+
+
+def replace_file(path: Path, data: bytes) -> None:
+    """Rewrite a file the user owns (tools.yaml, for `toolc bump --write`) in one step: the old
+    bytes or the new ones, never a mix; its permissions kept."""
+    replace_whole(path, data, mode_of=path)

@@ -1,0 +1,77 @@
+"""The manifest of a generated package (`.toolc-manifest.json`): which files toolc wrote, with
+each one's digest and size, and the digest of the inputs that made them. It is committed with the
+output, so it is deterministic (no machine-specific data), and it is untrusted input: an entry
+that is not a plain relative path inside the package is ignored."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+import orjson
+
+MANIFEST = ".toolc-manifest.json"
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def plain_relative(rel: str) -> bool:
+    """A path inside the package: relative, POSIX, no `.`/`..`/empty parts, no NUL."""
+    if not rel or "\0" in rel or "\\" in rel or rel.startswith("/"):
+        return False
+    parts = rel.split("/")
+    return all(p not in ("", ".", "..") for p in parts) and not PurePosixPath(rel).is_absolute()
+
+
+@dataclass(frozen=True, slots=True)
+class Manifest:
+    generator: str
+    inputs: str  # sha256 of the raw inputs: equal means a rebuild would change nothing
+    files: dict[str, str] = field(default_factory=dict)  # relative path → sha256
+    sizes: dict[str, int] = field(default_factory=dict)  # relative path → bytes
+
+    def to_bytes(self) -> bytes:
+        # The small keys first, the per-file maps last: the no-op check reads only the head
+        # (`read_head`), which at 5,000 tools saves parsing 20,000 entries.
+        option = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS
+        head = {"generator": self.generator, "inputs": self.inputs}
+        tail = {"files": self.files, "sizes": self.sizes}
+        first = orjson.dumps(head, option=option)[:-2]  # without the closing "\n}"
+        rest = orjson.dumps(tail, option=option)[1:]  # without the opening "{"
+        return first + b"," + rest + b"\n"
+
+    @staticmethod
+    def read_head(out_dir: Path) -> dict[str, object] | None:
+        """The manifest's small keys (`generator`, `inputs`) without the rest."""
+        try:
+            with (out_dir / MANIFEST).open("rb") as stream:
+                head = stream.read(1 << 16)
+            cut = head.find(b'\n  "files": ')
+            if cut < 0:
+                return None
+            data = orjson.loads(head[: cut - 1] + b"\n}")  # drop the comma before "files"
+        except (OSError, orjson.JSONDecodeError):
+            return None
+        return data if isinstance(data, dict) else None
+
+    @classmethod
+    def read(cls, out_dir: Path) -> Manifest | None:
+        try:
+            data = orjson.loads((out_dir / MANIFEST).read_bytes())
+            files = data["files"]
+            if not isinstance(files, dict):
+                return None
+            sizes = data.get("sizes", {})
+            # An entry naming anything but a plain path inside the package is not toolc's:
+            # dropped, so it can never make toolc touch that path.
+            return cls(
+                str(data["generator"]),
+                str(data["inputs"]),
+                {str(k): str(v) for k, v in files.items() if plain_relative(str(k))},
+                {str(k): int(v) for k, v in sizes.items() if plain_relative(str(k))},
+            )
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, orjson.JSONDecodeError):
+            return None
