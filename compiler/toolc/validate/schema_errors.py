@@ -20,6 +20,7 @@ from toolc.resources import load_schema
 from toolc.source import JsonPath, LoadedFile
 from toolc.source.scalars import yaml11_reading
 from toolc.validate.describe import JSON_SCHEMA_KEYWORDS, TYPE_NAMES, json_type, show, where
+from toolc.validate.hints import flow_comma_hint, version_number_hint
 
 
 @functools.cache
@@ -129,7 +130,15 @@ class _Mapper:
         in_schema = loc[:2] == ["$defs", "SchemaKeywords"]
         for key in unexpected:
             span = self.key_span((*path, key))
-            if in_schema and key in JSON_SCHEMA_KEYWORDS:
+            split = flow_comma_hint(self.loaded, path, key)
+            if split is not None:
+                yield diag(
+                    "unknown-key",
+                    span,
+                    f"unknown key '{key}' in {where(path)}{did_you_mean(key, allowed)}",
+                    split,
+                )
+            elif in_schema and key in JSON_SCHEMA_KEYWORDS:
                 yield diag(
                     "unsupported-keyword",
                     span,
@@ -162,6 +171,10 @@ class _Mapper:
             hint = f"YAML 1.2 reads {value!r} as a string; write true or false"
         if path == ():
             hint = "the file's top level must be a mapping"
+        elif value is None:
+            hint = flow_comma_hint(self.loaded, path[:-1], str(path[-1])) or hint
+        elif "string" in types and isinstance(value, int | float) and not isinstance(value, bool):
+            hint = version_number_hint(self.loaded, path) or hint
         found = TYPE_NAMES[json_type(value)]
         if value is not None and not isinstance(value, dict | list):
             found += f" {show(value)}"
@@ -220,7 +233,8 @@ class _Mapper:
                 "invalid-version",
                 span,
                 f"version {show(value)} of {where(path)} is not a semantic version",
-                "write MAJOR.MINOR.PATCH, e.g. `version: 1.0.0`",
+                version_number_hint(self.loaded, path)
+                or "write MAJOR.MINOR.PATCH, e.g. `version: 1.0.0`",
             )
         if path and path[-1] == "$ref":
             return diag(
