@@ -298,10 +298,13 @@ _RULES = [
         E,
         "schema",
         "A shared type refers to itself without passing through an object.",
-        "A recursive type must pass through an object with `properties` (a tree node, say): "
-        "`Tree: {type: array, items: {$ref: '#/types/Tree'}}` has no Python class to hold the "
-        "recursion. Wrap the recursion in an object, e.g. `Node: {type: object, properties: "
-        "{children: {type: array, items: {$ref: '#/types/Node'}}}}`.",
+        "A recursive type must pass through an object (a tree node, say), which becomes the "
+        'Python class that holds the recursion: `type: object` or `[object, "null"]`, or an '
+        "object by its `properties` with no `type`, that is a shared type itself or declares "
+        "`properties`, `required` or `additionalProperties: false`. `Tree: {type: array, "
+        "items: {$ref: '#/types/Tree'}}` has no class to hold it. Wrap the recursion in an "
+        "object, e.g. `Node: {type: object, properties: {children: {type: array, items: "
+        "{$ref: '#/types/Node'}}}}`.",
     ),
     Rule(
         "unknown-format",
