@@ -375,6 +375,31 @@ _RULES = [
         "would be refused.",
     ),
     Rule(
+        "prevalidator-narrower",
+        E,
+        "policy",
+        "A pre-validator refuses argument values its target accepts.",
+        "The server sends the pre-validator the target's validated arguments unchanged, so for "
+        "every argument the two tools share, the validator's schema must accept every value the "
+        "target's does. Here toolc proved a value the target accepts and the validator refuses "
+        "(a type, `null` or an enum value it lacks, a tighter bound, a newly required or "
+        "undeclared property of a closed object): every call carrying such a value would fail "
+        "with PRE_VALIDATION_FAILED. The diagnostic points at the validator's schema and notes "
+        "the target's. Widen the validator's schema (the target already checked the value), or "
+        "narrow the target's.",
+    ),
+    Rule(
+        "prevalidator-undecided",
+        W,
+        "policy",
+        "toolc cannot tell whether a pre-validator accepts every value its target accepts.",
+        "Like `prevalidator-narrower`, but the difference is one toolc cannot decide: two "
+        "different `pattern`s (whether one regex accepts every string another does is not "
+        "decided), or a length bound beside a pattern. Check it yourself; to be sure, give the "
+        "validator's argument the target's schema, or drop the constraint from the validator, "
+        "which receives arguments the target already validated.",
+    ),
+    Rule(
         "requires-unknown-arg",
         E,
         "policy",
