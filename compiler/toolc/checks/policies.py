@@ -92,6 +92,13 @@ def agreement(ctx: CheckContext) -> Iterator[Diagnostic]:
             )
 
 
+def _acknowledged(tool: ToolDecl) -> bool:
+    """An explicit `confirmation_required: false` in tools.yaml states that the tool needs no
+    confirmation, unless the policy says otherwise (then `confirmation-mismatch` is the error)."""
+    policy = tool.policy.require_confirmation if tool.policy is not None else None
+    return tool.decl.confirmation_required is False and policy is not True
+
+
 def confirmation(ctx: CheckContext) -> Iterator[Diagnostic]:
     project = ctx.project
     for name, tool in project.tools.items():
@@ -99,13 +106,49 @@ def confirmation(ctx: CheckContext) -> Iterator[Diagnostic]:
             tool.operation_type == "transactional"
             and not tool.require_confirmation
             and tool.enabled
+            and not _acknowledged(tool)
         ):
             yield diag(
                 "transactional-without-confirmation",
                 project.spans.tool(("tools", name), key=True),
                 f"'{name}' changes state but asks for no confirmation",
-                "set `confirmation_required: true`, or `tool_type: query` if it only reads",
+                "set `confirmation_required: true`; or `tool_type: query` if it only reads; or "
+                "`confirmation_required: false` to state that it needs none",
             )
 
 
-CHECKS = (policy_targets, requirements, agreement, confirmation)
+def stated_hints(ctx: CheckContext) -> Iterator[Diagnostic]:
+    """Stated hints may refine what the operation type implies, never contradict it."""
+    project = ctx.project
+    for name, tool in project.tools.items():
+        stated = tool.decl.annotations
+        if stated is None:
+            continue
+        read_only = tool.operation_type == "read_only"
+        if tool.policy is not None and tool.policy.operation_type is not None:
+            source = Note(
+                project.spans.policy(("tool_policies", name, "operation_type")),
+                f"the policy makes '{name}' {tool.operation_type}",
+            )
+        else:
+            source = Note(
+                project.spans.tool(("tools", name, "tool_type")),
+                f"`tool_type: {tool.decl.tool_type}` makes '{name}' {tool.operation_type}",
+            )
+        wrong: list[tuple[str, str]] = []
+        if stated.readOnlyHint is not None and stated.readOnlyHint != read_only:
+            wrong.append(("readOnlyHint", "`readOnlyHint` follows the operation type: remove it"))
+        if read_only and stated.destructiveHint is True:
+            wrong.append(("destructiveHint", "a read-only tool destroys nothing: remove it"))
+        for hint, fix in wrong:
+            value = str(getattr(stated, hint)).lower()
+            yield diag(
+                "annotation-contradiction",
+                project.spans.tool(("tools", name, "annotations", hint)),
+                f"`{hint}: {value}` contradicts '{name}', which is {tool.operation_type}",
+                fix,
+                (source,),
+            )
+
+
+CHECKS = (policy_targets, requirements, agreement, confirmation, stated_hints)

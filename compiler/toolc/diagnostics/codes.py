@@ -474,13 +474,28 @@ _RULES = [
         "`reason`), published by toolc. Remove `returns` from the validator.",
     ),
     Rule(
+        "annotation-contradiction",
+        E,
+        "policy",
+        "A stated MCP annotation contradicts the tool's operation type.",
+        "`annotations:` states the hints a client reads (`readOnlyHint`, `destructiveHint`, "
+        "`idempotentHint`, `openWorldHint`) where the ones toolc derives from the operation "
+        "type do not fit, say `destructiveHint: false` for a tool that only adds. It may not "
+        "contradict the operation type: `readOnlyHint` must be `true` exactly for a read-only "
+        "tool (the effective `operation_type`, from the policy or `tool_type`), and a read-only "
+        "tool cannot be `destructiveHint: true`. A client trusting the wrong hint would skip a "
+        "confirmation or retry a call that changes state. Remove the hint, or fix `tool_type`.",
+    ),
+    Rule(
         "transactional-without-confirmation",
         W,
         "policy",
         "A transactional tool asks for no confirmation.",
         "The tool changes state (`tool_type: action` or `operation_type: transactional`) but "
         "neither `confirmation_required` nor `require_confirmation` is true. Add one, or declare "
-        "the tool read-only if it is.",
+        "the tool read-only if it is. If the tool needs no confirmation (it only adds, say), "
+        "write `confirmation_required: false` in tools.yaml: an explicit `false`, with no policy "
+        "or a policy that agrees, states it and silences this warning.",
     ),
     Rule(
         "transactional-prevalidator",

@@ -147,10 +147,15 @@ class _Mapper:
                     "honours; validate this rule in the handler instead",
                 )
             else:
+                title = loc[:2] == ["$defs", "Annotations"] and key == "title"
                 yield diag(
                     "unknown-key",
                     span,
                     f"unknown key '{key}' in {where(path)}{did_you_mean(key, allowed)}",
+                    "the display title is the tool's own `title:`, published as `title` and "
+                    "`annotations.title`: move it there"
+                    if title
+                    else None,
                 )
 
     def missing(self, path: JsonPath, key: str) -> Diagnostic:
