@@ -57,7 +57,7 @@ def accepted_breaks(ctx: CheckContext) -> Iterator[Diagnostic]:
                 f"`to: {entry.to}` is not above `from: {entry.from_}`",
                 "an accepted break goes with a release: `to` is the higher version",
             )
-        if entry.tool not in project.tools:
+        if not project.declares(entry.tool):
             yield diag(
                 "accepted-break-invalid",
                 project.spans.tool((*at, "tool")),

@@ -13,7 +13,7 @@ from toolc.model import Project, ToolDecl
 def policy_targets(ctx: CheckContext) -> Iterator[Diagnostic]:
     project = ctx.project
     for name in project.policies:
-        if name not in project.tools:
+        if not project.declares(name):
             yield diag(
                 "policy-unknown-tool",
                 project.spans.policy(("tool_policies", name), key=True),
@@ -30,7 +30,7 @@ def _requires(project: Project, tool: ToolDecl) -> Iterator[Diagnostic]:
         ("tool_policies", policy, project.spans.policy),
     ):
         for index, arg in enumerate(names or ()):
-            if arg not in tool.args:
+            if arg not in tool.args and tool.knows("args_schema"):
                 yield diag(
                     "requires-unknown-arg",
                     spans((source, tool.name, "requires", index)),
@@ -81,7 +81,11 @@ def agreement(ctx: CheckContext) -> Iterator[Diagnostic]:
                 ),
             )
         expected = "read_only" if decl.tool_type == "query" else "transactional"
-        if policy.operation_type is not None and policy.operation_type != expected:
+        if (
+            policy.operation_type is not None
+            and policy.operation_type != expected
+            and tool.knows("tool_type")
+        ):
             yield diag(
                 "operation-type-mismatch",
                 project.spans.policy(("tool_policies", name, "operation_type")),
@@ -90,6 +94,21 @@ def agreement(ctx: CheckContext) -> Iterator[Diagnostic]:
                 f"`tool_type: {decl.tool_type}` goes with `operation_type: {expected}`",
                 (Note(project.spans.tool(("tools", name, "tool_type")), "tools.yaml says this"),),
             )
+
+
+def _disputed(tool: ToolDecl) -> bool:
+    """Whether the two files disagree on the operation type or the confirmation: that is the
+    error to fix (`operation-type-mismatch`, `confirmation-mismatch`), and no warning reasons
+    from either side of it."""
+    policy, decl = tool.policy, tool.decl
+    if policy is None:
+        return False
+    declared = "read_only" if decl.tool_type == "query" else "transactional"
+    return (policy.operation_type is not None and policy.operation_type != declared) or (
+        policy.require_confirmation is not None
+        and decl.confirmation_required is not None
+        and policy.require_confirmation != decl.confirmation_required
+    )
 
 
 def _acknowledged(tool: ToolDecl) -> bool:
@@ -107,6 +126,9 @@ def confirmation(ctx: CheckContext) -> Iterator[Diagnostic]:
             and not tool.require_confirmation
             and tool.enabled
             and not _acknowledged(tool)
+            and not _disputed(tool)
+            and tool.knows("operation_type", "require_confirmation", "confirmation_required")
+            and tool.knows("enabled")
         ):
             yield diag(
                 "transactional-without-confirmation",
@@ -122,7 +144,7 @@ def stated_hints(ctx: CheckContext) -> Iterator[Diagnostic]:
     project = ctx.project
     for name, tool in project.tools.items():
         stated = tool.decl.annotations
-        if stated is None:
+        if stated is None or not tool.knows("operation_type"):
             continue
         read_only = tool.operation_type == "read_only"
         if tool.policy is not None and tool.policy.operation_type is not None:

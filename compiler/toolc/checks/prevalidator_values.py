@@ -11,25 +11,11 @@ from toolc.checks.context import CheckContext
 from toolc.checks.types import alias_cycles
 from toolc.diagnostics import Diagnostic, Note, Span, diag
 from toolc.model import Project, ToolDecl
-from toolc.model.schemas import ANNOTATION_KEYS, ref_name, refs_in
+from toolc.model.schemas import ANNOTATION_KEYS, ref_name
 from toolc.model.tools_file import Schema, SchemaKeywords
 from toolc.source import JsonPath
 
 _YAML_KEYWORDS = {published: key for key, published in ANNOTATION_KEYS.items()}
-
-
-def _resolvable(project: Project, schema: Schema, broken: set[str]) -> bool:
-    """Whether every `$ref` the schema reaches, through other types too, names a type that
-    resolves (an undeclared type or a loop of bare `$ref`s is reported by its own check)."""
-    stack, seen = [schema], set()
-    while stack:
-        for _, name in refs_in(stack.pop()):
-            if name in broken or name not in project.types:
-                return False
-            if name not in seen:
-                seen.add(name)
-                stack.append(project.types[name])
-    return True
 
 
 def _follow(project: Project, path: JsonPath, node: Schema) -> tuple[JsonPath, Schema]:
@@ -84,16 +70,18 @@ def argument_values(
     from toolc.evolution.inclusion import accepts_all  # only configs with a pre-validator
 
     project = ctx.project
-    broken = {name for cycle in alias_cycles(project) for name in cycle}
+    if not (target.knows("args_schema") and validator.knows("args_schema")):
+        return
+    loops = frozenset(name for cycle in alias_cycles(project) for name in cycle)
     document = {"$defs": ctx.published_types}
     for arg, sent in target.args.items():
         taken = validator.args.get(arg)
-        if taken is None or not (
-            _resolvable(project, sent, broken) and _resolvable(project, taken, broken)
-        ):
-            continue
         sent_at: JsonPath = ("tools", target.name, "args_schema", arg)
         taken_at: JsonPath = ("tools", validator.name, "args_schema", arg)
+        if taken is None or not (
+            ctx.judgeable(sent_at, sent, loops) and ctx.judgeable(taken_at, taken, loops)
+        ):
+            continue
         found = accepts_all(
             ctx.published_roots[taken_at], ctx.published_roots[sent_at], document, where=arg
         )

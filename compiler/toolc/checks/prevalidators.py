@@ -32,6 +32,8 @@ def pre_validators(ctx: CheckContext) -> Iterator[Diagnostic]:
             )
             continue
         validator = project.tools.get(pre.tool)
+        if validator is None and project.declares(pre.tool):
+            continue  # declared, but unreadable: its schema errors come first
         if validator is None:
             yield diag(
                 "prevalidator-unknown",
@@ -40,7 +42,8 @@ def pre_validators(ctx: CheckContext) -> Iterator[Diagnostic]:
                 f"{did_you_mean(pre.tool, project.tools)}",
             )
             continue
-        if validator.decl.mcp_server != tool.decl.mcp_server:
+        same_server = validator.decl.mcp_server == tool.decl.mcp_server
+        if not same_server and validator.knows("mcp_server") and tool.knows("mcp_server"):
             yield diag(
                 "prevalidator-other-server",
                 span,
@@ -61,14 +64,14 @@ def pre_validators(ctx: CheckContext) -> Iterator[Diagnostic]:
             )
         if tool.pre_validation is None:  # declared but switched off
             continue
-        if not validator.enabled:
+        if not validator.enabled and validator.knows("enabled"):
             yield diag(
                 "prevalidator-disabled",
                 span,
                 f"pre-validator '{validator.name}' of '{name}' is disabled",
                 "enable the validator, or set `pre_validation.enabled: false`",
             )
-        if validator.operation_type == "transactional":
+        if validator.operation_type == "transactional" and validator.knows("operation_type"):
             yield diag(
                 "transactional-prevalidator",
                 span,
@@ -82,24 +85,26 @@ def _validator_arguments(
     project: Project, target: ToolDecl, validator: ToolDecl, span: Span
 ) -> Iterator[Diagnostic]:
     """The validator receives the target's arguments unchanged: it must be able to take them."""
-    for arg in validator.requires:
-        if arg not in target.args:
-            yield diag(
-                "prevalidator-arguments",
-                span,
-                f"pre-validator '{validator.name}' requires '{arg}', which '{target.name}' "
-                "does not have",
-                f"make '{arg}' optional in '{validator.name}', or add it to '{target.name}'",
-            )
-        elif arg not in target.requires:  # calls that leave it out reach the validator too
-            yield diag(
-                "prevalidator-arguments",
-                span,
-                f"pre-validator '{validator.name}' requires '{arg}', which '{target.name}' "
-                "does not require: every call without it fails pre-validation",
-                f"make '{arg}' optional in '{validator.name}', or required in '{target.name}'",
-            )
-    if validator.decl.unknown_args == "forbid":
+    if validator.knows("requires") and target.knows("requires", "args_schema"):
+        for arg in validator.requires:
+            if arg not in target.args:
+                yield diag(
+                    "prevalidator-arguments",
+                    span,
+                    f"pre-validator '{validator.name}' requires '{arg}', which '{target.name}' "
+                    "does not have",
+                    f"make '{arg}' optional in '{validator.name}', or add it to '{target.name}'",
+                )
+            elif arg not in target.requires:  # calls that leave it out reach the validator too
+                yield diag(
+                    "prevalidator-arguments",
+                    span,
+                    f"pre-validator '{validator.name}' requires '{arg}', which '{target.name}' "
+                    "does not require: every call without it fails pre-validation",
+                    f"make '{arg}' optional in '{validator.name}', or required in '{target.name}'",
+                )
+    known_args = validator.knows("args_schema") and target.knows("args_schema")
+    if validator.decl.unknown_args == "forbid" and known_args:
         for arg in target.args:
             if arg not in validator.args:
                 yield diag(

@@ -42,7 +42,9 @@ def alias_cycles(project: Project) -> list[list[str]]:
 def references(ctx: CheckContext) -> Iterator[Diagnostic]:
     project = ctx.project
     edges: dict[str, set[str]] = {name: set() for name in project.types}
-    reachable: set[str] = set()
+    damage = project.damage
+    # Types named from parts a schema error made unreadable still count as used.
+    reachable: set[str] = set(damage.lost_refs) if damage is not None else set()
     for node in ctx.nodes:
         kw, path = node.keywords, node.path
         from_type = node.root[1] if node.root[0] == "types" else None
@@ -52,7 +54,7 @@ def references(ctx: CheckContext) -> Iterator[Diagnostic]:
                 reachable.add(name)
             else:
                 edges[str(from_type)].add(name)
-            if name not in project.types:
+            if name not in project.types and (damage is None or damage.types_known):
                 yield diag(
                     "unknown-ref",
                     project.spans.tool((*path, "$ref")),

@@ -24,7 +24,7 @@ from toolc.validate.hints import flow_comma_hint, version_number_hint
 
 
 @functools.cache
-def _validator(kind: str) -> Any:
+def validator_of(kind: str) -> Any:
     return jsonschema_rs.validator_for(load_schema(kind))
 
 
@@ -35,7 +35,7 @@ def _subschema(kind: str, location: Sequence[str]) -> dict[str, Any]:
     return node if isinstance(node, dict) else {}
 
 
-def _best_branch(error: Any) -> list[Any] | None:
+def best_branch(error: Any) -> list[Any] | None:
     """For an anyOf failure, the errors of the branch the user meant: one whose type matched
     the value (its errors are about the content, not the kind of value), the one whose errors
     go deepest. All of its errors are reported, not just one."""
@@ -60,7 +60,7 @@ _PATTERN_HINTS = {
 }
 
 
-class _Mapper:
+class Mapper:
     def __init__(self, kind: str, loaded: LoadedFile) -> None:
         self.kind = kind
         self.loaded = loaded
@@ -85,7 +85,7 @@ class _Mapper:
             )
             return
         if kind == "anyOf":
-            branch = _best_branch(error)
+            branch = best_branch(error)
             if branch is not None:
                 for inner in branch:
                     yield from self.map(inner)
@@ -279,12 +279,6 @@ class _Mapper:
 
 def validate_file(kind: str, loaded: LoadedFile) -> list[Diagnostic]:
     """Validate ``loaded`` against the published schema ``kind`` ("tools" or "policies")."""
-    validator = _validator(kind)
-    if validator.is_valid(loaded.data):
-        return []
-    mapper = _Mapper(kind, loaded)
-    found: dict[tuple[object, ...], Diagnostic] = {}
-    for error in validator.iter_errors(loaded.data):
-        for d in mapper.map(error):
-            found.setdefault((d.code, d.span, d.message), d)
-    return list(found.values())
+    from toolc.validate.outcome import validate
+
+    return validate(kind, loaded).diagnostics
