@@ -63,9 +63,7 @@ def _mutate(data: Any, path: tuple[Any, ...], how: str, wrong: Any) -> Any:
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=[c.name for c in CONFIGS])
-@settings(
-    max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True
-)
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 @given(data=st.data())
 def test_a_broken_config_is_judged_without_crashing(
     tmp_path_factory: pytest.TempPathFactory, config: Path, data: st.DataObject
