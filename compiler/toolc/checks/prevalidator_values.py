@@ -67,8 +67,6 @@ def locate(project: Project, path: JsonPath, schema: Schema, pointer: str) -> Sp
 def argument_values(
     ctx: CheckContext, target: ToolDecl, validator: ToolDecl
 ) -> Iterator[Diagnostic]:
-    from toolc.evolution.inclusion import accepts_all  # only configs with a pre-validator
-
     project = ctx.project
     if not (target.knows("args_schema") and validator.knows("args_schema")):
         return
@@ -82,9 +80,12 @@ def argument_values(
             ctx.judgeable(sent_at, sent, loops) and ctx.judgeable(taken_at, taken, loops)
         ):
             continue
-        found = accepts_all(
-            ctx.published_roots[taken_at], ctx.published_roots[sent_at], document, where=arg
-        )
+        wider, narrower = ctx.published_roots[taken_at], ctx.published_roots[sent_at]
+        if wider == narrower:  # the same schema, as validators usually declare it
+            continue
+        from toolc.evolution.inclusion import accepts_all  # loaded only when schemas differ
+
+        found = accepts_all(wider, narrower, document, where=arg)
         if found.verdict == "yes":
             continue
         span = locate(project, taken_at, taken, found.pointer)
