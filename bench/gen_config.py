@@ -542,6 +542,10 @@ def generate(n: int, seed: int = DEFAULT_SEED) -> tuple[dict[str, Any], dict[str
         requires = [id_name] + [
             a for a in list(args)[1:] if "default" not in args[a] and rng.random() < 0.25
         ]
+        if validator is not None:  # every call reaches the validator: it requires no more
+            known = tools[validator]
+            needed = known.get("requires", policies.get(validator, {}).get("requires", []))
+            requires += [a for a in needed if a not in requires]
 
         tool: dict[str, Any] = {
             "version": f"{rng.randint(1, 3)}.{rng.randint(0, 12)}.{rng.randint(0, 9)}"
@@ -566,7 +570,7 @@ def generate(n: int, seed: int = DEFAULT_SEED) -> tuple[dict[str, Any], dict[str
             tool["confirmation_required"] = True
         elif rng.random() < 0.4:
             tool["confirmation_required"] = False
-        if i < 8 or rng.random() < 0.9:
+        if i < 8 or rng.random() < 0.9 or validator is not None:
             tool["requires"] = requires
         tool["args_schema"] = args
         if i % 7 == 3 or rng.random() < 0.25:
@@ -655,7 +659,8 @@ def _self_check(tools_doc: dict[str, Any], policies_doc: dict[str, Any]) -> None
             v, target = tools[pre["tool"]], tools[name]
             assert v["tool_type"] == "query" and v["mcp_server"] == target["mcp_server"]
             v_requires = v.get("requires") or pols.get(pre["tool"], {}).get("requires") or []
-            assert set(v_requires) <= set(target["args_schema"])
+            t_requires = target.get("requires") or p.get("requires") or []
+            assert set(v_requires) <= set(t_requires) <= set(target["args_schema"])
             if v.get("unknown_args") == "forbid":
                 assert set(target["args_schema"]) <= set(v["args_schema"])
     if len(tools) >= 10:  # from 10 tools on, every argument kind is used

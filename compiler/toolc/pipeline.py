@@ -27,11 +27,14 @@ from toolc.incremental import Files
 from toolc.memory import release_free_memory
 from toolc.model import Project, SourceSpans
 from toolc.model.project import lower
+from toolc.model.salvage import salvage
+from toolc.model.tools_file import Tool
 from toolc.source import LoadedFile, SourceMap, load_file
 from toolc.uptodate import inputs_digest
-from toolc.validate.schema_errors import validate_file
+from toolc.validate.outcome import Validation, validate
 from toolc.workspace import Drift
 
+TOOL_FIELDS = frozenset(Tool.model_fields)
 TOOLS_FILE = "tools.yaml"
 POLICIES_FILE = "tool_policies.yaml"
 
@@ -88,13 +91,23 @@ def check_project(config_dir: Path, cwd: Path | None = None) -> CheckResult:
 
 
 def analyze(files: list[tuple[str, LoadedFile]]) -> tuple[list[Diagnostic], Project | None]:
-    """validate → lower → check, on loaded files ("tools" first, then maybe "policies")."""
+    """validate → lower → check, on loaded files ("tools" first, then maybe "policies").
+
+    With schema errors, the checks still run on what validated (`model.salvage`), so that
+    independent mistakes are reported in one run; the project is then not returned, since
+    parts of it are placeholders."""
     diagnostics: list[Diagnostic] = []
+    validations: list[Validation | None] = []
     for kind, loaded in files:
         diagnostics.extend(loaded.diagnostics)
-        if loaded.ok:
-            diagnostics.extend(validate_file(kind, loaded))
+        validation = validate(kind, loaded) if loaded.ok else None
+        validations.append(validation)
+        if validation is not None:
+            diagnostics.extend(validation.diagnostics)
     if any(d.is_error for d in diagnostics):
+        if any(v is None for v in validations):  # a file that did not load: nothing to judge
+            return diagnostics, None
+        diagnostics.extend(_partial_checks(files, validations))
         return diagnostics, None
     tools = files[0][1]
     policies = files[1][1] if len(files) > 1 else None
@@ -105,6 +118,32 @@ def analyze(files: list[tuple[str, LoadedFile]]) -> tuple[list[Diagnostic], Proj
     del tools, policies
     diagnostics.extend(run_checks(project))
     return diagnostics, project
+
+
+def _partial_checks(
+    files: list[tuple[str, LoadedFile]], validations: list[Validation | None]
+) -> list[Diagnostic]:
+    """The checks, on the parts of the config that validated."""
+    tools, tools_check = files[0][1], validations[0]
+    policies = files[1][1] if len(files) > 1 else None
+    policies_check = validations[1] if len(files) > 1 else None
+    assert tools_check is not None
+    saved = salvage(
+        tools.data,
+        (tools_check.broken, tools_check.names),
+        policies.data if policies else None,
+        (policies_check.broken, policies_check.names) if policies_check else None,
+        TOOL_FIELDS,
+    )
+    if saved is None:
+        return []
+    tools_data, policies_data, damage = saved
+    spans = SourceSpans(tools.spans, policies.spans if policies else None)
+    try:
+        project = lower(tools_data, policies_data, spans, damage)
+    except ValueError:  # a part the salvage kept that the model still refuses: judge nothing
+        return []
+    return run_checks(project)
 
 
 def _check_project(config_dir: Path, cwd: Path) -> CheckResult:

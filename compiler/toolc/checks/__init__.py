@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from toolc.checks import breaks, fragments, names, policies, types, values
+from toolc.checks import breaks, fragments, names, policies, prevalidators, types, values
 from toolc.checks.context import CheckContext
 from toolc.diagnostics import Diagnostic
 from toolc.model import Project
@@ -14,6 +14,7 @@ Check = Callable[[CheckContext], Iterable[Diagnostic]]
 
 CHECKS: tuple[Check, ...] = (
     *policies.CHECKS,
+    *prevalidators.CHECKS,
     *names.CHECKS,
     *types.CHECKS,
     *fragments.CHECKS,

@@ -12,9 +12,11 @@ from toolc.semver import Version
 
 
 def accepted_breaks(ctx: CheckContext) -> Iterator[Diagnostic]:
+    project = ctx.project
+    if not project.accepted_breaks:
+        return  # and the evolution engine is not even loaded
     from toolc.evolution.rules import RULES
 
-    project = ctx.project
     for i, entry in enumerate(project.accepted_breaks):
         at = ("accepted_breaks", i)
         if entry.rule not in RULES:
@@ -57,7 +59,7 @@ def accepted_breaks(ctx: CheckContext) -> Iterator[Diagnostic]:
                 f"`to: {entry.to}` is not above `from: {entry.from_}`",
                 "an accepted break goes with a release: `to` is the higher version",
             )
-        if entry.tool not in project.tools:
+        if not project.declares(entry.tool):
             yield diag(
                 "accepted-break-invalid",
                 project.spans.tool((*at, "tool")),

@@ -7,9 +7,12 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+import jsonschema_rs
+
+from toolc.checks.bounds import bound_problems
 from toolc.model import Project
-from toolc.model.schemas import roots, to_json_schema, walk
-from toolc.model.tools_file import SchemaKeywords
+from toolc.model.schemas import refs_in, roots, to_json_schema, walk
+from toolc.model.tools_file import Schema, SchemaKeywords
 from toolc.source import JsonPath
 
 
@@ -51,12 +54,55 @@ class CheckContext:
         return {root: to_json_schema(schema) for root, schema in roots(self.project)}
 
     @cached_property
+    def unsatisfiable(self) -> dict[JsonPath, list[tuple[str, str]]]:
+        """The schema nodes whose bounds leave no value: (keyword, why) by node."""
+        found: dict[JsonPath, list[tuple[str, str]]] = {}
+        for node in self.nodes:
+            problems = list(bound_problems(node.keywords))
+            if problems:
+                found[node.path] = problems
+        return found
+
+    @cached_property
+    def invalid_roots(self) -> dict[JsonPath, Any]:
+        """The fragments that are not valid JSON Schema 2020-12, with the metaschema's error."""
+        found: dict[JsonPath, Any] = {}
+        for root, schema in self.published_roots.items():
+            try:
+                jsonschema_rs.meta.validate(schema)
+            except jsonschema_rs.ValidationError as exc:
+                found[root] = exc
+        return found
+
+    @cached_property
     def published(self) -> dict[JsonPath, dict[str, Any]]:
         """Every schema node as published JSON Schema, by its path (views into the roots)."""
         out: dict[JsonPath, dict[str, Any]] = {}
         for root, schema in self.published_roots.items():
             _published_nodes(root, schema, out)
         return out
+
+    def judgeable(
+        self, root: JsonPath, schema: Schema, avoid: frozenset[str] = frozenset()
+    ) -> bool:
+        """Whether a whole fragment can be reasoned about: no part of it, nor of a type it
+        reaches, was replaced for a schema error, and each `$ref` it reaches names a declared
+        type outside `avoid` (types whose own check reports them)."""
+        damage = self.project.damage
+        if damage is not None and root in damage.damaged:
+            return False
+        stack, seen = [schema], set()
+        while stack:
+            for _, name in refs_in(stack.pop()):
+                if name in seen:
+                    continue
+                if name in avoid or name not in self.project.types:
+                    return False
+                if damage is not None and damage.broken_type(name):
+                    return False
+                seen.add(name)
+                stack.append(self.project.types[name])
+        return True
 
     @cached_property
     def published_types(self) -> dict[str, dict[str, Any]]:

@@ -79,8 +79,8 @@ def multi_item(ctx: CheckContext) -> Iterator[Diagnostic]:
     project = ctx.project
     for name, tool in project.tools.items():
         spec = tool.decl.multi_item
-        if spec is None:
-            continue
+        if spec is None or not ctx.judgeable(("tools", name, "multi_item", "item"), spec.item):
+            continue  # a part replaced for a schema error: its status cannot be judged
         item = _follow_refs(project, spec.item, ())[0].root
         props = item.properties or {}
         required = set(item.required or ())
@@ -95,7 +95,7 @@ def multi_item(ctx: CheckContext) -> Iterator[Diagnostic]:
                 "add `success: {type: boolean}` to the item's properties and to `required`",
             )
         returns = tool.decl.returns
-        if returns is not None:
+        if returns is not None and ctx.judgeable(("tools", name, "returns"), returns):
             resolved, where = _follow_refs(project, returns, ("tools", name, "returns"))
             declared = resolved.root.properties or {}
             for field in MULTI_ITEM_FIELDS:

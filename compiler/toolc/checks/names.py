@@ -97,7 +97,7 @@ def server_names(ctx: CheckContext) -> Iterator[Diagnostic]:
     project = ctx.project
     first: dict[str, str] = {}  # server → the first enabled tool that names it
     for name, tool in project.tools.items():
-        if tool.enabled:
+        if tool.enabled and tool.knows("mcp_server", "enabled"):
             first.setdefault(tool.decl.mcp_server, name)
 
     def span(server: str) -> Span:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from toolc.checks.context import CheckContext
-from toolc.diagnostics import Diagnostic, Note, Span, diag
+from toolc.diagnostics import Diagnostic, Note, diag
 from toolc.diagnostics.suggest import did_you_mean
 from toolc.model import Project, ToolDecl
 
@@ -13,102 +13,13 @@ from toolc.model import Project, ToolDecl
 def policy_targets(ctx: CheckContext) -> Iterator[Diagnostic]:
     project = ctx.project
     for name in project.policies:
-        if name not in project.tools:
+        if not project.declares(name):
             yield diag(
                 "policy-unknown-tool",
                 project.spans.policy(("tool_policies", name), key=True),
                 f"policy for undeclared tool '{name}'{did_you_mean(name, project.tools)}",
                 "declare the tool in tools.yaml or remove the policy",
             )
-
-
-def pre_validators(ctx: CheckContext) -> Iterator[Diagnostic]:
-    """A declared pre-validation is checked even while `enabled: false`: a dangling reference
-    would otherwise surface only on the day someone switches it on."""
-    project = ctx.project
-    reported: set[str] = set()  # validators whose `returns` was reported (once each)
-    for name, tool in project.tools.items():
-        pre = tool.policy.pre_validation if tool.policy is not None else None
-        if pre is None:
-            continue
-        span = project.spans.policy(("tool_policies", name, "pre_validation", "tool"))
-        if pre.tool == name:
-            yield diag(
-                "prevalidator-self",
-                span,
-                f"'{name}' is named as its own pre-validator",
-                "name the validator tool in `pre_validation.tool`",
-            )
-            continue
-        validator = project.tools.get(pre.tool)
-        if validator is None:
-            yield diag(
-                "prevalidator-unknown",
-                span,
-                f"pre-validator '{pre.tool}' of '{name}' is not a declared tool"
-                f"{did_you_mean(pre.tool, project.tools)}",
-            )
-            continue
-        if validator.decl.mcp_server != tool.decl.mcp_server:
-            yield diag(
-                "prevalidator-other-server",
-                span,
-                f"pre-validator '{validator.name}' is on server '{validator.decl.mcp_server}'"
-                f" but '{name}' is on '{tool.decl.mcp_server}'",
-                "pre-validation runs inside the target's server: move one of the two",
-            )
-        yield from _validator_arguments(project, tool, validator, span)
-        if validator.decl.returns is not None and validator.name not in reported:
-            reported.add(validator.name)
-            yield diag(
-                "prevalidator-returns",
-                project.spans.tool(("tools", validator.name, "returns"), key=True),
-                f"'{validator.name}' validates '{name}': its data is the pre-validation decision, "
-                "not a `returns` of its own",
-                "remove `returns`; toolc publishes the decision schema for it",
-            )
-        if tool.pre_validation is None:  # declared but switched off
-            continue
-        if not validator.enabled:
-            yield diag(
-                "prevalidator-disabled",
-                span,
-                f"pre-validator '{validator.name}' of '{name}' is disabled",
-                "enable the validator, or set `pre_validation.enabled: false`",
-            )
-        if validator.operation_type == "transactional":
-            yield diag(
-                "transactional-prevalidator",
-                span,
-                f"pre-validator '{validator.name}' is transactional; it runs before the user "
-                "confirms anything",
-                "declare it `tool_type: query` if it only reads",
-            )
-
-
-def _validator_arguments(
-    project: Project, target: ToolDecl, validator: ToolDecl, span: Span
-) -> Iterator[Diagnostic]:
-    """The validator receives the target's arguments unchanged: it must be able to take them."""
-    for arg in validator.requires:
-        if arg not in target.args:
-            yield diag(
-                "prevalidator-arguments",
-                span,
-                f"pre-validator '{validator.name}' requires '{arg}', which '{target.name}' "
-                "does not have",
-                f"make '{arg}' optional in '{validator.name}', or add it to '{target.name}'",
-            )
-    if validator.decl.unknown_args == "forbid":
-        for arg in target.args:
-            if arg not in validator.args:
-                yield diag(
-                    "prevalidator-arguments",
-                    span,
-                    f"pre-validator '{validator.name}' forbids unknown arguments but "
-                    f"'{target.name}' sends '{arg}'",
-                    f"declare '{arg}' in '{validator.name}', or let it ignore unknown arguments",
-                )
 
 
 def _requires(project: Project, tool: ToolDecl) -> Iterator[Diagnostic]:
@@ -119,7 +30,7 @@ def _requires(project: Project, tool: ToolDecl) -> Iterator[Diagnostic]:
         ("tool_policies", policy, project.spans.policy),
     ):
         for index, arg in enumerate(names or ()):
-            if arg not in tool.args:
+            if arg not in tool.args and tool.knows("args_schema"):
                 yield diag(
                     "requires-unknown-arg",
                     spans((source, tool.name, "requires", index)),
@@ -170,7 +81,11 @@ def agreement(ctx: CheckContext) -> Iterator[Diagnostic]:
                 ),
             )
         expected = "read_only" if decl.tool_type == "query" else "transactional"
-        if policy.operation_type is not None and policy.operation_type != expected:
+        if (
+            policy.operation_type is not None
+            and policy.operation_type != expected
+            and tool.knows("tool_type")
+        ):
             yield diag(
                 "operation-type-mismatch",
                 project.spans.policy(("tool_policies", name, "operation_type")),
@@ -181,6 +96,28 @@ def agreement(ctx: CheckContext) -> Iterator[Diagnostic]:
             )
 
 
+def _disputed(tool: ToolDecl) -> bool:
+    """Whether the two files disagree on the operation type or the confirmation: that is the
+    error to fix (`operation-type-mismatch`, `confirmation-mismatch`), and no warning reasons
+    from either side of it."""
+    policy, decl = tool.policy, tool.decl
+    if policy is None:
+        return False
+    declared = "read_only" if decl.tool_type == "query" else "transactional"
+    return (policy.operation_type is not None and policy.operation_type != declared) or (
+        policy.require_confirmation is not None
+        and decl.confirmation_required is not None
+        and policy.require_confirmation != decl.confirmation_required
+    )
+
+
+def _acknowledged(tool: ToolDecl) -> bool:
+    """An explicit `confirmation_required: false` in tools.yaml states that the tool needs no
+    confirmation, unless the policy says otherwise (then `confirmation-mismatch` is the error)."""
+    policy = tool.policy.require_confirmation if tool.policy is not None else None
+    return tool.decl.confirmation_required is False and policy is not True
+
+
 def confirmation(ctx: CheckContext) -> Iterator[Diagnostic]:
     project = ctx.project
     for name, tool in project.tools.items():
@@ -188,13 +125,52 @@ def confirmation(ctx: CheckContext) -> Iterator[Diagnostic]:
             tool.operation_type == "transactional"
             and not tool.require_confirmation
             and tool.enabled
+            and not _acknowledged(tool)
+            and not _disputed(tool)
+            and tool.knows("operation_type", "require_confirmation", "confirmation_required")
+            and tool.knows("enabled")
         ):
             yield diag(
                 "transactional-without-confirmation",
                 project.spans.tool(("tools", name), key=True),
                 f"'{name}' changes state but asks for no confirmation",
-                "set `confirmation_required: true`, or `tool_type: query` if it only reads",
+                "set `confirmation_required: true`; or `tool_type: query` if it only reads; or "
+                "`confirmation_required: false` to state that it needs none",
             )
 
 
-CHECKS = (policy_targets, pre_validators, requirements, agreement, confirmation)
+def stated_hints(ctx: CheckContext) -> Iterator[Diagnostic]:
+    """Stated hints may refine what the operation type implies, never contradict it."""
+    project = ctx.project
+    for name, tool in project.tools.items():
+        stated = tool.decl.annotations
+        if stated is None or not tool.knows("operation_type"):
+            continue
+        read_only = tool.operation_type == "read_only"
+        if tool.policy is not None and tool.policy.operation_type is not None:
+            source = Note(
+                project.spans.policy(("tool_policies", name, "operation_type")),
+                f"the policy makes '{name}' {tool.operation_type}",
+            )
+        else:
+            source = Note(
+                project.spans.tool(("tools", name, "tool_type")),
+                f"`tool_type: {tool.decl.tool_type}` makes '{name}' {tool.operation_type}",
+            )
+        wrong: list[tuple[str, str]] = []
+        if stated.readOnlyHint is not None and stated.readOnlyHint != read_only:
+            wrong.append(("readOnlyHint", "`readOnlyHint` follows the operation type: remove it"))
+        if read_only and stated.destructiveHint is True:
+            wrong.append(("destructiveHint", "a read-only tool destroys nothing: remove it"))
+        for hint, fix in wrong:
+            value = str(getattr(stated, hint)).lower()
+            yield diag(
+                "annotation-contradiction",
+                project.spans.tool(("tools", name, "annotations", hint)),
+                f"`{hint}: {value}` contradicts '{name}', which is {tool.operation_type}",
+                fix,
+                (source,),
+            )
+
+
+CHECKS = (policy_targets, requirements, agreement, confirmation, stated_hints)

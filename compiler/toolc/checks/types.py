@@ -42,7 +42,9 @@ def alias_cycles(project: Project) -> list[list[str]]:
 def references(ctx: CheckContext) -> Iterator[Diagnostic]:
     project = ctx.project
     edges: dict[str, set[str]] = {name: set() for name in project.types}
-    reachable: set[str] = set()
+    damage = project.damage
+    # Types named from parts a schema error made unreadable still count as used.
+    reachable: set[str] = set(damage.lost_refs) if damage is not None else set()
     for node in ctx.nodes:
         kw, path = node.keywords, node.path
         from_type = node.root[1] if node.root[0] == "types" else None
@@ -52,7 +54,7 @@ def references(ctx: CheckContext) -> Iterator[Diagnostic]:
                 reachable.add(name)
             else:
                 edges[str(from_type)].add(name)
-            if name not in project.types:
+            if name not in project.types and (damage is None or damage.types_known):
                 yield diag(
                     "unknown-ref",
                     project.spans.tool((*path, "$ref")),
@@ -105,25 +107,67 @@ def ref_siblings(ctx: CheckContext) -> Iterator[Diagnostic]:
             )
 
 
-def _is_class(schema: Schema) -> bool:
-    """Whether a shared type becomes a Python class (an object with declared members)."""
-    kw = schema.root
-    kind = kw.type.root if kw.type is not None and isinstance(kw.type.root, str) else None
+# Keywords that make a schema without `type` lower to a union of every JSON type, object
+# included (mirrors the emitter: a typeless schema with none of them is `Any`).
+_TYPE_SPECIFIC = frozenset(
+    {"minLength", "maxLength", "pattern", "minimum", "maximum", "exclusiveMinimum",
+     "exclusiveMaximum", "minItems", "maxItems", "items", "properties", "required",
+     "additionalProperties", "uniqueItems"}
+)  # fmt: skip
+
+
+def _holds_recursion(kw: SchemaKeywords, at_root: bool) -> bool:
+    """Whether a `$ref` below this schema node is behind a Python class, where a recursive
+    reference is resolved lazily: an object member (`type: object`, `[object, "null"]`, or an
+    object by its `properties` with no `type`) that is a shared type itself or declares its
+    members. An `enum`/`const` node counts too: nothing below it becomes a Python type."""
+    if kw.field_ref is not None:
+        return False
+    if kw.enum is not None or "const" in kw.model_fields_set:
+        return True
+    if kw.type is None:
+        has_object = bool(_TYPE_SPECIFIC & kw.model_fields_set)
+    elif isinstance(kw.type.root, str):
+        has_object = kw.type.root == "object"
+    else:
+        has_object = any(t.root == "object" for t in kw.type.root)
     closed = kw.additionalProperties is not None and kw.additionalProperties.root is False
-    return kind == "object" and bool(kw.properties or kw.required or closed)
+    return has_object and (at_root or bool(kw.properties) or kw.required is not None or closed)
+
+
+def _unguarded_refs(schema: Schema) -> set[str]:
+    """The types a shared type refers to with no class between its root and the `$ref`."""
+    found: set[str] = set()
+    stack: list[tuple[Schema, bool]] = [(schema, True)]
+    while stack:
+        node, at_root = stack.pop()
+        kw = node.root
+        if kw.field_ref is not None:
+            found.add(ref_name(kw.field_ref))
+            continue
+        if _holds_recursion(kw, at_root):
+            continue  # every reference below is behind a class
+        extra = kw.additionalProperties.root if kw.additionalProperties is not None else None
+        if isinstance(extra, Schema):
+            stack.append((extra, False))
+        stack.extend((sub, False) for sub in (kw.properties or {}).values())
+        if kw.items is not None:
+            stack.append((kw.items, False))
+    return found
 
 
 def recursive_types(ctx: CheckContext) -> Iterator[Diagnostic]:
-    """Recursion among shared types must pass through a class (see `recursive-type`)."""
+    """Recursion among shared types must pass through a class (see `recursive-type`): a type
+    alias that names itself (`Tree = list[Tree]`) is no Python type at all."""
     project = ctx.project
-    edges: dict[str, set[str]] = {name: set() for name in project.types}
-    for node in ctx.nodes:
-        if node.root[0] == "types" and node.keywords.field_ref is not None:
-            edges[str(node.root[1])].add(ref_name(node.keywords.field_ref))
     bare = {name for cycle in alias_cycles(project) for name in cycle}  # ref-cycle reports those
-    plain = {n for n, schema in project.types.items() if not _is_class(schema) and n not in bare}
-    for start in sorted(plain):
-        stack, seen = list(edges[start] & plain), set()
+    edges = {
+        name: _unguarded_refs(schema) - bare
+        for name, schema in project.types.items()
+        if name not in bare
+    }
+    for start in sorted(edges):
+        stack, seen = list(edges[start]), set()
         while stack:
             current = stack.pop()
             if current == start:
@@ -136,7 +180,7 @@ def recursive_types(ctx: CheckContext) -> Iterator[Diagnostic]:
                 break
             if current not in seen:
                 seen.add(current)
-                stack.extend(edges.get(current, set()) & plain)
+                stack.extend(edges.get(current, set()))
 
 
 CHECKS = (references, ref_siblings, recursive_types)

@@ -11,7 +11,7 @@ import jsonschema_rs
 from toolc.checks.context import CheckContext, SchemaNode
 from toolc.checks.types import alias_cycles
 from toolc.diagnostics import Diagnostic, diag
-from toolc.model.schemas import ref_name
+from toolc.model.schemas import ref_name, refs_in
 from toolc.model.tools_file import SchemaKeywords
 from toolc.source import JsonPath
 from toolc.validate.patterns import compile_error, portability_problems
@@ -19,65 +19,20 @@ from toolc.validate.patterns import compile_error, portability_problems
 _OWN_VALUE_KEYWORDS = ("default", "examples", "enum", "const")
 
 
-def _number_bounds_empty(kw: SchemaKeywords) -> str | None:
-    """Whether the numeric bounds leave no number: the tightest lower bound against the
-    tightest upper bound, each inclusive or exclusive."""
-    lows = [(v, False) for v in (kw.minimum,) if v is not None]
-    lows += [(v, True) for v in (kw.exclusiveMinimum,) if v is not None]
-    highs = [(v, False) for v in (kw.maximum,) if v is not None]
-    highs += [(v, True) for v in (kw.exclusiveMaximum,) if v is not None]
-    if not lows or not highs:
-        return None
-    low, low_open = max(lows, key=lambda b: (b[0], b[1]))
-    high, high_open = min(highs, key=lambda b: (b[0], not b[1]))
-    if low > high or (low == high and (low_open or high_open)):
-        return f"the bounds leave no valid number (from {low} to {high})"
-    return None
-
-
-def _bound_problems(kw: SchemaKeywords) -> Iterator[tuple[str, str]]:
-    pairs = (
-        ("minLength", kw.minLength, "maxLength", kw.maxLength),
-        ("minItems", kw.minItems, "maxItems", kw.maxItems),
-    )
-    for low_name, low, high_name, high in pairs:
-        if low is not None and high is not None and low > high:
-            yield low_name, f"{low_name} {low} is greater than {high_name} {high}: nothing is valid"
-    empty = _number_bounds_empty(kw)
-    if empty is not None:
-        first = next(k for k in ("minimum", "exclusiveMinimum") if getattr(kw, k) is not None)
-        yield first, empty
-    if kw.enum is not None and not kw.enum:
-        yield "enum", "`enum` is empty: nothing is valid"
-    extra = kw.additionalProperties.root if kw.additionalProperties is not None else None
-    if extra is False:
-        declared = set(kw.properties or {})
-        for name in kw.required or ():
-            if name not in declared:
-                yield (
-                    "required",
-                    f"'{name}' is required but not declared in `properties`, and "
-                    "`additionalProperties: false` forbids it",
-                )
-
-
 def validity(ctx: CheckContext) -> Iterator[Diagnostic]:
     project = ctx.project
     broken: set[object] = set()
-    for root, schema in ctx.published_roots.items():
-        try:
-            jsonschema_rs.meta.validate(schema)
-        except jsonschema_rs.ValidationError as exc:
-            broken.add(root)
-            yield diag(
-                "invalid-arg-schema",
-                project.spans.tool((*root, *exc.instance_path)),
-                f"not valid JSON Schema 2020-12: {exc.message}",
-            )
+    for root, exc in ctx.invalid_roots.items():
+        broken.add(root)
+        yield diag(
+            "invalid-arg-schema",
+            project.spans.tool((*root, *exc.instance_path)),
+            f"not valid JSON Schema 2020-12: {exc.message}",
+        )
     for node in ctx.nodes:
         if node.root in broken:
             continue
-        for keyword, message in _bound_problems(node.keywords):
+        for keyword, message in ctx.unsatisfiable.get(node.path, ()):
             yield diag("invalid-arg-schema", project.spans.tool((*node.path, keyword)), message)
 
 
@@ -93,17 +48,41 @@ def _own_values(kw: SchemaKeywords) -> Iterator[tuple[tuple[str | int, ...], str
         yield ("examples", index), "example", value
 
 
-def _unresolvable(ctx: CheckContext) -> bool:
-    """Schemas a validator cannot be built from: undeclared `$ref`s, reference loops, patterns
-    that do not compile or are not portable."""
+def _skipped(ctx: CheckContext) -> tuple[set[JsonPath], set[str]]:
+    """The schema nodes whose stated values are not judged, and the types left out of the
+    validator: a node holding an undeclared `$ref` or a pattern that does not compile or is not
+    portable (no validator can be built for it), a node of a fragment that is not valid JSON
+    Schema or whose bounds admit no value (its values would only repeat that error), a type in a
+    loop of bare `$ref`s or holding such a node, a node referring to such a type, and every node
+    above one of those. Both empty in a config without such mistakes."""
+    project = ctx.project
+    own: set[JsonPath] = set(ctx.unsatisfiable)
     for node in ctx.nodes:
         ref = node.keywords.field_ref
-        if ref is not None and ref_name(ref) not in ctx.project.types:
-            return True
         pattern = node.keywords.pattern
-        if pattern is not None and (compile_error(pattern) or portability_problems(pattern)):
-            return True
-    return bool(alias_cycles(ctx.project))
+        if (
+            node.root in ctx.invalid_roots
+            or (ref is not None and ref_name(ref) not in project.types)
+            or (pattern is not None and (compile_error(pattern) or portability_problems(pattern)))
+        ):
+            own.add(node.path)
+    loops = {name for cycle in alias_cycles(project) for name in cycle}
+    if not own and not loops:
+        return own, loops
+    bad_types = loops | {str(path[1]) for path in own if path[0] == "types"}
+    edges = {name: {n for _, n in refs_in(schema)} for name, schema in project.types.items()}
+    grew = True
+    while grew:  # a type that reaches a bad type is bad too
+        before = len(bad_types)
+        bad_types |= {name for name, refs in edges.items() if refs & bad_types}
+        grew = len(bad_types) != before
+    bad = set(own)
+    for node in ctx.nodes:
+        ref = node.keywords.field_ref
+        if ref is not None and ref_name(ref) in bad_types:
+            bad.add(node.path)
+    # A node above a bad one holds it: its values cannot be judged without it.
+    return bad | {path[:n] for path in bad for n in range(len(path))}, bad_types
 
 
 # Schemas per batch: one validator per batch is cheap to build, and the batches bound the
@@ -115,19 +94,26 @@ def defaults(ctx: CheckContext) -> Iterator[Diagnostic]:
     """Stated values are checked in batches: one validator whose `$defs` hold the shared types
     and, under names no type can have, each schema of the batch that states a value (measured:
     one validator per schema cost more to build than the checking itself)."""
-    if _unresolvable(ctx):
-        return  # reported by the checks of references and patterns; fixed first
-    stating = [(n, node) for n, node in enumerate(ctx.nodes) if _has_values(node.keywords)]
+    skipped, types = _skipped(ctx)  # their own checks report why
+    stating = [
+        (n, node)
+        for n, node in enumerate(ctx.nodes)
+        if _has_values(node.keywords) and (not skipped or node.path not in skipped)
+    ]
     for start in range(0, len(stating), BATCH):
-        yield from _check_batch(ctx, stating[start : start + BATCH])
+        yield from _check_batch(ctx, stating[start : start + BATCH], types)
 
 
 def _has_values(kw: SchemaKeywords) -> bool:
     return bool(kw.enum or kw.examples or {"default", "const"} & kw.model_fields_set)
 
 
-def _check_batch(ctx: CheckContext, batch: list[tuple[int, SchemaNode]]) -> Iterator[Diagnostic]:
-    defs: dict[str, Any] = dict(ctx.published_types)
+def _check_batch(
+    ctx: CheckContext, batch: list[tuple[int, SchemaNode]], skipped_types: set[str]
+) -> Iterator[Diagnostic]:
+    defs: dict[str, Any] = {
+        name: schema for name, schema in ctx.published_types.items() if name not in skipped_types
+    }
     properties: dict[str, Any] = {}
     instance: dict[str, Any] = {}
     stated: dict[str, tuple[JsonPath, str]] = {}

@@ -298,10 +298,13 @@ _RULES = [
         E,
         "schema",
         "A shared type refers to itself without passing through an object.",
-        "A recursive type must pass through an object with `properties` (a tree node, say): "
-        "`Tree: {type: array, items: {$ref: '#/types/Tree'}}` has no Python class to hold the "
-        "recursion. Wrap the recursion in an object, e.g. `Node: {type: object, properties: "
-        "{children: {type: array, items: {$ref: '#/types/Node'}}}}`.",
+        "A recursive type must pass through an object (a tree node, say), which becomes the "
+        'Python class that holds the recursion: `type: object` or `[object, "null"]`, or an '
+        "object by its `properties` with no `type`, that is a shared type itself or declares "
+        "`properties`, `required` or `additionalProperties: false`. `Tree: {type: array, "
+        "items: {$ref: '#/types/Tree'}}` has no class to hold it. Wrap the recursion in an "
+        "object, e.g. `Node: {type: object, properties: {children: {type: array, items: "
+        "{$ref: '#/types/Node'}}}}`.",
     ),
     Rule(
         "unknown-format",
@@ -371,6 +374,31 @@ _RULES = [
         "every argument it requires among the target's arguments, and when it has "
         "`unknown_args: forbid` it must declare every argument the target has, or every call "
         "would be refused.",
+    ),
+    Rule(
+        "prevalidator-narrower",
+        E,
+        "policy",
+        "A pre-validator refuses argument values its target accepts.",
+        "The server sends the pre-validator the target's validated arguments unchanged, so for "
+        "every argument the two tools share, the validator's schema must accept every value the "
+        "target's does. Here toolc proved a value the target accepts and the validator refuses "
+        "(a type, `null` or an enum value it lacks, a tighter bound, a newly required or "
+        "undeclared property of a closed object): every call carrying such a value would fail "
+        "with PRE_VALIDATION_FAILED. The diagnostic points at the validator's schema and notes "
+        "the target's. Widen the validator's schema (the target already checked the value), or "
+        "narrow the target's.",
+    ),
+    Rule(
+        "prevalidator-undecided",
+        W,
+        "policy",
+        "toolc cannot tell whether a pre-validator accepts every value its target accepts.",
+        "Like `prevalidator-narrower`, but the difference is one toolc cannot decide: two "
+        "different `pattern`s (whether one regex accepts every string another does is not "
+        "decided), or a length bound beside a pattern. Check it yourself; to be sure, give the "
+        "validator's argument the target's schema, or drop the constraint from the validator, "
+        "which receives arguments the target already validated.",
     ),
     Rule(
         "requires-unknown-arg",
@@ -447,13 +475,28 @@ _RULES = [
         "`reason`), published by toolc. Remove `returns` from the validator.",
     ),
     Rule(
+        "annotation-contradiction",
+        E,
+        "policy",
+        "A stated MCP annotation contradicts the tool's operation type.",
+        "`annotations:` states the hints a client reads (`readOnlyHint`, `destructiveHint`, "
+        "`idempotentHint`, `openWorldHint`) where the ones toolc derives from the operation "
+        "type do not fit, say `destructiveHint: false` for a tool that only adds. It may not "
+        "contradict the operation type: `readOnlyHint` must be `true` exactly for a read-only "
+        "tool (the effective `operation_type`, from the policy or `tool_type`), and a read-only "
+        "tool cannot be `destructiveHint: true`. A client trusting the wrong hint would skip a "
+        "confirmation or retry a call that changes state. Remove the hint, or fix `tool_type`.",
+    ),
+    Rule(
         "transactional-without-confirmation",
         W,
         "policy",
         "A transactional tool asks for no confirmation.",
         "The tool changes state (`tool_type: action` or `operation_type: transactional`) but "
         "neither `confirmation_required` nor `require_confirmation` is true. Add one, or declare "
-        "the tool read-only if it is.",
+        "the tool read-only if it is. If the tool needs no confirmation (it only adds, say), "
+        "write `confirmation_required: false` in tools.yaml: an explicit `false`, with no policy "
+        "or a policy that agrees, states it and silences this warning.",
     ),
     Rule(
         "transactional-prevalidator",

@@ -19,12 +19,22 @@ def display_title(tool: ToolDecl) -> str:
     return text[:1].upper() + text[1:]
 
 
+HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+
+
 def tool_annotations(tool: ToolDecl) -> dict[str, Any]:
+    """The MCP annotations: derived from the operation type (read-only, or destructive), then
+    each hint the tool states in `annotations:` as stated (the checks refuse one that
+    contradicts the operation type). Hints neither derived nor stated are left out: clients
+    apply MCP's defaults."""
     read_only = tool.operation_type == "read_only"
-    result: dict[str, Any] = {"title": display_title(tool), "readOnlyHint": read_only}
+    hints: dict[str, Any] = {"readOnlyHint": read_only}
     if not read_only:
-        result["destructiveHint"] = True
-    return result
+        hints["destructiveHint"] = True
+    stated = tool.decl.annotations
+    if stated is not None:
+        hints.update(stated.model_dump(exclude_none=True))
+    return {"title": display_title(tool), **{k: hints[k] for k in HINTS if k in hints}}
 
 
 def descriptor(

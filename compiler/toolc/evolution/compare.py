@@ -88,9 +88,40 @@ def _text(
         if key == "title":  # the display title, shown twice; report it once
             if old_tool.get("title") == new_tool.get("title"):
                 found.append(finding("title-changed", name, path, "annotation title changed"))
-        elif key not in ("readOnlyHint", "destructiveHint") or _same_operation(old, new):
-            # the hints follow operation_type: classified there when it changed
+        elif key in ("readOnlyHint", "destructiveHint") and not _same_operation(old, new):
+            continue  # the hints follow operation_type: classified there
+        elif key in _HINT_DEFAULTS:
+            _hint(name, key, old_notes, new_notes, found, notes)
+        else:
             notes.append((path, f"annotation '{key}' changed"))
+
+
+# MCP's value of a hint a tool leaves out, and the value that claims the lesser risk: a host
+# asks the user less, retries more, for a tool that claims it.
+_HINT_DEFAULTS = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False,
+                  "openWorldHint": True}  # fmt: skip
+_HINT_RELAXED = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True,
+                 "openWorldHint": False}  # fmt: skip
+
+
+def _hint(
+    name: str,
+    key: str,
+    old: Mapping[str, Any],
+    new: Mapping[str, Any],
+    found: list[Finding],
+    notes: list[tuple[str, str]],
+) -> None:
+    """A hint the tool states, compared by its effective value (absent: MCP's default)."""
+    was, now = old.get(key, _HINT_DEFAULTS[key]), new.get(key, _HINT_DEFAULTS[key])
+    path = f"/tool/annotations/{escape(key)}"
+    if not isinstance(was, bool) or not isinstance(now, bool):
+        notes.append((path, f"annotation '{key}' changed"))
+    elif was != now:  # an equal effective value stated or dropped: bytes only (unclassified)
+        rule = (
+            "annotation-hint-relaxed" if now == _HINT_RELAXED[key] else "annotation-hint-tightened"
+        )
+        found.append(finding(rule, name, path, f"{key} {str(was).lower()} → {str(now).lower()}"))
 
 
 def _same_operation(old: Contract, new: Contract) -> bool:

@@ -63,7 +63,7 @@ def prose(walk: Emitter, o: Mapping[str, Any], n: Mapping[str, Any], path: str, 
         walk.emit("deprecation-changed", f"{path}/deprecated", where, what)
 
 
-def _type_set(schema: Mapping[str, Any]) -> frozenset[str]:
+def type_set(schema: Mapping[str, Any]) -> frozenset[str]:
     declared = schema.get("type")
     if isinstance(declared, str):
         return frozenset({declared})
@@ -82,7 +82,7 @@ def _show_types(types: frozenset[str]) -> str:
 
 def types(walk: Emitter, o: Mapping[str, Any], n: Mapping[str, Any], path: str, where: str) -> bool:
     """Classifies a change of `type`; False when the two sides share no type at all."""
-    old, new = _type_set(o), _type_set(n)
+    old, new = type_set(o), type_set(n)
     added = {t for t in new if not _covered(t, old)}
     removed = {t for t in old if not _covered(t, new)}
     if not added and not removed:
@@ -197,7 +197,7 @@ def _bound(schema: Mapping[str, Any], side: str) -> Bound | None:
         found.append((exclusive, True))
     if not found:
         return None
-    integer = _type_set(schema) == frozenset({"integer"})
+    integer = type_set(schema) == frozenset({"integer"})
     if integer:
         lower = side == "lower"
         found = [

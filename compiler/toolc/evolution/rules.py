@@ -148,6 +148,17 @@ _ERRORS_AND_POLICY = _rules(
      "Every call that passed still does."),
     ("operation-type-changed", "breaking", "The tool went from `read_only` to `transactional`.",
      "Callers that call read-only tools freely (retries, prefetching) now change state."),
+    ("annotation-hint-relaxed", "warning",
+     "A tool's annotation now claims less risk: `destructiveHint` true → false, "
+     "`idempotentHint` false → true or `openWorldHint` true → false.",
+     "Hosts read the hints to decide whether to ask the user before a call, or to retry one: "
+     "a tool that claims less risk may now run or be retried without a question. Conforming "
+     "callers are unaffected; make sure the new claim holds. (A hint left out counts as MCP's "
+     "default; `readOnlyHint` follows the operation type.)"),
+    ("annotation-hint-tightened", "compatible",
+     "A tool's annotation now claims more risk: `destructiveHint` false → true, "
+     "`idempotentHint` true → false or `openWorldHint` false → true.",
+     "Hosts become more careful with the tool; no call that worked is refused."),
     ("operation-type-read-only", "compatible",
      "The tool went from `transactional` to `read_only`.",
      "It changes less than before."),

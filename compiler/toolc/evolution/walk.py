@@ -90,6 +90,11 @@ class Walk:
     def emit(self, rule: str, path: str, where: str, what: str) -> None:
         self.findings.append(finding(rule, self.tool, path, f"{self.noun(where)} {what}"))
 
+    def note(self, path: str, what: str, *, moved: bool) -> None:
+        """A difference no rule classifies: a schema `moved` between inline and a `$ref` (the
+        same values either way), or a keyword this walk does not understand."""
+        self.notes.append((path, what))
+
     def compare(
         self,
         old: Any,
@@ -103,9 +108,8 @@ class Walk:
         o, old_refs = deref(obj(old), self.old_document)
         n, new_refs = deref(obj(new), self.new_document)
         if old_refs != new_refs:
-            self.notes.append(
-                (path, f"{_describe(old_refs)} became {_describe(new_refs)} at {path}")
-            )
+            what = f"{_describe(old_refs)} became {_describe(new_refs)} at {path}"
+            self.note(path, what, moved=True)
         pair = (old_refs[-1] if old_refs else None, new_refs[-1] if new_refs else None)
         if pair != (None, None):
             # A recursive type reaches the same pair of definitions again: what lies below was
@@ -130,7 +134,7 @@ class Walk:
             )
         for key in sorted((o.keys() | n.keys()) - _KNOWN):
             if normalize(o.get(key)) != normalize(n.get(key)):
-                self.notes.append((f"{path}/{escape(key)}", f"'{key}' changed at {path}"))
+                self.note(f"{path}/{escape(key)}", f"'{key}' changed at {path}", moved=False)
 
     def _object(
         self,

@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from toolc.diagnostics import Span
 from toolc.model.policies_file import PoliciesFile, Policy, PreValidation
+from toolc.model.salvage import Damage
 from toolc.model.tools_file import AcceptedBreak, Schema, Tool
 from toolc.source import JsonPath, SourceMap
 
@@ -38,10 +39,16 @@ class ToolDecl:
     require_confirmation: bool
     requires: tuple[str, ...]
     pre_validation: PreValidation | None  # only when enabled
+    # Facts a schema error left undecided (tool keys, `policy.<key>`, and the derived
+    # `operation_type`, `require_confirmation`, `requires`): no check reasons from them.
+    unknown: frozenset[str] = frozenset()
 
     @property
     def enabled(self) -> bool:
         return self.decl.enabled is not False
+
+    def knows(self, *facts: str) -> bool:
+        return not self.unknown or not self.unknown.intersection(facts)
 
     @property
     def args(self) -> Mapping[str, Schema]:
@@ -59,9 +66,33 @@ class Project:
     spans: SourceSpans
     bump_policy: BumpPolicy = "semver"
     accepted_breaks: tuple[AcceptedBreak, ...] = ()
+    damage: Damage | None = None  # what schema errors left undecided; None: all validated
+
+    def declares(self, name: str) -> bool:
+        """Whether tools.yaml declares a tool of this name, even one no check can read."""
+        return name in self.tools or (self.damage is not None and name in self.damage.unreadable)
 
 
-def _resolve(name: str, tool: Tool, policy: Policy | None) -> ToolDecl:
+def _undecided(tool: Tool, policy: Policy | None, broken: frozenset[str]) -> frozenset[str]:
+    """The broken facts, and those derived from them: the policy's value decides when it is
+    stated, the tool's otherwise."""
+    facts = set(broken)
+    stated = policy.model_fields_set if policy is not None else set()
+    for derived, tool_key in (
+        ("operation_type", "tool_type"),
+        ("require_confirmation", "confirmation_required"),
+    ):
+        policy_key = "operation_type" if derived == "operation_type" else "require_confirmation"
+        if f"policy.{policy_key}" in broken or (policy_key not in stated and tool_key in broken):
+            facts.add(derived)
+    if "requires" in broken or (tool.requires is None and "policy.requires" in broken):
+        facts.add("requires")
+    return frozenset(facts)
+
+
+def _resolve(
+    name: str, tool: Tool, policy: Policy | None, broken: frozenset[str] = frozenset()
+) -> ToolDecl:
     declared: OperationType = "read_only" if tool.tool_type == "query" else "transactional"
     operation: OperationType = declared
     confirm = bool(tool.confirmation_required)
@@ -76,10 +107,16 @@ def _resolve(name: str, tool: Tool, policy: Policy | None) -> ToolDecl:
             requires = tuple(policy.requires)
         if policy.pre_validation is not None and policy.pre_validation.enabled is not False:
             pre = policy.pre_validation
-    return ToolDecl(name, tool, policy, operation, confirm, requires, pre)
+    unknown = _undecided(tool, policy, broken) if broken else frozenset()
+    return ToolDecl(name, tool, policy, operation, confirm, requires, pre, unknown)
 
 
-def lower(tools_data: object, policies_data: object | None, spans: SourceSpans) -> Project:
+def lower(
+    tools_data: object,
+    policies_data: object | None,
+    spans: SourceSpans,
+    damage: Damage | None = None,
+) -> Project:
     """Build the typed model from data that already passed the published schemas.
 
     Tool by tool, each raw declaration released once its model exists, so the raw values and
@@ -93,7 +130,11 @@ def lower(tools_data: object, policies_data: object | None, spans: SourceSpans) 
     raw_types: dict[str, Any] = tools_data.get("types") or {}
     types = {name: Schema.model_validate(schema) for name, schema in raw_types.items()}
     policies = PoliciesFile.model_validate(policies_data).tool_policies if policies_data else {}
-    decls = {name: _resolve(name, tool, policies.get(name)) for name, tool in tools.items()}
+    broken = damage.unknown if damage is not None else {}
+    decls = {
+        name: _resolve(name, tool, policies.get(name), broken.get(name, frozenset()))
+        for name, tool in tools.items()
+    }
     breaks = tuple(AcceptedBreak.model_validate(b) for b in tools_data.get("accepted_breaks") or ())
     return Project(
         tools=MappingProxyType(decls),
@@ -102,4 +143,5 @@ def lower(tools_data: object, policies_data: object | None, spans: SourceSpans) 
         spans=spans,
         bump_policy=tools_data.get("bump_policy") or "semver",
         accepted_breaks=breaks,
+        damage=damage,
     )

@@ -7,6 +7,42 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel, StringConstraints
 from collections.abc import Mapping, Sequence
 
 
+class Annotations(BaseModel):
+    """
+    The tool's MCP annotations, overriding the ones derived from its operation type (`readOnlyHint`, and `destructiveHint: true` for a transactional tool). The display title is the tool's own `title`.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+        frozen=True,
+    )
+    readOnlyHint: Annotated[
+        bool | None,
+        Field(
+            description="The tool does not modify its environment. Must agree with the operation type (`true` exactly for a read-only tool)."
+        ),
+    ] = None
+    destructiveHint: Annotated[
+        bool | None,
+        Field(
+            description="The tool may perform destructive updates, rather than only additive ones (MCP default `true`). Meaningful for a transactional tool; `true` contradicts a read-only one."
+        ),
+    ] = None
+    idempotentHint: Annotated[
+        bool | None,
+        Field(
+            description="Calling the tool again with the same arguments has no additional effect (MCP default `false`)."
+        ),
+    ] = None
+    openWorldHint: Annotated[
+        bool | None,
+        Field(
+            description="The tool interacts with an open world of external entities, like the web, rather than a closed domain (MCP default `true`)."
+        ),
+    ] = None
+
+
 class ErrorSpec(BaseModel):
     """
     A domain error the tool may return.
@@ -204,7 +240,13 @@ class Tool(BaseModel):
     confirmation_required: Annotated[
         bool | None,
         Field(
-            description="Whether the user must confirm each call. Must agree with the policy's `require_confirmation` when both are set."
+            description="Whether the user must confirm each call. Must agree with the policy's `require_confirmation` when both are set. An explicit `false` states that a transactional tool needs no confirmation (no `transactional-without-confirmation` warning)."
+        ),
+    ] = None
+    annotations: Annotated[
+        Annotations | None,
+        Field(
+            description="MCP annotation hints overriding the derived ones: readOnlyHint, destructiveHint, idempotentHint, openWorldHint."
         ),
     ] = None
     requires: Annotated[

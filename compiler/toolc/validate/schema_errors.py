@@ -20,10 +20,11 @@ from toolc.resources import load_schema
 from toolc.source import JsonPath, LoadedFile
 from toolc.source.scalars import yaml11_reading
 from toolc.validate.describe import JSON_SCHEMA_KEYWORDS, TYPE_NAMES, json_type, show, where
+from toolc.validate.hints import flow_comma_hint, version_number_hint
 
 
 @functools.cache
-def _validator(kind: str) -> Any:
+def validator_of(kind: str) -> Any:
     return jsonschema_rs.validator_for(load_schema(kind))
 
 
@@ -34,7 +35,7 @@ def _subschema(kind: str, location: Sequence[str]) -> dict[str, Any]:
     return node if isinstance(node, dict) else {}
 
 
-def _best_branch(error: Any) -> list[Any] | None:
+def best_branch(error: Any) -> list[Any] | None:
     """For an anyOf failure, the errors of the branch the user meant: one whose type matched
     the value (its errors are about the content, not the kind of value), the one whose errors
     go deepest. All of its errors are reported, not just one."""
@@ -59,7 +60,7 @@ _PATTERN_HINTS = {
 }
 
 
-class _Mapper:
+class Mapper:
     def __init__(self, kind: str, loaded: LoadedFile) -> None:
         self.kind = kind
         self.loaded = loaded
@@ -84,7 +85,7 @@ class _Mapper:
             )
             return
         if kind == "anyOf":
-            branch = _best_branch(error)
+            branch = best_branch(error)
             if branch is not None:
                 for inner in branch:
                     yield from self.map(inner)
@@ -129,7 +130,15 @@ class _Mapper:
         in_schema = loc[:2] == ["$defs", "SchemaKeywords"]
         for key in unexpected:
             span = self.key_span((*path, key))
-            if in_schema and key in JSON_SCHEMA_KEYWORDS:
+            split = flow_comma_hint(self.loaded, path, key)
+            if split is not None:
+                yield diag(
+                    "unknown-key",
+                    span,
+                    f"unknown key '{key}' in {where(path)}{did_you_mean(key, allowed)}",
+                    split,
+                )
+            elif in_schema and key in JSON_SCHEMA_KEYWORDS:
                 yield diag(
                     "unsupported-keyword",
                     span,
@@ -138,10 +147,15 @@ class _Mapper:
                     "honours; validate this rule in the handler instead",
                 )
             else:
+                title = loc[:2] == ["$defs", "Annotations"] and key == "title"
                 yield diag(
                     "unknown-key",
                     span,
                     f"unknown key '{key}' in {where(path)}{did_you_mean(key, allowed)}",
+                    "the display title is the tool's own `title:`, published as `title` and "
+                    "`annotations.title`: move it there"
+                    if title
+                    else None,
                 )
 
     def missing(self, path: JsonPath, key: str) -> Diagnostic:
@@ -162,6 +176,10 @@ class _Mapper:
             hint = f"YAML 1.2 reads {value!r} as a string; write true or false"
         if path == ():
             hint = "the file's top level must be a mapping"
+        elif value is None:
+            hint = flow_comma_hint(self.loaded, path[:-1], str(path[-1])) or hint
+        elif "string" in types and isinstance(value, int | float) and not isinstance(value, bool):
+            hint = version_number_hint(self.loaded, path) or hint
         found = TYPE_NAMES[json_type(value)]
         if value is not None and not isinstance(value, dict | list):
             found += f" {show(value)}"
@@ -220,7 +238,8 @@ class _Mapper:
                 "invalid-version",
                 span,
                 f"version {show(value)} of {where(path)} is not a semantic version",
-                "write MAJOR.MINOR.PATCH, e.g. `version: 1.0.0`",
+                version_number_hint(self.loaded, path)
+                or "write MAJOR.MINOR.PATCH, e.g. `version: 1.0.0`",
             )
         if path and path[-1] == "$ref":
             return diag(
@@ -260,12 +279,6 @@ class _Mapper:
 
 def validate_file(kind: str, loaded: LoadedFile) -> list[Diagnostic]:
     """Validate ``loaded`` against the published schema ``kind`` ("tools" or "policies")."""
-    validator = _validator(kind)
-    if validator.is_valid(loaded.data):
-        return []
-    mapper = _Mapper(kind, loaded)
-    found: dict[tuple[object, ...], Diagnostic] = {}
-    for error in validator.iter_errors(loaded.data):
-        for d in mapper.map(error):
-            found.setdefault((d.code, d.span, d.message), d)
-    return list(found.values())
+    from toolc.validate.outcome import validate
+
+    return validate(kind, loaded).diagnostics
