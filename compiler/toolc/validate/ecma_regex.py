@@ -1,0 +1,90 @@
+"""What a `pattern` means: ECMA-262 with the `u` flag, as every JavaScript client reads the
+published schema (decision 0024). `translate` reads a pattern by that grammar and writes the
+Rust-regex pattern (pydantic's `regex_engine="rust-regex"`, linear-time) whose search accepts
+exactly the strings `new RegExp(pattern, "u").test(s)` accepts; or it says why it cannot: the
+pattern is invalid in JavaScript, or it needs what no linear-time engine has."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from pydantic_core import SchemaError, SchemaValidator, core_schema
+
+from toolc.validate.ecma_chars import Invalid, Problem, is_surrogate
+from toolc.validate.ecma_parse import Parser
+
+__all__ = ["Problem", "Refused", "Translated", "Translation", "model_pattern", "translate"]
+
+
+@dataclass(frozen=True, slots=True)
+class Translated:
+    pattern: str  # Rust regex syntax, for a search (not a full match)
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    invalid: bool  # True: a SyntaxError in JavaScript; False: valid, but not translatable
+    problems: tuple[Problem, ...]  # one when invalid; every untranslatable construct otherwise
+
+
+Translation = Translated | Refused
+
+
+@functools.lru_cache(maxsize=4096)  # checks and the emitter ask per node; configs repeat patterns
+def translate(pattern: str) -> Translation:
+    for offset, c in enumerate(pattern):
+        if is_surrogate(ord(c)):  # not Unicode text: JavaScript would see UTF-16 code units
+            return Refused(
+                False,
+                (
+                    Problem(
+                        offset,
+                        1,
+                        "the pattern holds a lone surrogate, which is not a Unicode character",
+                        "write the character itself or \\u{...}",
+                    ),
+                ),
+            )
+    parser = Parser(pattern)
+    try:
+        rust = parser.parse()
+    except Invalid as error:
+        return Refused(True, (error.problem,))
+    if parser.unsupported:
+        return Refused(False, tuple(sorted(parser.unsupported, key=lambda p: p.offset)))
+    too_big = _rust_error(rust)
+    if too_big is not None:
+        return Refused(
+            False,
+            (
+                Problem(
+                    0,
+                    len(pattern),
+                    f"the pattern is too large for the model's linear-time engine ({too_big})",
+                    "use smaller repetition counts (a maxLength bounds the length), or fewer "
+                    "nested repetitions",
+                ),
+            ),
+        )
+    return Translated(rust)
+
+
+def _rust_error(rust: str) -> str | None:
+    """pydantic-core's Rust regex refuses what exceeds its size limits; anything else it
+    refuses would be a bug in the translation, and is reported the same way."""
+    try:
+        SchemaValidator(core_schema.str_schema(pattern=rust, regex_engine="rust-regex"))
+    except SchemaError as error:
+        return str(error).strip().splitlines()[-1].strip()
+    return None
+
+
+def model_pattern(pattern: str) -> str:
+    """The pattern for a generated model's `Field(pattern=...)` under `regex_engine=
+    "rust-regex"`; `toolc check` refuses every pattern this raises for."""
+    found = translate(pattern)
+    if isinstance(found, Refused):
+        first = found.problems[0]
+        raise ValueError(f"pattern {pattern!r} at offset {first.offset}: {first.message}")
+    return found.pattern
