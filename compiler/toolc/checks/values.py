@@ -14,7 +14,7 @@ from toolc.diagnostics import Diagnostic, diag
 from toolc.model.schemas import ref_name
 from toolc.model.tools_file import SchemaKeywords
 from toolc.source import JsonPath
-from toolc.validate.patterns import compile_error, portability_problems
+from toolc.validate.ecma_regex import Refused, translate
 
 _OWN_VALUE_KEYWORDS = ("default", "examples", "enum", "const")
 
@@ -95,13 +95,13 @@ def _own_values(kw: SchemaKeywords) -> Iterator[tuple[tuple[str | int, ...], str
 
 def _unresolvable(ctx: CheckContext) -> bool:
     """Schemas a validator cannot be built from: undeclared `$ref`s, reference loops, patterns
-    that do not compile or are not portable."""
+    that are invalid or untranslatable."""
     for node in ctx.nodes:
         ref = node.keywords.field_ref
         if ref is not None and ref_name(ref) not in ctx.project.types:
             return True
         pattern = node.keywords.pattern
-        if pattern is not None and (compile_error(pattern) or portability_problems(pattern)):
+        if pattern is not None and isinstance(translate(pattern), Refused):
             return True
     return bool(alias_cycles(ctx.project))
 

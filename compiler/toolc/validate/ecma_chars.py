@@ -19,23 +19,61 @@ NOTHING = r"[^\x{0}-\x{10FFFF}]"  # an empty class: ECMA's `[]`
 ANYTHING = r"[\x{0}-\x{10FFFF}]"  # ECMA's `[^]`; not `(?s:.)`, whose `.` others may rewrite
 DOT = r"[^\n\r\x{2028}\x{2029}]"  # ECMA's `.`: any code point but a line terminator
 
-# ECMA-262 WhiteSpace and LineTerminator (`\s`): TAB VT FF SP NBSP ZWNBSP, the Space_Separator
-# category (stable since Unicode 6.3) and the four line terminators.
-_SPACE = (
-    r"\t\n\x{b}\x{c}\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}"
-    r"\x{3000}\x{feff}"
-)
-_WORD = "0-9A-Za-z_"  # ECMA's \w without the i flag: ASCII only, in every mode
-
-CLASS_ESCAPES = {
-    "d": "[0-9]",
-    "D": "[^0-9]",
-    "w": f"[{_WORD}]",
-    "W": f"[^{_WORD}]",
-    "s": f"[{_SPACE}]",
-    "S": f"[^{_SPACE}]",
+# The sets of `\d`, `\w` and `\s` as code point ranges. ECMA's \w (without the i flag) and \d
+# are ASCII in every mode; \s is WhiteSpace and LineTerminator: TAB LF VT FF CR, SP, NBSP,
+# U+1680, U+2000-200A, LS PS, U+202F, U+205F, U+3000 (the Space_Separator category, stable since
+# Unicode 6.3) and ZWNBSP.
+_SETS: dict[str, tuple[tuple[int, int], ...]] = {
+    "d": ((0x30, 0x39),),
+    "w": ((0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A)),
+    "s": (
+        (0x09, 0x0D),
+        (0x20, 0x20),
+        (0xA0, 0xA0),
+        (0x1680, 0x1680),
+        (0x2000, 0x200A),
+        (0x2028, 0x2029),
+        (0x202F, 0x202F),
+        (0x205F, 0x205F),
+        (0x3000, 0x3000),
+        (0xFEFF, 0xFEFF),
+    ),
 }
 
+
+def _complement(ranges: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    out, low = [], 0
+    for start, end in ranges:
+        if start > low:
+            out.append((low, start - 1))
+        low = end + 1
+    return (*out, (low, 0x10FFFF))
+
+
+def _items(ranges: tuple[tuple[int, int], ...]) -> str:
+    return "".join(
+        rust_char(a, True) if a == b else f"{rust_char(a, True)}-{rust_char(b, True)}"
+        for a, b in ranges
+    )
+
+
+# The members of each class escape written flat, to go inside a Rust class as they are: nested
+# classes would be shorter, but the config's value checker (jsonschema-rs) rewrites them.
+def class_items(letter: str) -> str:
+    ranges = _SETS[letter.lower()]
+    return _items(ranges if letter.islower() else _complement(ranges))
+
+
+def class_escape_set(letter: str) -> str:
+    r"""`\d` and the like outside a class."""
+    return (
+        f"[{_items(_SETS[letter.lower()])}]"
+        if letter.islower()
+        else f"[^{_items(_SETS[letter.lower()])}]"
+    )
+
+
+CLASS_ESCAPES = frozenset("dDwWsS")
 _CONTROL_ESCAPES = {"f": 0x0C, "n": 0x0A, "r": 0x0D, "t": 0x09, "v": 0x0B}
 _HEX = frozenset("0123456789abcdefABCDEF")
 

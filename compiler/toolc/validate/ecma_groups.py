@@ -12,6 +12,20 @@ _MODIFIERS = re.compile(r"\(\?([ims]*)(?:-([ims]*))?:")
 _ZWNJ_ZWJ = "\u200c\u200d"
 
 
+Where = tuple[tuple[int, int], ...]  # (disjunction, alternative) from the top down
+
+
+def _apart(a: Where, b: Where) -> bool:
+    """Whether two places are in different alternatives of one disjunction (so the groups
+    there can never both take part in a match)."""
+    for (da, aa), (db, ab) in zip(a, b, strict=False):
+        if da != db:
+            return False
+        if aa != ab:
+            return True
+    return False
+
+
 def _name_start(c: str) -> bool:
     # ID_Start, approximated by Python's XID_Start (they differ in a handful of characters).
     return c in "$_" or c.isidentifier()
@@ -25,22 +39,34 @@ class GroupNames:
     def __init__(self, pattern: str) -> None:
         self.p = pattern
         self.count = 0
-        self.names: dict[str, int] = {}
+        self.names: dict[str, list[Where]] = {}  # name → where each is defined
         self.refs: list[tuple[int, int, int | str]] = []  # (offset, length, number or name)
 
-    def define(self, offset: int, name: str | None) -> None:
+    def define(
+        self, offset: int, name: str | None, where: Where, unsupported: list[Problem]
+    ) -> None:
         self.count += 1
         if name is None:
             return
-        if name in self.names:
-            # ES2025 allows a name again in another alternative; earlier engines never do.
+        earlier = self.names.setdefault(name, [])
+        if any(not _apart(where, other) for other in earlier):
             raise invalid(
                 offset,
                 len(name) + 2,
-                f"the group name '{name}' is used twice",
+                f"the group name '{name}' is used twice in one alternative",
                 "rename one; a name means nothing to validation, so (?:...) does as well",
             )
-        self.names[name] = offset
+        if earlier:
+            unsupported.append(
+                Problem(
+                    offset,
+                    len(name) + 2,
+                    f"the group name '{name}' is used again: ES2025 allows it in another "
+                    "alternative, engines before it (Node 20 among them) refuse the pattern",
+                    "rename one; a name means nothing to validation, so (?:...) does as well",
+                )
+            )
+        earlier.append(where)
 
     def refer(self, offset: int, target: int | str, length: int) -> None:
         self.refs.append((offset, length, target))
@@ -88,7 +114,9 @@ class GroupNames:
         while i < len(p) and p[i] != ">":
             if p[i] == "\\":
                 if p[i + 1 : i + 2] != "u":
-                    raise invalid(i, 2, "only \\u escapes may appear in a group name", "")
+                    raise invalid(
+                        i, 2, "only \\u escapes may appear in a group name", "write the letter"
+                    )
                 cp, i = unicode_escape(p, i)
                 chars.append(chr(cp))
             else:

@@ -14,6 +14,8 @@ from toolc.validate.ecma_chars import (
     NOTHING,
     Problem,
     character_escape,
+    class_escape_set,
+    class_items,
     invalid,
     is_surrogate,
     rust_char,
@@ -32,6 +34,8 @@ class Parser:
         self.depth = 0
         self.groups = GroupNames(pattern)
         self.unsupported: list[Problem] = []
+        self.where: list[tuple[int, int]] = []  # (disjunction, alternative) down to self.i
+        self.disjunctions = 0
 
     def parse(self) -> str:
         out = self.disjunction()
@@ -47,10 +51,15 @@ class Parser:
         self.unsupported.append(Problem(start, max(self.i - start, 1), message, hint))
 
     def disjunction(self) -> str:
+        self.disjunctions += 1
+        me = self.disjunctions
+        self.where.append((me, 0))
         parts = [self.alternative()]
         while self.peek() == "|":
             self.i += 1
+            self.where[-1] = (me, len(parts))
             parts.append(self.alternative())
+        self.where.pop()
         return "|".join(parts)
 
     def alternative(self) -> str:
@@ -163,7 +172,9 @@ class Parser:
             return f"(?:{self.group_body(start, 3)})"
         if self.peek(3) == "(?<":
             self.i += 2
-            self.groups.define(self.i, self.group_name())
+            at = self.i
+            name = self.group_name()
+            self.groups.define(at, name, tuple(self.where), self.unsupported)
             return f"(?:{self.group_body(start, 0)})"
         if self.peek(2) == "(?":
             opener = self.groups.modifiers(start)  # or raises: no other (? group exists
@@ -175,7 +186,7 @@ class Parser:
                 "spell the cases out, e.g. [Aa] instead of (?i:a)",
             )
             return f"(?:{body})"
-        self.groups.define(start, None)
+        self.groups.define(start, None, (), self.unsupported)
         return f"(?:{self.group_body(start, 1)})"
 
     def group_body(self, start: int, opener: int) -> str:
@@ -216,7 +227,7 @@ class Parser:
         start, c = self.i, self.peek(2)[1:]
         if c in CLASS_ESCAPES and c:
             self.i += 2
-            return CLASS_ESCAPES[c]
+            return class_items(c) if in_class else class_escape_set(c)
         if c in ("p", "P") and c:
             return self.property(start, negated=c == "P")
         cp, self.i = character_escape(self.p, start, in_class)
