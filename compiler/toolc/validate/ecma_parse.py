@@ -229,11 +229,11 @@ class Parser:
             self.i += 2
             return class_items(c) if in_class else class_escape_set(c)
         if c in ("p", "P") and c:
-            return self.property(start, negated=c == "P")
+            return self.property(start, c == "P", in_class)
         cp, self.i = character_escape(self.p, start, in_class)
         return self.literal(start, cp)
 
-    def property(self, start: int, negated: bool) -> str:
+    def property(self, start: int, negated: bool, in_class: bool) -> str:
         end = self.p.find("}", start + 3) if self.p[start + 2 : start + 3] == "{" else -1
         if end == -1:
             raise invalid(start, 2, "\\p must be followed by {name}", "write \\p{L} or \\p{gc=Lu}")
@@ -245,6 +245,10 @@ class Parser:
                 raise invalid(start, self.i - start, str(problem), problem.hint) from None
             self.unsupported_at(start, str(problem), problem.hint)
             return NOTHING
+        if body is None:  # the surrogates: no string the model sees holds one, Rust has no name
+            if in_class:
+                return ANYTHING[1:-1] if negated else ""
+            return ANYTHING if negated else NOTHING
         return ("\\P{" if negated else "\\p{") + body + "}"
 
     def char_class(self) -> str:
@@ -278,6 +282,7 @@ class Parser:
             else:
                 items.append(low if isinstance(low, str) else self.literal(low_at, low, True))
         self.i += 1
+        items = [item for item in items if item]  # \p{Cs} adds nothing
         if not items:
             return ANYTHING if negated else NOTHING
         return ("[^" if negated else "[") + "".join(items) + "]"

@@ -118,6 +118,7 @@ _BINARY = {
     for alias in (long, short)
     if alias is not None
 }
+_NOT_IN_RUST = frozenset(("Changes_When_NFKC_Casefolded",))
 _SCRIPT_KEYS = frozenset(("Script", "sc", "Script_Extensions", "scx"))
 
 
@@ -130,12 +131,13 @@ class PropertyProblem(ValueError):
         self.invalid = invalid
 
 
-def rust_property(body: str) -> str:
-    """The Rust `\\p{...}` body meaning what ECMA-262's `\\p{body}` means."""
+def rust_property(body: str) -> str | None:
+    """The Rust `\\p{...}` body meaning what ECMA-262's `\\p{body}` means; None for the
+    Surrogate category, which Rust's tables leave out (no Rust string can hold a surrogate)."""
     name, eq, value = body.partition("=")
     if eq:
         if name in ("General_Category", "gc") and value in _GC:
-            return f"gc={_GC[value]}"
+            return _gc(value)
         if name in _SCRIPT_KEYS and value:
             raise PropertyProblem(
                 f"Unicode script properties (\\p{{{body}}}) are not supported: script names "
@@ -151,11 +153,21 @@ def rust_property(body: str) -> str:
             invalid=True,
         )
     if body in _GC:
-        return f"gc={_GC[body]}"
+        return _gc(body)
     if body in _BINARY:
+        if _BINARY[body] in _NOT_IN_RUST:
+            raise PropertyProblem(
+                f"\\p{{{body}}} has no table in the model's engine (Rust's regex crate)",
+                "list the characters or ranges instead",
+                invalid=False,
+            )
         return _BINARY[body]
     raise PropertyProblem(
         f"\\p{{{body}}} names no general category or binary property ECMA-262 knows",
         "names are case-sensitive and exact, e.g. \\p{Lu}, \\p{Letter}, \\p{White_Space}",
         invalid=True,
     )
+
+
+def _gc(value: str) -> str | None:
+    return None if _GC[value] == "Surrogate" else f"gc={_GC[value]}"

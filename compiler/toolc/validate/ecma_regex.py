@@ -53,17 +53,22 @@ def translate(pattern: str) -> Translation:
         return Refused(True, (error.problem,))
     if parser.unsupported:
         return Refused(False, tuple(sorted(parser.unsupported, key=lambda p: p.offset)))
-    too_big = _rust_error(rust)
-    if too_big is not None:
+    refusal = _rust_error(rust)
+    if refusal is not None:
+        too_big = "size limit" in refusal
         return Refused(
             False,
             (
                 Problem(
                     0,
                     len(pattern),
-                    f"the pattern is too large for the model's linear-time engine ({too_big})",
+                    "the pattern is too large for the model's linear-time engine"
+                    if too_big
+                    else f"the model's engine refuses the translation {rust!r}",
                     "use smaller repetition counts (a maxLength bounds the length), or fewer "
-                    "nested repetitions",
+                    "nested repetitions"
+                    if too_big
+                    else "this is a bug in toolc: please report the pattern",
                 ),
             ),
         )
@@ -71,8 +76,8 @@ def translate(pattern: str) -> Translation:
 
 
 def _rust_error(rust: str) -> str | None:
-    """pydantic-core's Rust regex refuses what exceeds its size limits; anything else it
-    refuses would be a bug in the translation, and is reported the same way."""
+    """Why pydantic-core's Rust regex refuses the translation: its size limits, or else a bug in
+    the translation (which is then refused, never emitted)."""
     try:
         SchemaValidator(core_schema.str_schema(pattern=rust, regex_engine="rust-regex"))
     except SchemaError as error:
