@@ -56,7 +56,6 @@ def _disagreements(cases: list[tuple[str, str]]) -> list[str]:
             checker = jsonschema_rs.validator_for(
                 {"pattern": found.pattern},
                 pattern_options=jsonschema_rs.RegexOptions(),
-                validate_formats=False,
             )
             models[pattern] = (_model(pattern), checker)
         model, checker = models[pattern]
