@@ -16,6 +16,7 @@ from typing import Any
 
 from toolc import workspace
 from toolc.runtime.mock_values import mock_data
+from toolc.validate import ecma_regex
 
 Handler = Callable[[Any, Any], Awaitable[Any]]
 
@@ -45,7 +46,7 @@ def mock_handlers(tools: Mapping[str, Any], warn: Callable[[str], None]) -> Simp
             setattr(handlers, method, _answer({"eligible": True}))
             continue
         try:
-            data = mock_data(spec.output_schema)
+            data = mock_data(spec.output_schema, search=ecma_regex.search)
         except ValueError as exc:
             warn(f"tool '{name}' answers TOOL_ERROR: no mock data for its returns ({exc})")
             setattr(handlers, method, _failing(str(exc)))

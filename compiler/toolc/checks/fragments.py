@@ -1,4 +1,4 @@
-"""Rules over single schema nodes and tool declarations: formats, portable patterns, multi-item
+"""Rules over single schema nodes and tool declarations: formats, patterns (ECMA-262), multi-item
 results, the error catalogue."""
 
 from __future__ import annotations

@@ -266,7 +266,7 @@ _RULES = [
         E,
         "schema",
         "A pattern is not a valid ECMAScript regular expression.",
-        "`new RegExp(pattern, \"u\")` would throw a SyntaxError, so every JavaScript client refuses "
+        '`new RegExp(pattern, "u")` would throw a SyntaxError, so every JavaScript client refuses '
         "the published schema. Under the `u` flag a lone `{`, `}` or `]` must be escaped, only "
         "syntax characters and `/` may be escaped (`\\-` only inside a class), and `(?P<`, "
         "`(?i)`, `\\A`, `\\Z` and octal escapes do not exist. The caret shows the offending "

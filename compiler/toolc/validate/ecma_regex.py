@@ -9,12 +9,20 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from pydantic_core import SchemaError, SchemaValidator, core_schema
+from pydantic_core import SchemaError, SchemaValidator, ValidationError, core_schema
 
 from toolc.validate.ecma_chars import Invalid, Problem, is_surrogate
 from toolc.validate.ecma_parse import Parser
 
-__all__ = ["Problem", "Refused", "Translated", "Translation", "model_pattern", "translate"]
+__all__ = [
+    "Problem",
+    "Refused",
+    "Translated",
+    "Translation",
+    "model_pattern",
+    "search",
+    "translate",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,3 +101,21 @@ def model_pattern(pattern: str) -> str:
         first = found.problems[0]
         raise ValueError(f"pattern {pattern!r} at offset {first.offset}: {first.message}")
     return found.pattern
+
+
+@functools.lru_cache(maxsize=1024)
+def _validator(rust: str) -> SchemaValidator:
+    return SchemaValidator(core_schema.str_schema(pattern=rust, regex_engine="rust-regex"))
+
+
+def search(pattern: str, s: str) -> bool:
+    """Whether `s` holds a match of `pattern` as the models read it (False for a pattern
+    `check` refuses): for toolc's own uses, such as the mock server's values."""
+    found = translate(pattern)
+    if isinstance(found, Refused):
+        return False
+    try:
+        _validator(found.pattern).validate_python(s)
+    except ValidationError:
+        return False
+    return True
