@@ -481,3 +481,19 @@ def test_an_optional_recursion_ends() -> None:
     }
     schema = {"$ref": "#/$defs/Node", "$defs": {"Node": node}}
     assert example_value(schema) == {}
+
+
+# Patterns only ECMAScript reads: Python's `re` cannot compile them, so the default search
+# confirms no candidate (a clean "no value found", never re.error); the mock server passes
+# the models' own reading (ecma_regex.search), which finds one.
+ECMA_ONLY = {"^\\u{41}+$": "A", "^[^]$": "a", "^\\p{Lu}$": "A"}
+
+
+@pytest.mark.parametrize(("pattern", "value"), ECMA_ONLY.items())
+def test_ecma_patterns_are_judged_as_the_models_judge_them(pattern: str, value: str) -> None:
+    from toolc.validate.ecma_regex import search
+
+    schema = {"type": "string", "pattern": pattern}
+    with pytest.raises(ValueError, match="no value found"):
+        example_value(schema)
+    assert example_value(schema, search=search) == value

@@ -16,6 +16,7 @@ from typing import Any
 
 from toolc import workspace
 from toolc.runtime.mock_values import is_valid, mock_data
+from toolc.validate import ecma_regex
 
 Handler = Callable[[Any, Any], Awaitable[Any]]
 
@@ -60,9 +61,10 @@ def _per_item(spec: Any, data: Any, workflow: bool) -> Handler:
                 value = element[name]
             else:
                 continue
-            if is_valid(value, prop, schema):
+            if is_valid(value, prop, schema, ecma_regex.search):
                 item[name] = copy.deepcopy(value)
-        return item if is_valid(item, item_schema, schema) else copy.deepcopy(template)
+        valid = is_valid(item, item_schema, schema, ecma_regex.search)
+        return item if valid else copy.deepcopy(template)
 
     async def handler(args: Any, ctx: Any) -> Any:
         answer = copy.deepcopy(data)
@@ -103,7 +105,7 @@ def mock_handlers(tools: Mapping[str, Any], warn: Callable[[str], None]) -> Simp
             setattr(handlers, method, _answer({"eligible": True}))
             continue
         try:
-            data = mock_data(spec.output_schema)
+            data = mock_data(spec.output_schema, search=ecma_regex.search)
         except ValueError as exc:
             warn(f"tool '{name}' answers TOOL_ERROR: no mock data for its returns ({exc})")
             setattr(handlers, method, _failing(str(exc)))

@@ -1,4 +1,4 @@
-"""Rules over single schema nodes and tool declarations: formats, portable patterns, multi-item
+"""Rules over single schema nodes and tool declarations: formats, patterns (ECMA-262), multi-item
 results, the error catalogue."""
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from toolc.model import Project
 from toolc.model.schemas import ref_name
 from toolc.model.tools_file import Schema, Type
 from toolc.source import JsonPath
-from toolc.validate.patterns import compile_error, portability_problems
+from toolc.source.scalar_offsets import inner_span
+from toolc.validate.ecma_regex import Refused, translate
 
 # fmt: off
 FORMATS_2020_12 = frozenset((
@@ -38,20 +39,32 @@ def formats(ctx: CheckContext) -> Iterator[Diagnostic]:
 
 
 def patterns(ctx: CheckContext) -> Iterator[Diagnostic]:
+    """Each pattern read as ECMA-262 with the u flag (decision 0024): invalid there, or needing
+    what the model's linear-time engine lacks, it is refused with a caret on the construct."""
     for node in ctx.nodes:
         pattern = node.keywords.pattern
         if pattern is None:
             continue
-        span = ctx.project.spans.tool((*node.path, "pattern"))
-        error = compile_error(pattern)
-        if error is not None:
-            yield diag("invalid-pattern", span, f"pattern `{pattern}` does not compile: {error}")
+        found = translate(pattern)
+        if not isinstance(found, Refused):
             continue
-        for problem in portability_problems(pattern):
+        path = (*node.path, "pattern")
+        for problem in found.problems:
+            span = inner_span(
+                ctx.project.spans.tools,
+                path,
+                pattern,
+                problem.offset,
+                problem.offset + problem.length,
+            )
+            if found.invalid:
+                message = f"pattern `{pattern}` is not a valid ECMAScript regular expression"
+            else:
+                message = f"pattern `{pattern}` cannot be checked by the model's engine"
             yield diag(
-                "unsupported-pattern",
+                "invalid-pattern" if found.invalid else "unsupported-pattern",
                 span,
-                f"pattern `{pattern}` at offset {problem.offset}: {problem.message}",
+                f"{message} (offset {problem.offset}): {problem.message}",
                 problem.hint,
             )
 

@@ -14,7 +14,7 @@ from toolc.diagnostics import Diagnostic, diag
 from toolc.model.schemas import ref_name, refs_in
 from toolc.model.tools_file import SchemaKeywords
 from toolc.source import JsonPath
-from toolc.validate.patterns import compile_error, portability_problems
+from toolc.validate.ecma_regex import Refused, Translated, translate
 
 _OWN_VALUE_KEYWORDS = ("default", "examples", "enum", "const")
 
@@ -63,7 +63,7 @@ def _skipped(ctx: CheckContext) -> tuple[set[JsonPath], set[str]]:
         if (
             node.root in ctx.invalid_roots
             or (ref is not None and ref_name(ref) not in project.types)
-            or (pattern is not None and (compile_error(pattern) or portability_problems(pattern)))
+            or (pattern is not None and isinstance(translate(pattern), Refused))
         ):
             own.add(node.path)
     loops = {name for cycle in alias_cycles(project) for name in cycle}
@@ -127,8 +127,12 @@ def _check_batch(
             stated[key] = ((*node.path, *where), what)
     if not instance:
         return
+    originals: dict[str, str] = {}
+    schema = _model_patterns({"$defs": defs, "properties": properties}, originals)
     try:
-        validator = jsonschema_rs.validator_for({"$defs": defs, "properties": properties})
+        validator = jsonschema_rs.validator_for(
+            schema, pattern_options=jsonschema_rs.RegexOptions()
+        )
     except (jsonschema_rs.ValidationError, ValueError):
         return  # a schema the other checks already refuse; its values cannot be judged yet
     reported: set[str] = set()
@@ -138,11 +142,36 @@ def _check_batch(
             continue
         reported.add(key)
         path, what = stated[key]
+        message = error.message
+        rust = getattr(error.kind, "pattern", None)
+        if isinstance(rust, str) and rust in originals:  # say the pattern as the user wrote it
+            message = message.replace(f'"{rust}"', f'"{originals[rust]}"')
         yield diag(
             "invalid-default",
             ctx.project.spans.tool(path),
-            f"{what} does not match its schema: {error.message}",
+            f"{what} does not match its schema: {message}",
         )
+
+
+def _model_patterns(schema: Any, originals: dict[str, str]) -> Any:
+    """A copy of `schema` whose patterns are the model's (decision 0024), for jsonschema-rs's
+    plain Rust regex engine: it then judges a stated value exactly as the model and every
+    JavaScript client will. Stated values are copied as they are, even a `pattern` key in them."""
+    if isinstance(schema, list):
+        return [_model_patterns(item, originals) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in _OWN_VALUE_KEYWORDS:
+            out[key] = value
+        elif key == "pattern" and isinstance(value, str):
+            found = translate(value)
+            out[key] = found.pattern if isinstance(found, Translated) else value
+            originals[out[key]] = value
+        else:
+            out[key] = _model_patterns(value, originals)
+    return out
 
 
 CHECKS = (validity, defaults)

@@ -252,19 +252,25 @@ _RULES = [
         "unsupported-pattern",
         E,
         "schema",
-        "A pattern uses regex syntax engines read differently.",
-        "Patterns must mean the same in Python (the reference validator), ECMAScript and Rust: no "
-        "lookaround, no backreferences, no possessive or atomic groups, no inline flags, and no "
-        "classes whose meaning depends on Unicode mode (`\\d`, `\\w`, `\\s`, `\\b`). Write "
-        "explicit classes such as `[0-9]` and `[A-Za-z0-9_]`.",
+        "A pattern needs what a linear-time regex engine cannot do.",
+        "A pattern means what ECMA-262 says under the `u` flag, as JavaScript clients read it; "
+        "the generated models check it with a translation for Rust's linear-time regex engine, "
+        "so no input can stall the server. Lookahead and lookbehind (`(?=`, `(?!`, `(?<=`, "
+        "`(?<!`), backreferences (`\\1`, `\\k<name>`), Unicode script properties "
+        "(`\\p{Script=...}`), lone surrogates, ES2025 additions (`(?i:...)`, a group name used "
+        "again) and patterns too large for the engine have no translation. The caret shows the "
+        "construct; rewrite it (e.g. a class for a script), or check the rule in the handler.",
     ),
     Rule(
         "invalid-pattern",
         E,
         "schema",
-        "A pattern is not a valid regular expression.",
-        "The reference validator (Python's `re`, as used by the `jsonschema` package) cannot "
-        "compile the pattern. The message gives the position of the problem.",
+        "A pattern is not a valid ECMAScript regular expression.",
+        '`new RegExp(pattern, "u")` would throw a SyntaxError, so every JavaScript client refuses '
+        "the published schema. Under the `u` flag a lone `{`, `}` or `]` must be escaped, only "
+        "syntax characters and `/` may be escaped (`\\-` only inside a class), and `(?P<`, "
+        "`(?i)`, `\\A`, `\\Z` and octal escapes do not exist. The caret shows the offending "
+        "construct and the hint the fix.",
     ),
     Rule(
         "unknown-ref",

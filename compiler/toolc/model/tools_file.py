@@ -381,7 +381,7 @@ class SchemaKeywords(BaseModel):
     pattern: Annotated[
         str | None,
         Field(
-            description="A regular expression the string must contain a match of (portable subset: no lookaround, backreferences or \\d \\w \\s \\b)."
+            description="A regular expression (ECMA-262, u flag) the string must contain a match of; lookaround and backreferences are refused (no linear-time engine has them)."
         ),
     ] = None
     format: Annotated[

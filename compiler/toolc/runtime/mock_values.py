@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from toolc.runtime.mock_patterns import ALNUM, expand, parse_pattern
@@ -38,24 +38,40 @@ _HINTS = (
 )
 
 
+# Whether a string holds a match of a pattern. The default is Python's `re`, which reads
+# some ECMAScript patterns differently; toolc's mock server passes the models' reading.
+Search = Callable[[str, str], bool]
+
+
+def re_search(pattern: str, s: str) -> bool:
+    try:
+        return re.search(pattern, s) is not None
+    except re.error:  # ECMAScript syntax `re` lacks (`\u{...}`, `[^]`): not confirmed
+        return False
+
+
 def example_value(
-    schema: Mapping[str, Any], root: Mapping[str, Any] | None = None
+    schema: Mapping[str, Any],
+    root: Mapping[str, Any] | None = None,
+    search: Search = re_search,
 ) -> Any:
     """A value valid against `schema`; `root` resolves `#/...` references (default:
     `schema` itself). For a toolc envelope, the `ok: true` branch. ValueError naming
     the JSON path when no value is found."""
-    return _Gen(schema if root is None else root).first(schema, "$")
+    return _Gen(schema if root is None else root, search).first(schema, "$")
 
 
-def is_valid(value: Any, schema: Any, root: Mapping[str, Any]) -> bool:
+def is_valid(
+    value: Any, schema: Any, root: Mapping[str, Any], search: Search = re_search
+) -> bool:
     """Whether `value` validates against `schema` (`#/...` refs resolved in `root`)."""
-    return _Gen(root).ok(value, schema)
+    return _Gen(root, search).ok(value, schema)
 
 
-def mock_data(output_schema: Mapping[str, Any]) -> Any:
+def mock_data(output_schema: Mapping[str, Any], search: Search = re_search) -> Any:
     """The `data` of the `ok: true` branch of a toolc envelope output schema; for a
     multi-item tool, at least one result, every one successful, counts that agree."""
-    gen = _Gen(output_schema)
+    gen = _Gen(output_schema, search)
     for branch in output_schema.get("oneOf", []):
         if not _is_ok_branch(gen, branch):
             continue
@@ -112,8 +128,9 @@ def _format_ok(s: str, fmt: str) -> bool:
 
 
 class _Gen:
-    def __init__(self, root: Mapping[str, Any]) -> None:
+    def __init__(self, root: Mapping[str, Any], search: Search = re_search) -> None:
         self.root = root
+        self.search = search
 
     def resolve(self, ref: str) -> Any:
         if not ref.startswith("#"):
@@ -156,7 +173,7 @@ class _Gen:
             and ("oneOf" not in s or sum(self.ok(v, b) for b in s["oneOf"]) == 1)
             and ("not" not in s or not self.ok(v, s["not"]))
             and (not _is(v, "number") or _number_ok(v, s))
-            and (not isinstance(v, str) or _string_ok(v, s))
+            and (not isinstance(v, str) or _string_ok(v, s, self.search))
             and (not isinstance(v, list) or self.array_ok(v, s))
             and (not isinstance(v, dict) or self.object_ok(v, s))
         )
@@ -173,7 +190,7 @@ class _Gen:
     def object_ok(self, v: dict[str, Any], s: Mapping[str, Any]) -> bool:
         props, pats = s.get("properties", {}), s.get("patternProperties", {})
         for k, x in v.items():
-            subs = [p for r, p in pats.items() if re.search(r, k)]
+            subs = [p for r, p in pats.items() if self.search(r, k)]
             subs += [props[k]] if k in props else []
             extra = s.get("additionalProperties", True)
             if not all(self.ok(x, sub) for sub in subs or [extra]):
@@ -289,10 +306,10 @@ def _number_ok(v: float, s: Mapping[str, Any]) -> bool:
     return math.isfinite(v) and bool(low <= v <= high) and v not in edges
 
 
-def _string_ok(v: str, s: Mapping[str, Any]) -> bool:
+def _string_ok(v: str, s: Mapping[str, Any], search: Search) -> bool:
     return (
         s.get("minLength", 0) <= len(v) <= s.get("maxLength", len(v))
-        and ("pattern" not in s or re.search(s["pattern"], v) is not None)
+        and ("pattern" not in s or search(s["pattern"], v))
         and _format_ok(v, s.get("format", ""))
     )
 

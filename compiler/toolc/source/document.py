@@ -46,6 +46,7 @@ class SourceMap:
 
     path: str
     root: SpanNode | None = None
+    text: str = ""  # the text the spans point into, for spans inside a scalar (scalar_offsets)
 
     def _walk(self, path: JsonPath) -> tuple[SpanNode | None, bool]:
         node = self.root

@@ -268,6 +268,7 @@ class _Builder:
 def load_yaml(text: str, path: str) -> tuple[Any, SourceMap, list[Diagnostic]]:
     """Parse one YAML document. Returns (value, spans, diagnostics); value is None on failure."""
     builder = _Builder(path)
+    builder.spans.text = text
     parser = _Parser(text)
     try:
         while True:
