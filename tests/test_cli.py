@@ -159,3 +159,23 @@ def test_internal_error_is_reported_as_one(
     assert cli.run(["check", str(CLEAN)]) == 70
     err = capsys.readouterr().err
     assert "internal error" in err and "bug in toolc" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("out", ["..", ".", "../..", "gen/../.."])
+def test_an_output_that_would_hold_the_project_is_refused(tmp_path: Path, out: str) -> None:
+    """Each build replaces the output directory whole: the config's folder or an ancestor of it
+    is refused before anything is written (`out = ".."` used to exit 70)."""
+    project = tmp_path / "team" / "proj"
+    shutil.copytree(CLEAN, project, ignore=shutil.ignore_patterns("generated", "mcp-tools.json"))
+    before = sorted(p.name for p in tmp_path.rglob("*"))
+    flag = run_toolc(
+        "build", ".", "--out", out, "--snapshot", str(tmp_path / "s.json"), cwd=project
+    )
+    assert flag.returncode == 2 and "--out: the output directory" in flag.stderr
+    assert "would hold the config directory" in flag.stderr and "internal error" not in flag.stderr
+    (project / "pyproject.toml").write_text(f'[tool.toolc]\nstrict = false\nout = "{out}"\n')
+    setting = run_toolc("build", ".", cwd=project)
+    assert setting.returncode == 2
+    assert f"{project / 'pyproject.toml'}:3:1: the output directory" in setting.stderr
+    (project / "pyproject.toml").unlink()
+    assert sorted(p.name for p in tmp_path.rglob("*")) == before

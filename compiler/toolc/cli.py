@@ -60,19 +60,46 @@ def _settings(config_dir: Path, **flags: object) -> Settings:
         raise click.UsageError(str(exc)) from exc
 
 
-def _check_paths(out_dir: Path, snapshot_path: Path) -> None:
-    """Usage errors in where the build would write."""
-    name = out_dir.resolve().name
+def _shown(path: Path) -> str:
+    """A path as messages print it: relative to the working directory when below it."""
+    try:
+        return os.path.relpath(path) if path.is_relative_to(Path.cwd().resolve()) else str(path)
+    except ValueError:
+        return str(path)
+
+
+def _check_paths(settings: Settings, config_dir: Path) -> tuple[Path, Path]:
+    """Where the build writes, resolved, or a usage error naming where the setting came from."""
+    out_dir = settings.out_dir(config_dir).resolve()
+    snapshot_path = settings.snapshot_path(config_dir).resolve()
+    origin = settings.origin("out")
+    said = f"{origin}: " if origin else ""
+    name = out_dir.name
     if not name.isidentifier() or keyword.iskeyword(name):
         raise click.UsageError(
-            f"the output directory's name is the package name, and {name!r} cannot be imported "
-            "in Python; choose a name like `mcp_tools` with --out"
+            f"{said}the output directory's name is the package name, and {name!r} cannot be "
+            "imported in Python; choose a name like `mcp_tools` with --out"
         )
-    if snapshot_path.resolve().is_relative_to(out_dir.resolve()):
+    # Each build replaces the output directory whole: it must never hold the config, the
+    # working directory or a home.
+    held = [
+        (config_dir.resolve(), "the config directory"),
+        (Path.cwd().resolve(), "the working directory"),
+        (Path.home().resolve(), "your home directory"),
+    ]
+    for inside, what in held:
+        if inside.is_relative_to(out_dir):
+            raise click.UsageError(
+                f"{said}the output directory {out_dir} would hold {what} ({inside}), and each "
+                "build replaces the output directory whole; choose a directory of its own, "
+                "like generated/mcp_tools beside tools.yaml (the default)"
+            )
+    if snapshot_path.is_relative_to(out_dir):
         raise click.UsageError(
             "the snapshot cannot live inside the output directory, which each build replaces; "
             "keep it beside tools.yaml (the default) or choose another --snapshot"
         )
+    return out_dir, snapshot_path
 
 
 def _build(config_dir: Path, out_dir: Path, snapshot_path: Path, **options: Any) -> Any:
@@ -145,7 +172,7 @@ def check(
     Until the first build (no output directory and no snapshot yet) only the config is checked.
     """
     settings = _settings(config_dir, format=fmt, strict=strict, out=out, snapshot=snapshot)
-    out_dir, snapshot_path = settings.out_dir(config_dir), settings.snapshot_path(config_dir)
+    out_dir, snapshot_path = _check_paths(settings, config_dir)
     from toolc import pipeline  # here, so that --version and explain start fast
 
     if not out_dir.exists() and not snapshot_path.exists() and against is None:
@@ -172,8 +199,7 @@ def build(
     """Generate the package for the config in DIR: models, descriptors, schemas, contracts,
     registry, and the versioned snapshot. Writes nothing unless everything succeeds."""
     settings = _settings(config_dir, format=fmt, strict=strict, out=out, snapshot=snapshot)
-    out_dir, snapshot_path = settings.out_dir(config_dir), settings.snapshot_path(config_dir)
-    _check_paths(out_dir, snapshot_path)
+    out_dir, snapshot_path = _check_paths(settings, config_dir)
     from toolc.uptodate import is_up_to_date
 
     # Under --strict the warnings matter, so nothing is skipped that would report them.
@@ -182,13 +208,14 @@ def build(
         and against is None
         and is_up_to_date(config_dir, out_dir, snapshot_path, cache=not no_cache)
     ):
-        click.echo(f"toolc build {config_dir}: up to date ({out_dir})", err=True)
+        click.echo(f"toolc build {config_dir}: up to date ({_shown(out_dir)})", err=True)
         sys.exit(EXIT_OK)
     result = _build(
         config_dir, out_dir, snapshot_path, write=True, strict=settings.strict,
         cache=not no_cache, against=against, notify=_notify,
     )  # fmt: skip
-    done = f"wrote {out_dir} and {snapshot_path}" if result.written else "nothing written"
+    written = f"wrote {_shown(out_dir)} and {_shown(snapshot_path)}"
+    done = written if result.written else "nothing written"
     _report(settings, result, "build", config_dir, done)
 
 

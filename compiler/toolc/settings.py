@@ -24,9 +24,16 @@ class Settings:
     format: str = "text"
     out: Path | None = None  # the generated package directory; its name is the package name
     snapshot: Path | None = None
+    # Where each path setting came from, for messages: `--out`, or `pyproject.toml:3:1`.
+    origins: tuple[tuple[str, str], ...] = ()
+
+    def origin(self, key: str) -> str | None:
+        return dict(self.origins).get(key)
 
     def override(self, **flags: Any) -> Settings:
-        return replace(self, **{k: v for k, v in flags.items() if v is not None})
+        given = {k: v for k, v in flags.items() if v is not None}
+        origins = dict(self.origins) | {k: f"--{k}" for k in given if k in ("out", "snapshot")}
+        return replace(self, **given, origins=tuple(sorted(origins.items())))
 
     def out_dir(self, config_dir: Path) -> Path:
         return self.out if self.out is not None else config_dir / DEFAULT_OUT
@@ -67,5 +74,20 @@ def load_settings(config_dir: Path) -> Settings:
     if "format" in table and table["format"] not in FORMATS:
         raise SettingsError(f"{pyproject}: [tool.toolc] format must be one of {', '.join(FORMATS)}")
     # Paths in pyproject.toml are relative to the file that states them.
+    text = pyproject.read_text(encoding="utf-8")
+    origins = tuple((k, _located(pyproject, text, k)) for k in ("out", "snapshot") if k in table)
     paths = {k: pyproject.parent / table.pop(k) for k in ("out", "snapshot") if k in table}
-    return Settings(**table, **paths)
+    return Settings(**table, **paths, origins=origins)
+
+
+def _located(pyproject: Path, text: str, key: str) -> str:
+    """`path:line:col` of `key = ...` in the [tool.toolc] table (the file's path alone when it
+    cannot be found by a plain reading)."""
+    inside = False
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if stripped.startswith("["):
+            inside = stripped.replace(" ", "") == "[tool.toolc]"
+        elif inside and stripped.split("=", 1)[0].strip() == key:
+            return f"{pyproject}:{number}:{line.index(key) + 1}"
+    return str(pyproject)
