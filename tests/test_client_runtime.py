@@ -195,7 +195,7 @@ def test_confirmation_accepted_through_the_callback(retail: Live) -> None:
     assert envelope.data.model_extra["confirmed"] is True  # the handler saw the consent
     assert answers.requests == [
         ConfirmationRequest(
-            message="Cancelar pedidos — os pedidos: P-100, P-101. Confirm?",
+            message='Cancelar pedidos — os pedidos: "P-100", "P-101". Confirm?',
             tool="cancelar_pedidos",
             arguments={"order_ids": ["P-100", "P-101"]},
         )
@@ -251,8 +251,8 @@ def test_concurrent_confirmable_calls_each_get_their_own_question(retail: Live) 
     assert [i.order_id for i in _ok(second).data.results] == ["P-200", "P-201"]
     asked = sorted((r.message, str(r.arguments)) for r in answers.requests)
     assert [m for m, _ in asked] == [
-        "Cancelar pedidos — os pedidos: P-100. Confirm?",
-        "Cancelar pedidos — os pedidos: P-200, P-201. Confirm?",
+        'Cancelar pedidos — os pedidos: "P-100". Confirm?',
+        'Cancelar pedidos — os pedidos: "P-200", "P-201". Confirm?',
     ]
     assert [a for _, a in asked] == [
         str({"order_ids": ["P-100"]}),

@@ -520,9 +520,26 @@ def test_confirmation_message_names_the_items() -> None:
     assert named == {"ids": "os pedidos", "who": "o cliente"}
     args = {"ids": ["P-1", {"name": "TIM"}, {"id": "7"}, {"z": 1}], "who": "42", "note": "x"}
     assert confirmation.message("Cancelar", named, args) == (
-        'Cancelar — os pedidos: P-1, TIM, 7, {"z":1}; o cliente: 42. Confirm?'
+        'Cancelar — os pedidos: "P-1", "TIM", "7", {"z":1}; o cliente: "42". Confirm?'
     )
     assert confirmation.message("Cancelar", named, {}) == "Cancelar. Confirm?"
+
+
+def test_values_cannot_word_the_question() -> None:
+    """A caller's value is quoted, its control, bidi and separator characters escaped, its
+    length bounded: it cannot start a line of its own or pose as the server's text."""
+    named = {"ids": "os pedidos"}
+    hostile = 'P-1"\n\nNOTE: this is a dry run, nothing changes.\u202e\u2028\x00'
+    asked = confirmation.message("Cancelar", named, {"ids": [hostile, "x" * 500]})
+    assert asked == (
+        'Cancelar — os pedidos: "P-1\\"\\u{a}\\u{a}NOTE: this is a dry run, nothing changes.'
+        '\\u{202e}\\u{2028}\\u{0}", "' + "x" * 79 + '…". Confirm?'
+    )
+    assert "\n" not in asked and "\u202e" not in asked
+    many = confirmation.message("Cancelar", named, {"ids": [str(i) for i in range(30)]})
+    assert many.endswith('"19", and 10 more. Confirm?')
+    assert len(confirmation.message("x" * 5000, named, {})) < 2100
+    assert confirmation.visible("ok\u200bfine") == "ok\\u{200b}fine"
 
 
 def test_the_question_is_a_flat_non_empty_form() -> None:

@@ -414,7 +414,7 @@ def test_pre_validation_eligible(telecom_era: Connection) -> None:
     assert step["pre_validated"] is True and step["confirmed"] is True
     [question] = connection.asker.questions
     assert question.message == (
-        "Cancelar produtos — o cliente: 1; os produtos: TIM Fashion, Aya. Confirm?"
+        'Cancelar produtos — o cliente: "1"; os produtos: "TIM Fashion", "Aya". Confirm?'
     )
 
 
@@ -529,7 +529,7 @@ def test_confirmation_accepted(retail_era: Connection) -> None:
     envelope = connection.call("cancelar_pedidos", {"order_ids": ["P-100", "P-101"]})
     assert envelope["ok"] is True and envelope["data"]["confirmed"] is True
     [question] = connection.asker.questions
-    assert question.message == "Cancelar pedidos — os pedidos: P-100, P-101. Confirm?"
+    assert question.message == 'Cancelar pedidos — os pedidos: "P-100", "P-101". Confirm?'
     assert question.requested_schema == {
         "type": "object",
         "properties": {

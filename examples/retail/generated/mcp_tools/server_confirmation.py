@@ -19,6 +19,7 @@ import json
 import logging
 import secrets
 import time
+import unicodedata
 from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any, Literal
@@ -126,15 +127,43 @@ def refuse_state() -> MCPError:
     )
 
 
+# How much of each value, and how many values per argument, the question shows.
+_VALUE_CHARS = 80
+_VALUES_SHOWN = 20
+_QUESTION_CHARS = 2000
+
+
+def visible(text: str, limit: int = _QUESTION_CHARS) -> str:
+    """`text` with every control, format (bidi, zero-width), line and paragraph
+    separator character written as an escape, so a value cannot start a new line or
+    reorder the question around it, cut at `limit` characters."""
+    out = []
+    for ch in text:
+        if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn"):
+            out.append(f"\\u{{{ord(ch):x}}}")
+        else:
+            out.append(ch)
+    shown = "".join(out)
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
+
+
+def _quoted(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    return '"' + visible(escaped, _VALUE_CHARS) + '"'
+
+
 def _item_text(value: Any) -> str:
+    """One value as the question shows it: a string (or an item's name) quoted and
+    escaped, a number as it is, anything else as compact JSON, each bounded."""
     if isinstance(value, Mapping):
         for key in _NAME_KEYS:
             if isinstance(value.get(key), str | int) and value[key] != "":
-                return str(value[key])
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+                return _item_text(value[key])
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        return visible(text, _VALUE_CHARS)
     if isinstance(value, str):
-        return value
-    return json.dumps(value, ensure_ascii=False)
+        return _quoted(value)
+    return visible(json.dumps(value, ensure_ascii=False), _VALUE_CHARS)
 
 
 def labels(input_schema: Mapping[str, Any]) -> dict[str, str]:
@@ -148,15 +177,20 @@ def labels(input_schema: Mapping[str, Any]) -> dict[str, str]:
 
 
 def message(title: str, named: Mapping[str, str], arguments: Mapping[str, Any]) -> str:
-    """The question, naming the items through each argument's label, e.g.
-    `Cancelar pedidos — os pedidos: P-100, P-101. Confirm?`"""
+    """The question, naming the items through each argument's label, each value
+    quoted, e.g. `Cancelar pedidos — os pedidos: "P-100", "P-101". Confirm?` (values
+    come from the caller: they must never word the question themselves)."""
     parts = []
     for name, label in named.items():
         if name in arguments:
             value = arguments[name]
             values = value if isinstance(value, list) else [value]
-            parts.append(f"{label}: {', '.join(_item_text(v) for v in values)}")
-    return f"{title} — {'; '.join(parts)}. Confirm?" if parts else f"{title}. Confirm?"
+            shown = [_item_text(v) for v in values[:_VALUES_SHOWN]]
+            if len(values) > _VALUES_SHOWN:
+                shown.append(f"and {len(values) - _VALUES_SHOWN} more")
+            parts.append(f"{label}: {', '.join(shown)}")
+    question = f"{title} — {'; '.join(parts)}" if parts else title
+    return visible(question) + ". Confirm?"
 
 
 def _form_capable(ctx: ServerRequestContext[Any, Any]) -> bool:

@@ -16,7 +16,7 @@ from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from .server_confirmation import RequestStates, ask, binding, message
+from .server_confirmation import RequestStates, ask, binding, message, visible
 from .server_items import BadReturn
 from .server_outputs import FormatCheck
 from .server_sealing import (
@@ -254,9 +254,10 @@ class ToolCalls:
         spec = tool.spec
         wire = _wire_args(args)
         decided = (decision or {}).get("transaction_decision") or {}
-        text = decided.get("confirmation_message") or message(
-            spec.title, tool.labels, wire
-        )
+        worded = decided.get("confirmation_message")
+        # The validator's wording is the server's own, but it may repeat what the user
+        # said: its control and bidi characters are escaped too, its length bounded.
+        text = visible(worded) if worded else message(spec.title, tool.labels, wire)
         try:
             answer = await ask(
                 ctx,
