@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 import yaml
-from conftest import EXAMPLES
+from conftest import EXAMPLES, run_toolc
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from toolc.diagnostics import CODES
@@ -244,3 +245,70 @@ def test_pure_python_parser_reads_the_same_values_and_spans(
         assert slow[0] == fast[0] and slow[0] is not None
         assert slow[1].root == fast[1].root and slow[1].root is not None
         assert slow[2] == fast[2] == []
+
+
+# Hostile inputs: each a located diagnostic, never a hang, a blow-up or exit 70 (issue 10)
+
+HOSTILE_TOOL = """\
+tools:
+  t:
+    version: 1.0.0
+    description: {description}
+    mcp_server: s
+    tool_type: {kind}
+"""
+
+
+def _config(tmp_path: Path, description: str = "Reads.", kind: str = "query") -> Path:
+    (tmp_path / "tools.yaml").write_text(HOSTILE_TOOL.format(description=description, kind=kind))
+    return tmp_path
+
+
+def test_an_integer_of_thousands_of_digits_is_a_located_error(tmp_path: Path) -> None:
+    config = _config(tmp_path)
+    with (config / "tools.yaml").open("a") as stream:
+        stream.write("    args_schema:\n      n: {type: integer, maximum: " + "9" * 5000 + "}\n")
+    result = run_toolc("check", str(config))
+    assert result.returncode == 1 and "internal error" not in result.stderr
+    assert "tools.yaml:8:35: error[non-json-value]: an integer of 5,000 characters" in result.stderr
+
+
+def test_a_huge_file_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    config = _config(tmp_path)
+    with (config / "tools.yaml").open("r+b") as stream:
+        stream.truncate(1 << 30)  # 1 GiB, sparse: reading it would take seconds and gigabytes
+    for command in ("check", "build"):
+        result = run_toolc(command, str(config))
+        assert result.returncode == 1 and "error[file-too-large]" in result.stderr
+
+
+@pytest.mark.parametrize("name", ["tools.yaml", "tool_policies.yaml"])
+@pytest.mark.parametrize("kind", ["fifo", "directory", "dangling-link"])
+def test_a_config_path_that_is_no_file_is_refused(tmp_path: Path, name: str, kind: str) -> None:
+    config = _config(tmp_path, kind="action")
+    assert run_toolc("build", str(config)).returncode == 0  # warm the cache and the output
+    target = config / name
+    target.unlink(missing_ok=True)
+    if kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "directory":
+        target.mkdir()
+    else:
+        target.symlink_to(config / "nowhere.yaml")
+    for command in ("check", "build"):
+        result = run_toolc(command, str(config))  # a FIFO must not hang it (run_toolc: 120 s)
+        assert result.returncode == 1, (command, result.stderr)
+        assert f"{name}:1:1: error[not-a-file]" in result.stderr
+
+
+def test_only_yaml_1_2_line_breaks_end_a_line(tmp_path: Path) -> None:
+    """U+2028, U+2029 and NEL are ordinary characters in YAML 1.2: inside a value they are kept,
+    and they shift no line number."""
+    text = HOSTILE_TOOL.format(description="a\u2028b\x85c\u2029d", kind="query") + "    nope: 1\n"
+    (tmp_path / "tools.yaml").write_text(text, encoding="utf-8")
+    result = run_toolc("check", str(tmp_path))
+    assert result.returncode == 1
+    assert "tools.yaml:7:5: error[unknown-key]: unknown key 'nope'" in result.stderr
+    value, spans, problems = load_yaml(text.replace("    nope: 1\n", ""), "tools.yaml")
+    assert not problems and value["tools"]["t"]["description"] == "a\u2028b\x85c\u2029d"
+    assert spans.value_span(("tools", "t", "mcp_server")).line == 5

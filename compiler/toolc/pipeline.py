@@ -150,16 +150,18 @@ def _check_project(config_dir: Path, cwd: Path) -> CheckResult:
     tools_path = config_dir / TOOLS_FILE
     policies_path = config_dir / POLICIES_FILE
     tools_shown = shown_path(tools_path, cwd)
-    if not tools_path.is_file():
+    if not os.path.lexists(tools_path):
         return CheckResult([_missing_tools_file(tools_path, tools_shown)], {}, None)
 
     files: list[tuple[str, LoadedFile]] = [("tools", load_file(tools_path, tools_shown))]
-    if policies_path.is_file():
+    # Whatever stands at tool_policies.yaml is read (a directory, a FIFO or a dangling link
+    # is an error): skipping it would publish action tools without their confirmation.
+    if os.path.lexists(policies_path):
         files.append(("policies", load_file(policies_path, shown_path(policies_path, cwd))))
 
     diagnostics: list[Diagnostic] = []
     misnamed = policies_path.with_suffix(".yml")
-    if misnamed.is_file() and not policies_path.is_file():
+    if misnamed.is_file() and not os.path.lexists(policies_path):
         # Silently skipping it would drop every confirmation and pre-validation rule.
         diagnostics.append(
             diag(

@@ -6,6 +6,7 @@ whole config, so diagnostics and output are always those of a full build."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,7 +43,7 @@ def read_files(tools: Path, tools_shown: str, policies: Path, policies_shown: st
     tools_layout = split(tools_text, "tools") if tools_text is not None else None
     if tools_layout is None:
         return None
-    if not policies.exists():
+    if not os.path.lexists(policies):
         return Files(tools_shown, tools_layout, None, None)
     policies_text = _text(policies)
     policies_layout = split(policies_text, "tool_policies") if policies_text else None

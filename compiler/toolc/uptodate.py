@@ -16,9 +16,16 @@ INPUT_FILES = ("tools.yaml", "tool_policies.yaml")
 
 
 def _read(path: Path) -> bytes | None:
-    """A regular file only (a FIFO named tools.yaml must not hang the no-op check); anything
-    else reads as missing, and the real build that follows says what is wrong."""
-    return read_regular(path, follow=True, limit=1 << 28)
+    """A regular file only (a FIFO named tools.yaml must not hang the no-op check): None when
+    nothing is there, and a marker no digest can come from when something else is (the real
+    build that follows then says what is wrong)."""
+    if not os.path.lexists(path):
+        return None
+    data = read_regular(path, follow=True, limit=1 << 28)
+    return data if data is not None else _UNREADABLE
+
+
+_UNREADABLE = b"\0not a readable file: " + os.urandom(16)
 
 
 @functools.cache

@@ -13,12 +13,13 @@ from toolc import baseline, snapshot
 from toolc.diagnostics import Diagnostic, Span, diag
 from toolc.guard import Before, Policy, check_versions
 from toolc.snapshot import Entry
+from toolc.textlines import yaml_lines
 
 
 def _snapshot_line(text: str | None, shown: str) -> dict[str, Span]:
     """Each tool's line in the snapshot (one line per tool, by the file's own format)."""
     spans: dict[str, Span] = {}
-    for number, line in enumerate((text or "").splitlines(), start=1):
+    for number, line in enumerate(yaml_lines(text or ""), start=1):
         stripped = line.lstrip()
         if stripped.startswith('"'):
             name = stripped[1:].split('"', 1)[0]

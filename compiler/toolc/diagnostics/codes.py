@@ -31,6 +31,16 @@ _RULES = [
         "them, or create `tools.yaml` with a top-level `tools:` mapping.",
     ),
     Rule(
+        "not-a-file",
+        E,
+        "input",
+        "A config path names something that is not a regular file.",
+        "`tools.yaml` and `tool_policies.yaml` must be regular files (a symbolic link to one is "
+        "fine). A directory, a FIFO, a device or a link to nothing at one of those paths is "
+        "refused rather than skipped: skipping `tool_policies.yaml` would drop every "
+        "confirmation and pre-validation rule without a word.",
+    ),
+    Rule(
         "file-too-large",
         E,
         "input",

@@ -8,6 +8,7 @@ import os
 from collections.abc import Callable, Iterable, Mapping
 
 from toolc.diagnostics.model import Diagnostic, Span
+from toolc.textlines import yaml_lines
 
 FORMATS = ("text", "json", "github", "markdown", "junit")
 
@@ -29,7 +30,7 @@ def _source_excerpt(span: Span, sources: Mapping[str, str]) -> list[str]:
     text = sources.get(span.path)
     if text is None:
         return []
-    lines = text.splitlines()
+    lines = yaml_lines(text)
     if not 1 <= span.line <= len(lines):
         return []
     line = lines[span.line - 1]

@@ -5,6 +5,7 @@ split a flow mapping's value in two)."""
 from __future__ import annotations
 
 from toolc.diagnostics import Span
+from toolc.textlines import yaml_lines
 
 
 def _offset(lines: list[str], line: int, column: int) -> int:
@@ -14,7 +15,7 @@ def _offset(lines: list[str], line: int, column: int) -> int:
 
 def written(text: str, span: Span) -> str:
     """The characters a span covers."""
-    lines = text.splitlines(keepends=True)
+    lines = yaml_lines(text, keepends=True)
     if not 1 <= span.line <= len(lines):
         return ""
     start = _offset(lines, span.line, span.column)
@@ -24,7 +25,7 @@ def written(text: str, span: Span) -> str:
 def neighbours(text: str, span: Span) -> tuple[str, str]:
     """The first character before the span and the first after it that are not white space
     ("" at either end of the file)."""
-    lines = text.splitlines(keepends=True)
+    lines = yaml_lines(text, keepends=True)
     if not 1 <= span.line <= len(lines):
         return "", ""
     before = text[: _offset(lines, span.line, span.column)].rstrip()

@@ -3,6 +3,8 @@ parser sees it, so binary and mis-encoded files get a precise diagnostic instead
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 from toolc.diagnostics import Diagnostic, Span, diag
@@ -63,34 +65,65 @@ def _decode(data: bytes, shown: str) -> tuple[str | None, list[Diagnostic]]:
     return text.removeprefix("\ufeff"), []
 
 
+def _refused(shown: str, code: str, message: str, hint: str | None = None) -> LoadedFile:
+    return LoadedFile(
+        shown, None, None, SourceMap(shown), [diag(code, Span.whole_file(shown), message, hint)]
+    )
+
+
+def what_it_is(mode: int) -> str | None:
+    """What a path that is not a regular file is, in a word (None for a regular file)."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file"
+
+
+def _read(file: Path, shown: str) -> bytes | LoadedFile:
+    """The file's bytes, or the refusal: only a regular file (a FIFO must not hang toolc, a
+    device must not fill memory), never more than the limit (checked before reading)."""
+    try:
+        fd = os.open(file, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        if os.path.islink(file) and not file.exists():
+            return _refused(
+                shown, "not-a-file", f"{file.name} is a symbolic link to nothing",
+                "point the link at the file, or replace it with the file",
+            )  # fmt: skip
+        return _refused(shown, "file-not-found", f"cannot read file: {exc.strerror}")
+    st = os.fstat(fd)
+    kind = what_it_is(st.st_mode)
+    if kind is not None:
+        os.close(fd)
+        return _refused(
+            shown, "not-a-file", f"{file.name} is {kind}, not a file",
+            f"make {file.name} a regular YAML file",
+        )  # fmt: skip
+    with os.fdopen(fd, "rb") as stream:
+        if st.st_size > MAX_FILE_BYTES:
+            return _too_large(shown, st.st_size)
+        data = stream.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:  # it grew while being read
+        return _too_large(shown, len(data))
+    return data
+
+
+def _too_large(shown: str, size: int) -> LoadedFile:
+    message = f"file is {size:,} bytes; toolc reads at most {MAX_FILE_BYTES:,}"
+    return _refused(shown, "file-too-large", message)
+
+
 def load_file(file: Path, shown: str) -> LoadedFile:
     """Read and parse one config file. ``shown`` is the path as diagnostics print it."""
     empty = SourceMap(shown)
-    try:
-        size = file.stat().st_size
-        if size > MAX_FILE_BYTES:
-            return LoadedFile(
-                shown,
-                None,
-                None,
-                empty,
-                [
-                    diag(
-                        "file-too-large",
-                        Span.whole_file(shown),
-                        f"file is {size:,} bytes; toolc reads at most {MAX_FILE_BYTES:,}",
-                    )
-                ],
-            )
-        data = file.read_bytes()
-    except OSError as exc:
-        return LoadedFile(
-            shown,
-            None,
-            None,
-            empty,
-            [diag("file-not-found", Span.whole_file(shown), f"cannot read file: {exc.strerror}")],
-        )
+    data = _read(file, shown)
+    if isinstance(data, LoadedFile):
+        return data
     text, problems = _decode(data, shown)
     if text is None:
         return LoadedFile(shown, None, None, empty, problems)

@@ -35,6 +35,14 @@ def unsupported_tag(tag: object) -> ScalarProblem:
 def type_scalar(tag: str | None, plain: bool, text: str) -> tuple[Scalar, ScalarProblem | None]:
     """A scalar's value by YAML 1.2's core schema and toolc's tag policy, or why it has none."""
     value: Scalar
+    if (plain or tag in SCALAR_TAGS) and len(text) > MAX_DIGITS and _INTEGER.match(text):
+        return None, ScalarProblem(
+            "non-json-value",
+            f"an integer of {len(text):,} characters: toolc reads integers of at most "
+            f"{MAX_DIGITS:,} digits",
+            "JSON clients read numbers as 64-bit floats (15-17 significant digits); quote the "
+            "value if it is an identifier",
+        )
     if tag is None:
         value = resolve_plain(text) if plain else text
     elif tag == "!":
@@ -66,6 +74,9 @@ _FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\
 _INF = frozenset({".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF"})
 _NEG_INF = frozenset({"-.inf", "-.Inf", "-.INF"})
 _NAN = frozenset({".nan", ".NaN", ".NAN"})
+# Python's own bound on converting digits (sys.get_int_max_str_digits): longer is refused.
+MAX_DIGITS = 4300
+_INTEGER = re.compile(r"[-+]?[0-9]+\Z|0o[0-7]+\Z|0x[0-9a-fA-F]+\Z")
 # A plain scalar can only be something other than a string if it starts with one of these.
 _MAYBE_TYPED = frozenset("-+.0123456789~nNtTfF")
 

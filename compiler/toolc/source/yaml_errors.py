@@ -5,6 +5,7 @@ from __future__ import annotations
 import yaml
 
 from toolc.diagnostics import Diagnostic, Note, Span, diag
+from toolc.textlines import yaml_lines
 
 MAX_DEPTH = 64
 
@@ -31,7 +32,7 @@ def _printable(character: object) -> str:
 def _at(path: str, mark: yaml.Mark, text: str) -> Span:
     """The mark as a span, kept inside the file: at the end of input the parser's mark sits on a
     line past the last one, which editors and annotations cannot show."""
-    lines = text.splitlines() or [""]
+    lines = yaml_lines(text) or [""]
     if mark.line >= len(lines):
         return Span.point(path, len(lines), len(lines[-1]) + 1)
     return Span.point(path, mark.line + 1, mark.column + 1)
@@ -41,7 +42,7 @@ def syntax_error(exc: yaml.YAMLError, text: str, path: str) -> Diagnostic:
     if isinstance(exc, yaml.MarkedYAMLError) and exc.problem_mark is not None:
         mark = exc.problem_mark
         problem = exc.problem or "invalid YAML"
-        lines = text.splitlines()
+        lines = yaml_lines(text)
         line_text = lines[mark.line] if mark.line < len(lines) else ""
         if "nesting depth" in problem:  # newer PyYAML/libyaml stop runaway nesting themselves
             return diag(

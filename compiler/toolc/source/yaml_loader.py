@@ -8,6 +8,7 @@ before anything is expanded, and plain scalars are typed by YAML 1.2's core sche
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,6 +16,7 @@ import yaml
 
 from toolc.diagnostics import Diagnostic, Span, diag
 from toolc.source.document import SourceMap, SpanNode, new_node, pack, unpack
+from toolc.source.lines import shield
 from toolc.source.scalars import CORE, ScalarProblem, type_scalar, unsupported_tag
 from toolc.source.yaml_errors import duplicate_key, syntax_error
 
@@ -74,6 +76,7 @@ class _Builder:
         self.nodes = 0
         self.root: Any = None
         self.done = False
+        self.restore: Callable[[str], str] = _unchanged
         self.handlers = {
             yaml.ScalarEvent: self.scalar,
             yaml.MappingStartEvent: self.start_mapping,
@@ -152,7 +155,7 @@ class _Builder:
             )
             top.key = _BAD_KEY
             return
-        key = event.value
+        key = self.restore(event.value)
         if event.tag not in _KEY_TAGS:
             self.unsupported_tag(event)
             top.key = _BAD_KEY
@@ -181,7 +184,7 @@ class _Builder:
 
     # -- events ---------------------------------------------------------------------------------
     def scalar(self, event: Any) -> None:
-        value, problem = type_scalar(event.tag, not event.style, event.value)
+        value, problem = type_scalar(event.tag, not event.style, self.restore(event.value))
         if problem is not None:
             self.report(problem, event)
         if event.anchor is not None:
@@ -265,11 +268,16 @@ class _Builder:
             handler(event)
 
 
+def _unchanged(value: str) -> str:
+    return value
+
+
 def load_yaml(text: str, path: str) -> tuple[Any, SourceMap, list[Diagnostic]]:
     """Parse one YAML document. Returns (value, spans, diagnostics); value is None on failure."""
     builder = _Builder(path)
     builder.spans.text = text
-    parser = _Parser(text)
+    shielded, builder.restore = shield(text)  # YAML 1.2's line breaks (source/lines.py)
+    parser = _Parser(shielded)
     try:
         while True:
             event = parser.get_event()

@@ -39,12 +39,15 @@ def read_regular(
         fd = os.open(path, flags)
     except OSError:
         return None
+    st = os.fstat(fd)
+    if (
+        not stat.S_ISREG(st.st_mode)
+        or (size is not None and st.st_size != size)
+        or (limit is not None and st.st_size > limit)
+    ):
+        os.close(fd)
+        return None
     with os.fdopen(fd, "rb") as stream:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or (size is not None and st.st_size != size):
-            return None
-        if limit is not None and st.st_size > limit:
-            return None
         data = stream.read(st.st_size + 1)
     return data if len(data) == st.st_size else None
 
