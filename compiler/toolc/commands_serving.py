@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -39,9 +40,18 @@ def _pick_server(servers: list[str], wanted: str | None) -> str:
 @click.option("--http", is_flag=True, help="Serve Streamable HTTP instead of stdio.")
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", type=int, default=8000, show_default=True)
+@click.option(
+    "--allow-host", "allowed_hosts", multiple=True, metavar="NAME",
+    help="A Host header clients may send besides the loopback names (repeatable; `name:*` "
+    "for any port).",
+)  # fmt: skip
+@click.option(
+    "--auth-token-env", metavar="VAR", default=None,
+    help="Require `Authorization: Bearer <token>`, the token read from environment variable VAR.",
+)  # fmt: skip
 def serve(
     config_dir: Path, server_name: str | None, out: Path | None, mock: bool, http: bool,
-    host: str, port: int,
+    host: str, port: int, allowed_hosts: tuple[str, ...], auth_token_env: str | None,
 ) -> None:  # fmt: skip
     """Serve the tools of DIR over stdio (or HTTP) with no handler written: each tool answers
     with data from its `returns` schema (declared examples first), under the same validation,
@@ -68,7 +78,13 @@ def serve(
 
     click.echo(f"toolc serve {config_dir}: mock server {server!r} on "
                + (f"http://{host}:{port}/mcp" if http else "stdio"), err=True)  # fmt: skip
-    mock_server.serve(files, package, server, (host, port) if http else None, warn)
+    token = None
+    if auth_token_env is not None:
+        token = os.environ.get(auth_token_env)
+        if not token:
+            raise click.UsageError(f"--auth-token-env: {auth_token_env} holds no token")
+    listen = mock_server.Listen(host, port, allowed_hosts, token) if http else None
+    mock_server.serve(files, package, server, listen, warn)
 
 
 def _served_tools(checked: object) -> list[str]:

@@ -10,6 +10,7 @@ import importlib
 import sys
 import tempfile
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -131,11 +132,21 @@ def servers_of(tools: Mapping[str, Any]) -> list[str]:
     return sorted({spec.mcp_server for spec in tools.values() if spec.enabled})
 
 
+@dataclass(frozen=True, slots=True)
+class Listen:
+    """Where and how an HTTP mock server listens (see the runtime's `http_app`)."""
+
+    host: str
+    port: int
+    allowed_hosts: tuple[str, ...] = ()
+    token: str | None = None
+
+
 def serve(
     files: Mapping[str, bytes],
     package: str,
     server: str,
-    http: tuple[str, int] | None,
+    http: Listen | None,
     warn: Callable[[str], None],
 ) -> None:
     pkg = load_package(files, package)
@@ -148,4 +159,6 @@ def serve(
     if http is None:
         runtime.run_stdio(app)
     else:
-        runtime.run_http(app, *http)
+        runtime.run_http(
+            app, http.host, http.port, allowed_hosts=http.allowed_hosts, token=http.token
+        )

@@ -2,7 +2,9 @@
 
 Serves a generated package (with the server runtime copied in, as the build ships it)
 over stdio (or Streamable HTTP on 127.0.0.1:RUNTIME_TEST_HTTP_PORT), with the handlers of
-HANDLERS_MODULE. RUNTIME_TEST_LOG names the file the server logs to."""
+HANDLERS_MODULE. RUNTIME_TEST_LOG names the file the server logs to; RUNTIME_TEST_HOST,
+RUNTIME_TEST_ALLOW_HOSTS (comma-separated) and RUNTIME_TEST_TOKEN_ENV (the variable holding
+a bearer token) shape the HTTP server."""
 
 from __future__ import annotations
 
@@ -34,7 +36,15 @@ def main() -> None:
     )
     port = os.environ.get("RUNTIME_TEST_HTTP_PORT")
     if port:
-        runtime.run_http(built, "127.0.0.1", int(port))
+        token_env = os.environ.get("RUNTIME_TEST_TOKEN_ENV")
+        allowed = os.environ.get("RUNTIME_TEST_ALLOW_HOSTS", "")
+        runtime.run_http(
+            built,
+            os.environ.get("RUNTIME_TEST_HOST", "127.0.0.1"),
+            int(port),
+            allowed_hosts=[h for h in allowed.split(",") if h],
+            token=runtime.token_from_env(token_env) if token_env else None,
+        )
     else:
         runtime.run_stdio(built)
 

@@ -20,6 +20,7 @@ from mcp.server.stdio import stdio_server
 
 from .server_calls import ServedTool, ToolCalls, handler_name
 from .server_confirmation import labels
+from .server_http import http_app, run_http, token_from_env
 from .server_outputs import FormatCheck
 from .server_types import Image, Items, Reply, ToolContext, ToolFailure, ToolSpecLike
 
@@ -31,9 +32,11 @@ __all__ = [
     "ToolFailure",
     "ToolSpecLike",
     "build_server",
+    "http_app",
     "run_http",
     "run_stdio",
     "serve_stdio",
+    "token_from_env",
 ]
 
 
@@ -123,17 +126,3 @@ async def serve_stdio(server: Server[Any]) -> None:
 def run_stdio(server: Server[Any]) -> None:
     """Serve on stdin/stdout until the client closes them."""
     anyio.run(serve_stdio, server)
-
-
-def run_http(
-    server: Server[Any],
-    host: str = "127.0.0.1",
-    port: int = 8000,
-    *,
-    path: str = "/mcp",
-) -> None:
-    """Serve on Streamable HTTP at `http://host:port/path`."""
-    import uvicorn
-
-    app = server.streamable_http_app(streamable_http_path=path, host=host)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
