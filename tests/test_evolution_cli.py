@@ -63,6 +63,31 @@ def test_a_breaking_change_needs_a_major_bump(tmp_path: Path) -> None:
     assert "arg-removed" in diff.stdout and "needs major" in diff.stdout
 
 
+def test_bump_and_build_name_the_same_rules_for_one_change(tmp_path: Path) -> None:
+    """A break, a compatible addition and a reworded description: the major bump is forced by
+    the break alone, and both commands name that rule and only that one."""
+    config = _built(tmp_path)
+    text = _drop_verbose(TOOLS).replace('"1.4.0"', '"1.5.0"')
+    text = text.replace("Looks up one order.", "Finds one order.").replace(
+        "      order_id:", "      extra: {type: integer}\n      order_id:"
+    )
+    (config / "tools.yaml").write_text(text)
+    diff = run_toolc("diff", str(config)).stdout
+    assert all(r in diff for r in ("arg-removed", "arg-added-optional", "description-changed"))
+    built = run_toolc("build", str(config))
+    named = re.search(r"changed its contract \(([^)]*)\) and went from", built.stderr)
+    assert named is not None and named[1] == "arg-removed", built.stderr
+    bumped = run_toolc("bump", str(config))
+    assert "get_order: 1.5.0 → 2.0.0 (major: arg-removed)\n" in bumped.stdout, bumped.stdout
+    # Left unchanged, the version gets the same rules from build (version-not-bumped).
+    (config / "tools.yaml").write_text(text.replace('"1.5.0"', '"1.4.0"'))
+    kept = run_toolc("build", str(config))
+    assert "changed its contract (arg-removed) (" in kept.stderr, kept.stderr
+    assert (
+        "get_order: 1.4.0 → 2.0.0 (major: arg-removed)\n" in run_toolc("bump", str(config)).stdout
+    )
+
+
 def test_a_version_left_unchanged_is_told_the_bump_it_needs(tmp_path: Path) -> None:
     config = _built(tmp_path)
     (config / "tools.yaml").write_text(_drop_verbose(TOOLS))
@@ -148,6 +173,7 @@ def test_bump_policy_any_takes_any_higher_version(tmp_path: Path) -> None:
     config = _built(tmp_path)
     text = "bump_policy: any\n" + _drop_verbose(TOOLS).replace('"1.4.0"', '"1.4.1"')
     (config / "tools.yaml").write_text(text)
+    assert "get_order: 1.4.1 ok (bump_policy: any)\n" in run_toolc("bump", str(config)).stdout
     assert run_toolc("build", str(config)).returncode == 0
 
 
