@@ -135,12 +135,34 @@ def test_an_accepted_break_matches_once_then_goes_stale(tmp_path: Path) -> None:
     # The PR that ships it, built and committed, still passes the strictest check.
     shipped = run_toolc("check", str(config), "--strict")
     assert shipped.returncode == 0, shipped.stderr
-    (config / "tools.yaml").write_text(text.replace("Looks up one order.", "Looks up an order."))
-    text = (config / "tools.yaml").read_text().replace('"1.5.0"', '"1.5.1"')
+    # Later PRs that leave the tool at 1.5.0 stay quiet too (toolc cannot tell them apart).
+    assert "accepted-break-stale" not in run_toolc("check", str(config), "--strict").stderr
+    # The tool's next release: `check`, before any build, already says the entry is spent.
+    text = text.replace("Looks up one order.", "Looks up an order.").replace('"1.5.0"', '"1.5.1"')
     (config / "tools.yaml").write_text(text)
+    checked = run_toolc("check", str(config))
+    assert "warning[accepted-break-stale]" in checked.stderr, checked.stderr
+    assert "the tool goes from 1.5.0 to 1.5.1" in checked.stderr
     second = run_toolc("build", str(config))
     assert second.returncode == 0, second.stderr
     assert "accepted-break-stale" in second.stderr
+    after = run_toolc("check", str(config), "--strict")
+    assert after.returncode == 1 and "the tool stays at 1.5.1" in after.stderr, after.stderr
+
+
+def test_an_accepted_break_from_a_version_the_snapshot_never_held_is_stale(
+    tmp_path: Path,
+) -> None:
+    config = _built(tmp_path)
+    accepted = (
+        "accepted_breaks:\n"
+        "  - {tool: get_order, from: 1.3.0, to: 1.5.0, rule: arg-removed, reason: never read}\n"
+    )
+    text = _drop_verbose(TOOLS).replace('"1.4.0"', '"1.5.0"') + accepted
+    (config / "tools.yaml").write_text(text)
+    checked = run_toolc("check", str(config))
+    assert checked.returncode == 1 and "version-bump-too-small" in checked.stderr  # not excused
+    assert "accepted-break-stale" in checked.stderr and "goes from 1.4.0 to 1.5.0" in checked.stderr
 
 
 def test_removing_a_tool_is_a_recorded_act(tmp_path: Path) -> None:
