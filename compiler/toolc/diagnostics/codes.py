@@ -6,8 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from toolc.diagnostics.model import Diagnostic, Note, Severity, Span
+from toolc.emit.envelope import FRAMEWORK_ERROR_CODES
 
 E, W = Severity.ERROR, Severity.WARNING
+# Named from the envelope's own table, so that the explanation lists every one of them.
+_FRAMEWORK_CODES = ", ".join(FRAMEWORK_ERROR_CODES[:-1]) + f" and {FRAMEWORK_ERROR_CODES[-1]}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -462,9 +465,8 @@ _RULES = [
         E,
         "tools",
         "A tool declares one of the framework's error codes.",
-        "VALIDATION_ERROR, TOOL_ERROR, CONFIRMATION_DECLINED, CONFIRMATION_UNAVAILABLE, "
-        "PRE_VALIDATION_REJECTED and PRE_VALIDATION_FAILED belong to every tool's contract "
-        "already. Declare only domain codes under `errors:`.",
+        f"{_FRAMEWORK_CODES} belong to every tool's contract already (docs/envelope.md). "
+        "Declare only domain codes under `errors:`.",
     ),
     Rule(
         "multi-item-status-missing",
@@ -549,8 +551,8 @@ _RULES += [
         "A tool in the snapshot is no longer declared, and no accepted break records it.",
         "Removing a tool breaks every caller that uses it, so it is a deliberate, recorded act: "
         "add an `accepted_breaks:` entry (`tool`, `from:` its last version, `to: removed`, "
-        "`rule: tool-removed`, `reason`) and build again. The entry goes stale once the "
-        "snapshot no longer lists the tool.",
+        "`rule: tool-removed`, `reason`) and build again. The entry stays quiet while the tool "
+        "stays absent, and goes stale if a tool of that name is declared again.",
     ),
     Rule(
         "version-bump-too-small",
@@ -558,8 +560,8 @@ _RULES += [
         "build",
         "A tool's version went up, but less than its contract changes call for.",
         "Under `bump_policy: semver` (the default) a breaking change needs a major release "
-        "(minor below 1.0.0), a compatible one a minor release, docs and unclassified changes a "
-        "patch (docs/evolution.md). The message names the rules that set the level; `toolc "
+        "(minor below 1.0.0), a compatible or warning one a minor release, docs and "
+        "unclassified changes a patch (docs/evolution.md). The message names the rules that set the level; `toolc "
         "bump --write` sets the minimum, and an `accepted_breaks:` entry ships one break in a "
         "smaller release on purpose.",
     ),
@@ -586,8 +588,11 @@ _RULES += [
         W,
         "build",
         "An `accepted_breaks:` entry matches no version transition of this build.",
-        "Each entry covers one exact transition (`from` → `to`) of one tool. Once that release "
-        "is in the snapshot the entry has served its purpose: remove it.",
+        "Each entry covers one exact transition (`from` → `to`) of one tool. It stays quiet "
+        "while the snapshot records `to` (the pull request that ships the break, built and "
+        "committed, passes `check --strict`); once the tool moves past `to`, or when the "
+        "snapshot never held `from`, it can match nothing: remove it. A removal's entry "
+        "(`to: removed`) goes stale only if the tool is declared again.",
     ),
     Rule(
         "snapshot-invalid",
