@@ -561,9 +561,9 @@ _RULES += [
         "A tool's version went up, but less than its contract changes call for.",
         "Under `bump_policy: semver` (the default) a breaking change needs a major release "
         "(minor below 1.0.0), a compatible or warning one a minor release, docs and "
-        "unclassified changes a patch (docs/evolution.md). The message names the rules that set the level; `toolc "
-        "bump --write` sets the minimum, and an `accepted_breaks:` entry ships one break in a "
-        "smaller release on purpose.",
+        "unclassified changes a patch (docs/evolution.md). The message names the rules that "
+        "set the level; `toolc bump --write` sets the minimum, and an `accepted_breaks:` entry "
+        "ships one break in a smaller release on purpose.",
     ),
     Rule(
         "accepted-break-invalid",
