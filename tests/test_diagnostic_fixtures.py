@@ -10,14 +10,11 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURES
+from expectations import annotated
 from toolc.diagnostics import CODES
 from toolc.pipeline import check_project
 
 CASES = sorted(p for p in (FIXTURES / "diagnostics").iterdir() if p.is_dir())
-CODE = rb"[a-z0-9-]+(?:@[0-9]+)?"  # `code@column` pins the column too
-CODES_LIST = CODE + rb"(?:\s*,\s*" + CODE + rb")*"
-COMMENT = re.compile(rb"#\s*((?:[EW]:\s*" + CODES_LIST + rb"\s*)+)$")
-GROUP = re.compile(rb"([EW]):\s*(" + CODES_LIST + rb")")
 SIDECAR = re.compile(
     r"^(?P<path>[^:]+):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning)\[(?P<code>[a-z0-9-]+)\]$"
 )
@@ -37,13 +34,8 @@ def expected(case: Path) -> Counter[Expectation]:
             found[(m["path"], int(m["line"]), int(m["col"]), m["sev"], m["code"])] += 1
         return found
     for file in sorted(case.glob("*.yaml")):
-        for number, raw in enumerate(file.read_bytes().splitlines(), start=1):
-            m = COMMENT.search(raw)
-            for kind, codes in GROUP.findall(m[1]) if m else ():
-                severity = "error" if kind == b"E" else "warning"
-                for entry in codes.decode().split(","):
-                    code, _, column = entry.strip().partition("@")
-                    found[(file.name, number, int(column) if column else None, severity, code)] += 1
+        for number, column, severity, code in annotated(file.read_bytes()):
+            found[(file.name, number, column, severity, code)] += 1
     return found
 
 

@@ -121,12 +121,14 @@ def bump(config_dir: Path, out: Path | None, against: str | None, write: bool) -
     for c in changes:
         if c.new_version is None and not c.ok:  # no version can fix a removal
             click.echo(f"{c.tool}: removed without an accepted break (see `accepted_breaks:`)")
+    semver = checked.project is not None and checked.project.bump_policy == "semver"
     for c in changes:
         if c.new_version is None or c.minimum is None:
             continue
-        rules = ", ".join(sorted({f.rule for f in c.findings}))
+        # The rules that set the level, as `toolc build` names them (`toolc diff` lists all).
+        why = f"{c.level}: {', '.join(c.forcing)}" if semver else "bump_policy: any"
         state = f"→ {c.minimum}" if not c.ok else "ok"
-        click.echo(f"{c.tool}: {c.new_version} {state} ({c.level}: {rules})")
+        click.echo(f"{c.tool}: {c.new_version} {state} ({why})")
     removals = any(c.new_version is None and not c.ok for c in changes)
     if not low:
         if not removals:

@@ -105,7 +105,7 @@ def scaffold(
     config_dir: Path, server_name: str | None, out: Path | None, target: Path | None
 ) -> None:
     """Write a starting implementation of a server's handlers, once: a class with one typed
-    method per tool, and a `main` that serves it. An existing file is never overwritten."""
+    method per tool, and a `serve()` that runs it. An existing file is never overwritten."""
     settings = _settings(config_dir, out=out)
     from toolc import pipeline, workspace
     from toolc.emit.scaffold import scaffold_module

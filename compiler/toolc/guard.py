@@ -167,7 +167,13 @@ def check_versions(
             else now == (accepted.to, accepted.to)
         )
         if now != (accepted.from_, accepted.to) and not shipped:
-            state = f"goes from {now[0]} to {now[1]}" if now else "has no earlier version"
+            state = (
+                "has no earlier version"
+                if now is None
+                else f"stays at {now[1]}"
+                if now[0] == now[1]
+                else f"goes from {now[0]} to {now[1]}"
+            )
             yield diag(
                 "accepted-break-stale",
                 span,

@@ -94,8 +94,10 @@ _INPUTS = _rules(
     ("default-changed", "warning", "A `default` was added, removed or changed.",
      "Callers that omit the value now get a different behaviour, though every call stays valid."),
     ("format-changed", "warning", "A `format` was added, removed or changed.",
-     "`format` is an annotation toolc never enforces, but models and callers read it (a "
-     "`date-time` parsed as such)."),
+     "On an argument `format` is an annotation toolc does not enforce, but models and "
+     "callers read it (a `date-time` parsed as such); on `data` the server enforces it as the "
+     "TypeScript SDK client does, so callers rely on it. Conforming calls stay valid either "
+     "way."),
 )  # fmt: skip
 
 _OUTPUTS = _rules(
@@ -196,8 +198,9 @@ _DOCS = _rules(
      "The envelope (the `ok` / `error` / `meta` shape, `ErrorInfo`, `Meta`, the multi-item "
      "normalization and the framework's error codes) belongs to toolc, which keeps it "
      "byte-stable. A toolc release that changes it is reported once, naming the envelope "
-     "versions and the tools affected, not once per tool; every affected tool needs a major "
-     "bump, because the shape every caller parses first changed."),
+     "versions and the tools affected, not once per tool; every affected tool needs the bump "
+     "of a break (major; minor below 1.0.0), because the shape every caller parses first "
+     "changed."),
 )  # fmt: skip
 
 RULES: dict[str, Rule] = {**_LIFECYCLE, **_INPUTS, **_OUTPUTS, **_ERRORS_AND_POLICY, **_DOCS}
