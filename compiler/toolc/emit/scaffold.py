@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from toolc.emit.pyexpr import call, render
 from toolc.emit.pyliterals import docstring, py_str
 from toolc.emit.pymodules import import_line, natural_key
 from toolc.emit.serving import Serving, def_line, handlers_class
@@ -52,7 +53,7 @@ def scaffold_module(package: str, server: str, serving: Mapping[str, Serving]) -
         + f"\n\n{body}\n\n\n"
         + "def serve() -> None:\n"
         + f"    handlers: {cls} = Handlers()  # mypy proves the protocol is implemented\n"
-        + "    main(handlers)\n\n\n"
+        + f"    {render(call('main', 'handlers', kwargs=[('server', py_str(server))]), 4)}\n\n\n"
         + 'if __name__ == "__main__":\n    serve()\n'
     )
     return text.encode()

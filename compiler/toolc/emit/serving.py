@@ -198,11 +198,15 @@ def server_values(per_tool: Mapping[str, Serving]) -> dict[str, object]:
         "server_literal": literal,
         "versions": versions,
         "handler_import": import_line(".handlers", classes),
-        "default": py_str(first),
         "main_def": def_line(
             "",
             "def main",
-            [f"handlers: {_union(classes)}", "argv: Sequence[str] | None = None"],
+            [
+                f"handlers: {_union(classes)}",
+                "argv: Sequence[str] | None = None",
+                "*",
+                "server: ServerName | None = None",
+            ],
             "None",
         ),
     }
