@@ -15,7 +15,7 @@ from toolc.emit.pymodel import PyAlias, PyField, PyModel
 
 TYPING = ("Annotated", "Any", "Literal", "Optional", "TypeAlias", "Union")
 PYDANTIC = ("BaseModel", "BeforeValidator", "ConfigDict", "Field")
-HELPERS = ("JsonInt", "one_of", "reject_null", "unique_items")
+HELPERS = ("JsonInt", "WireModel", "one_of", "reject_null", "unique_items")
 ENVELOPE = ("ErrorInfo", "Meta")
 
 
@@ -55,9 +55,9 @@ def _field_expr(f: PyField) -> Expr:
 
 def render_model(m: PyModel) -> tuple[str, set[str]]:
     """A model class, and the names it uses."""
-    used = {"BaseModel", "ConfigDict"}
-    head = f"class {m.name}(BaseModel):"
-    lines = [head if len(head) <= LINE_LENGTH else f"class {m.name}(\n    BaseModel\n):"]
+    used = {"WireModel", "ConfigDict"}
+    head = f"class {m.name}(WireModel):"
+    lines = [head if len(head) <= LINE_LENGTH else f"class {m.name}(\n    WireModel\n):"]
     if m.doc and m.doc.strip():
         lines += [docstring(m.doc, "    "), ""]
     lines += [

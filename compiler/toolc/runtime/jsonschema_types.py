@@ -1,14 +1,37 @@
 """JSON Schema semantics pydantic does not have built in, as building blocks for the
 generated models: an integer that accepts 5.0 (JSON Schema's integer is a number with
-no fractional part), equality by JSON value for `enum`, `const` and `uniqueItems`, and
-`null` refused where a property is optional but not nullable."""
+no fractional part), equality by JSON value for `enum`, `const` and `uniqueItems`,
+`null` refused where a property is optional but not nullable, and the models' base, built
+by Python name and validated by wire name."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-from pydantic import BeforeValidator
+from pydantic import BaseModel, BeforeValidator
+
+
+class WireModel(BaseModel):
+    """The base of every generated model. Keyword construction takes the Python field names,
+    the ones type checkers show (`File(mime_type=...)`); validating data (`model_validate`,
+    what the server and the client do with what arrives) takes the wire names only, so
+    `{"mime_type": ...}` stays refused where the schema says `mimeType` (0016).
+    """
+
+    # Type checkers keep the __init__ that pydantic's dataclass_transform synthesizes,
+    # whose parameters are the field names.
+    if not TYPE_CHECKING:
+
+        def __init__(self, /, **data: Any) -> None:
+            __tracebackhide__ = True
+            self.__pydantic_validator__.validate_python(
+                data, self_instance=self, by_alias=False, by_name=True
+            )
+
+        # Marked as pydantic's own __init__ (as pydantic marks RootModel's): validation
+        # then never calls it, and keeps the models' by-alias configuration.
+        __init__.__pydantic_base_init__ = True
 
 
 def _integral(value: Any) -> Any:
