@@ -7,15 +7,14 @@ declaring another tool never renames anything here.
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Callable
 from typing import Any
 
 from toolc.emit.pyexpr import Expr, call, name, sub
 from toolc.emit.pyliterals import py_str, py_value
 from toolc.emit.pymodel import PyAlias, PyField, PyModel, TypeExpr
+from toolc.emit.pynames import Keyword, Names, Naming, Path, keyword
 from toolc.model.schemas import DEFS_REF
-from toolc.naming import pascal, snake
+from toolc.naming import snake
 
 STRING_KEYS = {"minLength": "min_length", "maxLength": "max_length", "pattern": "pattern"}
 NUMBER_KEYS = {"minimum": "ge", "maximum": "le", "exclusiveMinimum": "gt", "exclusiveMaximum": "lt"}
@@ -68,31 +67,22 @@ class Lowering:
         self.definitions: list[PyModel | PyAlias] = []
         self.used: set[str] = set()  # helper names the rendered code needs imported
         self.referenced: set[str] = set()  # shared types referenced
-        self._taken: set[str] = set(taken or ())  # names a new class must not take
+        self.names = Names(taken or ())  # every name given in the module
 
     # -- naming -----------------------------------------------------------------------------------
-    def class_name(
-        self, owner: str, path: tuple[str, ...], special: Callable[[tuple[str, ...]], str | None]
-    ) -> str:
-        chosen = special(path) or owner + "".join(pascal(p) for p in path if p != "items")
-        if chosen in self._taken:  # two paths that read alike: keep both, by path alone
-            chosen += "_" + hashlib.sha256("/".join(path).encode()).hexdigest()[:6]
-        self._taken.add(chosen)
-        return chosen
-
-    def hoist(self, expr: Expr, owner: str, path: tuple[str, ...], suffix: str) -> Expr:
+    def hoist(self, expr: Expr, owner: str, path: Path, naming: Naming, word: Keyword) -> Expr:
         """Name a complex type so that `X | None` and `A | B` stay one short line (black lays
         out a long binary union in ways not worth reproducing)."""
         if expr.args is None and not expr.call:
             return expr
-        alias = self.class_name(owner, (*path, suffix), lambda _: None)
+        alias = self.names.name(owner, path, naming, word)
         self.definitions.append(PyAlias(alias, None, expr))
         return name(alias)
 
     # -- types ------------------------------------------------------------------------------------
     def lower(
-        self, schema: Any, owner: str, path: tuple[str, ...],
-        special: Callable[[tuple[str, ...]], str | None] = lambda _: None,
+        self, schema: Any, owner: str, path: Path,
+        special: Naming = lambda _: None,
         doc: str | None = None, extra_default: str = "allow",
     ) -> TypeExpr:  # fmt: skip
         if schema is True or schema == {}:
@@ -130,7 +120,7 @@ class Lowering:
             # member is a class of its own.
             root = special(path)
 
-            def member_naming(p: tuple[str, ...]) -> str | None:
+            def member_naming(p: Path) -> str | None:
                 return f"{root}Object" if p == path else special(p)
 
         members = [
@@ -142,16 +132,18 @@ class Lowering:
             member = members[0]
             if nullable:
                 if member.base.args is not None or member.base.call:
-                    member.base = self.hoist(member.base, owner, path, "Value")
+                    member.base = self.hoist(
+                        member.base, owner, path, special, keyword("Type", schema)
+                    )
                 member.nullable = True
             return member
         parts = [
-            self.hoist(m.inline(), owner, path, f"{k.title()}Value")
+            self.hoist(m.inline(), owner, path, special, keyword("Type", schema, k.title()))
             for m, k in zip(members, concrete, strict=True)
         ]
         union = " | ".join(p.head for p in parts)
         if len(union) > 60:  # a named alias, laid out one member per line
-            alias = self.class_name(owner, (*path, "Union"), lambda _: None)
+            alias = self.names.name(owner, path, special, keyword("Union", schema))
             self.definitions.append(PyAlias(alias, None, name(union)))
             union = alias
         return TypeExpr(name(union), nullable=nullable)
@@ -198,8 +190,8 @@ class Lowering:
                 expr.validators.append("unique_items")
 
     def _one(
-        self, kind: str, schema: dict[str, Any], owner: str, path: tuple[str, ...],
-        special: Callable[[tuple[str, ...]], str | None], doc: str | None, extra_default: str,
+        self, kind: str, schema: dict[str, Any], owner: str, path: Path,
+        special: Naming, doc: str | None, extra_default: str,
     ) -> TypeExpr:  # fmt: skip
         if kind == "string":
             expr = TypeExpr(name("str"))
@@ -213,7 +205,9 @@ class Lowering:
         elif kind == "array":
             items = schema.get("items")
             item = (
-                self.lower(items, owner, (*path, "items"), special) if items is not None else None
+                self.lower(items, owner, (*path, keyword("items", schema)), special)
+                if items is not None
+                else None
             )
             if item is None:
                 self.used.add("Any")
@@ -224,19 +218,20 @@ class Lowering:
         return expr
 
     def _object(
-        self, schema: dict[str, Any], owner: str, path: tuple[str, ...],
-        special: Callable[[tuple[str, ...]], str | None], doc: str | None, extra_default: str,
+        self, schema: dict[str, Any], owner: str, path: Path,
+        special: Naming, doc: str | None, extra_default: str,
     ) -> TypeExpr:  # fmt: skip
         props: dict[str, Any] = schema.get("properties", {})
         extra_schema = schema.get("additionalProperties")
         named = special(path) is not None  # a root the package names (Args, Data, a type)
         if not props and "required" not in schema and extra_schema is not False and not named:
-            value = self.lower(extra_schema, owner, (*path, "additionalProperties"), special) \
+            extra_path = (*path, keyword("additionalProperties", schema))
+            value = self.lower(extra_schema, owner, extra_path, special) \
                 if isinstance(extra_schema, dict) else None  # fmt: skip
             if value is None:
                 self.used.add("Any")
             return TypeExpr(sub("dict", "str", value.inline() if value else "Any"))
-        cls = self.class_name(owner, path, special)
+        cls = self.names.name(owner, path, special)
         required = set(schema.get("required", []))
         fields: list[PyField] = []
         names: set[str] = set()
@@ -260,7 +255,9 @@ class Lowering:
                     ):
                         self.used.add("reject_null")
                         expr.validators.insert(0, "reject_null")
-                        expr.base = self.hoist(expr.base, owner, (*path, wire), "Value")
+                        expr.base = self.hoist(
+                            expr.base, owner, (*path, wire), special, keyword("Type", prop)
+                        )
                         expr.nullable = True
             fields.append(PyField(
                 ident, expr, is_required, alias=wire if wire != ident else None,
@@ -282,7 +279,9 @@ class Lowering:
         elif isinstance(extra_schema, dict) and extra_schema:
             extra, extra_type = (
                 "allow",
-                self.lower(extra_schema, owner, (*path, "additionalProperties"), special).inline(),
+                self.lower(
+                    extra_schema, owner, (*path, keyword("additionalProperties", schema)), special
+                ).inline(),
             )
         self.definitions.append(
             PyModel(cls, schema.get("description", doc), extra, fields, extra_type)
