@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolc.emit.pyexpr import Expr, literal
+
 
 def _escape(text: str) -> str:
     out = []
@@ -41,7 +43,7 @@ def py_value(value: Any) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
-        return repr(value)
+        return repr(value).replace("e+", "e")  # black writes 1e16, not 1e+16
     if isinstance(value, str):
         return py_str(value)
     if isinstance(value, list):
@@ -49,6 +51,16 @@ def py_value(value: Any) -> str:
     if isinstance(value, dict):
         return "{" + ", ".join(f"{py_str(k)}: {py_value(v)}" for k, v in value.items()) + "}"
     raise TypeError(f"not a JSON value: {type(value).__name__}")
+
+
+def py_expr(value: Any) -> Expr | str:
+    """A JSON value as an expression laid out as black lays out literals: a list or dict
+    that does not fit its line is one element per line."""
+    if isinstance(value, list):
+        return literal("[", [py_expr(v) for v in value])
+    if isinstance(value, dict):
+        return literal("{", [], [(py_str(k), py_expr(v)) for k, v in value.items()])
+    return py_value(value)
 
 
 def docstring(text: str, indent: str) -> str:
@@ -65,3 +77,12 @@ def docstring(text: str, indent: str) -> str:
     margin = min((len(line) - len(line.lstrip()) for line in rest if line.strip()), default=0)
     body = [f"{indent}{line[margin:]}" if line.strip() else "" for line in rest]
     return f'{indent}"""{first}\n' + "\n".join(body) + f'\n{indent}"""'
+
+
+def docblock(text: str | None, indent: str) -> str:
+    """The docstring and its line break, or nothing when no text would be left in it (an
+    empty docstring is ruff's D419)."""
+    if text is None:
+        return ""
+    written = docstring(text, indent)
+    return "" if written.strip() == '""""""' else written + "\n"

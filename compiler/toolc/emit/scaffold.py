@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from toolc.emit.pyexpr import call, render
-from toolc.emit.pyliterals import docstring, py_str
+from toolc.emit.pyliterals import docblock, docstring, py_str
 from toolc.emit.pymodules import import_line, natural_key
 from toolc.emit.serving import Serving, def_line, handlers_class
 from toolc.naming import pascal, snake
@@ -34,8 +34,8 @@ def scaffold_module(package: str, server: str, serving: Mapping[str, Serving]) -
         methods.append(
             head
             + "\n"
-            + docstring(serving[name].doc, "        ")
-            + f"\n        raise NotImplementedError({todo})"
+            + docblock(serving[name].doc, "        ")
+            + f"        raise NotImplementedError({todo})"
         )
     doc = docstring(
         f"The `{server}` MCP server: fill in each handler, then run this file\n"
