@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolc.emit.pyexpr import Expr, call, name, sub
-from toolc.emit.pyliterals import py_str, py_value
-from toolc.emit.pymodel import PyAlias, PyField, PyModel, TypeExpr
+from toolc.emit.pydefaults import accepts_null, default_of
+from toolc.emit.pyexpr import Expr, call, name, one_line, sub
+from toolc.emit.pyliterals import py_expr, py_str, py_value
+from toolc.emit.pymodel import NOT_DECLARED, PyAlias, PyField, PyModel, TypeExpr
 from toolc.emit.pynames import Keyword, Names, Naming, Path, keyword
 from toolc.model.schemas import DEFS_REF
 from toolc.naming import snake
@@ -26,27 +27,13 @@ TYPE_SPECIFIC = (
 ENVELOPE_DEFS = {"envelope.ErrorInfo": "ErrorInfo", "envelope.Meta": "Meta"}
 
 
-_SCALAR_BASES: dict[str, tuple[type, ...]] = {
-    "str": (str,),
-    "JsonInt": (int,),
-    "float": (int, float),
-    "bool": (bool,),
-}
-
-
-def _default_fits(value: Any, expr: TypeExpr) -> bool:
-    """Whether a schema's `default` can be the Python default of the field as typed: a scalar
-    of the field's own type (objects and lists stay JSON, which the type checker would refuse,
-    so those fields default to None and the schema keeps publishing the default)."""
-    if value is None or expr.validators:
-        return False
-    allowed = _SCALAR_BASES.get(expr.base.head)
-    if allowed is None or expr.base.args is not None:
-        return False
-    if isinstance(value, bool) and bool not in allowed:
-        return False
-    return isinstance(value, allowed) and not (
-        expr.base.head == "JsonInt" and isinstance(value, float)
+def _is_model(schema: Any) -> bool:
+    """Whether a shared type's schema lowers to a model class of the type's own name (an
+    object and nothing else; a nullable or many-typed root is an alias of a union)."""
+    return (
+        isinstance(schema, dict)
+        and not {"$ref", "enum", "const"} & set(schema)
+        and Lowering._types(schema) == {"object"}
     )
 
 
@@ -59,15 +46,32 @@ class Lowering:
         envelope_names: dict[str, str] | None = None,
         taken: set[str] | None = None,
         nullable_types: frozenset[str] = frozenset(),
+        type_schemas: dict[str, Any] | None = None,
     ):
         self.type_names = type_names  # shared type → class or alias name
         self.nullable_types = nullable_types  # shared types that accept null
+        # The shared types that are model classes (their declared defaults are built).
+        self.shared_models = {
+            type_names[t]
+            for t, s in (type_schemas or {}).items()
+            if t in type_names and _is_model(s)
+        }
         self.envelope_names = envelope_names or ENVELOPE_DEFS
         # Models and aliases in the order they were made: an inner one before its user.
         self.definitions: list[PyModel | PyAlias] = []
         self.used: set[str] = set()  # helper names the rendered code needs imported
         self.referenced: set[str] = set()  # shared types referenced
         self.names = Names(taken or ())  # every name given in the module
+
+    def _models(self) -> set[str]:
+        """The model classes a field's type may name: this module's so far, the shared ones."""
+        local = {d.name for d in self.definitions if isinstance(d, PyModel)}
+        return local | self.shared_models | set(self.envelope_names.values())
+
+    def _names(self) -> set[str]:
+        """Every class and alias a field's type may name."""
+        local = {d.name for d in self.definitions}
+        return local | set(self.type_names.values()) | set(self.envelope_names.values())
 
     # -- naming -----------------------------------------------------------------------------------
     def hoist(self, expr: Expr, owner: str, path: Path, naming: Naming, word: Keyword) -> Expr:
@@ -105,7 +109,7 @@ class Lowering:
             )
             return expr
         if "enum" in schema or "const" in schema:
-            return self._enum(schema)
+            return self._enum(schema, owner, path, special)
         types = self._types(schema)
         nullable = "null" in types
         concrete = sorted(types - {"null"})
@@ -158,19 +162,44 @@ class Lowering:
             kinds.discard("integer")  # every integer is a number
         return kinds
 
-    def _enum(self, schema: dict[str, Any]) -> TypeExpr:
+    def _enum(self, schema: dict[str, Any], owner: str, path: Path, naming: Naming) -> TypeExpr:
+        """`enum` and `const`: strings as `Literal`; other values typed as precisely as
+        Python's types say (`Literal[False]`, `Literal[1] | float | None`) and validated by
+        `one_of`, JSON's equality (1 is 1.0 but not True), instead of `Literal`'s."""
         values = schema["enum"] if "enum" in schema else [schema["const"]]
         if "enum" in schema and "const" in schema:
             values = [v for v in values if v == schema["const"]]
         if values and all(isinstance(v, str) for v in values):
             self.used.add("Literal")
             return TypeExpr(sub("Literal", *(py_str(v) for v in values)))
-        self.used.update({"Any", "one_of"})
-        nullable = None in values
-        checker = call("one_of", *(py_value(v) for v in values))
-        expr = TypeExpr(name("Any"), validators=[checker])
-        expr.nullable = nullable
-        return expr
+        exact = [v for v in values if isinstance(v, bool | int | str)]
+        parts: list[tuple[str, Expr]] = []
+        if exact:
+            parts.append(("Literal", sub("Literal", *(py_value(v) for v in exact))))
+        if any(isinstance(v, float) for v in values):
+            parts.append(("Number", name("float")))
+        if any(isinstance(v, list) for v in values):
+            parts.append(("Array", sub("list", "Any")))
+        if any(isinstance(v, dict) for v in values):
+            parts.append(("Object", sub("dict", "str", "Any")))
+        null = None in values
+        self.used.update({"PlainValidator", "one_of", *(n for n in ("Literal", "Any") if any(
+            n in one_line(e) for _, e in parts))})  # fmt: skip
+        checker = call("one_of", *(py_expr(v) for v in values))
+        if len(parts) == 1 and not null:
+            return TypeExpr(parts[0][1], plain=checker)
+        union = " | ".join([*(one_line(e) for _, e in parts), *(["None"] if null else [])])
+        if len(union) > 60:
+            hoisted = [
+                self.hoist(e, owner, path, naming, keyword("Type", schema, kind))
+                for kind, e in parts
+            ]
+            union = " | ".join([*(h.head for h in hoisted), *(["None"] if null else [])])
+            if len(union) > 60:
+                alias = self.names.name(owner, path, naming, keyword("Union", schema))
+                self.definitions.append(PyAlias(alias, None, name(union)))
+                union = alias
+        return TypeExpr(name(union), plain=checker, null_ok=null)
 
     def _constraints(self, schema: dict[str, Any], expr: TypeExpr, kinds: set[str]) -> None:
         if "string" in kinds:
@@ -243,27 +272,27 @@ class Lowering:
             spec = prop if isinstance(prop, dict) else {}
             expr = self.lower(prop, owner, (*path, wire), special, doc=spec.get("description"))
             is_required = wire in required
-            default = None
-            if not is_required:
-                if _default_fits(spec.get("default"), expr):
-                    default = py_value(spec["default"])
-                else:
-                    default = "None"
-                    if not (expr.nullable or expr.null_ok) and expr.base.head not in (
-                        "Any",
-                        "None",
-                    ):
-                        self.used.add("reject_null")
-                        expr.validators.insert(0, "reject_null")
-                        expr.base = self.hoist(
-                            expr.base, owner, (*path, wire), special, keyword("Type", prop)
-                        )
-                        expr.nullable = True
+            default: Expr | str | None = None
+            if not is_required and "default" in spec:
+                default, used = default_of(spec["default"], expr, self._models(), self._names())
+                self.used |= used
+            if not is_required and default is None:  # None stands for "not given"
+                default = "None"
+                if not accepts_null(expr):
+                    self.used.add("reject_null")
+                    if expr.plain is not None:  # the enum's own validation goes with it
+                        expr.base = sub("Annotated", expr.base, call("PlainValidator", expr.plain))
+                        expr.plain = None
+                    expr.validators.insert(0, "reject_null")
+                    expr.base = self.hoist(
+                        expr.base, owner, (*path, wire), special, keyword("Type", prop)
+                    )
+                    expr.nullable = True
             fields.append(PyField(
                 ident, expr, is_required, alias=wire if wire != ident else None,
                 description=spec.get("description"), title=spec.get("title"),
                 examples=spec.get("examples"),
-                default=default,
+                default=default, declared=spec.get("default", NOT_DECLARED),
             ))  # fmt: skip
         for wire in sorted(required - set(props)):  # required but undeclared: any value
             ident = snake(wire)
