@@ -42,6 +42,7 @@ JSON = st.recursive(
     max_leaves=6,
 )
 PATTERNS = {"^[a-z]+$": "abc", "^[A-Z]{2}-[0-9]+$": "AB-12", "x": "x", "^P-[0-9]+$": "P-7"}
+LEAVES = ["string", "integer", "number", "boolean", "null", "enum", "const", "any", "ref", "names"]
 FORMATS = ["date", "date-time", "email", "uri", "uuid", "hostname"]
 
 
@@ -172,13 +173,15 @@ class Schemas:
 
     def leaf(self) -> dict[str, Any]:
         draw = self.draw
-        kind = draw(
-            st.sampled_from(
-                ["string", "integer", "number", "boolean", "null", "enum", "const", "any", "ref"]
-            )
-        )
+        kind = draw(st.sampled_from(LEAVES))
         if kind == "ref" and self.type_names:
             return {"$ref": "#/types/" + draw(st.sampled_from(self.type_names))}
+        if kind == "names":  # strings only: the `Literal[...]` of long, odd names
+            return {
+                "enum": draw(
+                    st.lists(TEXT.map(lambda s: s[:64]), min_size=1, max_size=5, unique=True)
+                )
+            }
         if kind in ("enum", "const", "ref"):
             values = draw(st.lists(JSON, min_size=1, max_size=4))
             unique = list({json.dumps(v, sort_keys=True): v for v in values}.values())
@@ -198,11 +201,16 @@ class Schemas:
             if draw(st.integers(0, 3)) == 0:
                 schema["format"] = draw(st.sampled_from(FORMATS))
         elif kind in ("integer", "number"):
-            low = draw(INTS if kind == "integer" else FLOATS)
+            bounded = st.floats(-1e300, 1e300, allow_nan=False)  # room for the upper bound
+            low = draw(
+                INTS
+                if kind == "integer"
+                else st.one_of(bounded, st.sampled_from([1e16, -0.0, 1.5e-7]))
+            )
             if draw(st.booleans()):
                 schema[draw(st.sampled_from(["minimum", "exclusiveMinimum"]))] = low
             if draw(st.booleans()):
-                high = min(abs(low) * 2 + 10, 1e300)  # a finite bound
+                high = abs(low) * 2 + 10
                 schema[draw(st.sampled_from(["maximum", "exclusiveMaximum"]))] = high
         if nullable:
             schema["type"] = [kind, "null"] if kind != "null" else "null"
@@ -252,11 +260,15 @@ class Schemas:
         if props:
             schema["properties"] = props
             schema["required"] = [k for k in keys if draw(st.booleans())]
-        extra = draw(st.integers(0, 3))
+        extra = draw(st.integers(0, 4))
         if extra == 1:
             schema["additionalProperties"] = False
         elif extra == 2:
             schema["additionalProperties"] = self.leaf()
+        elif extra == 3:
+            schema["additionalProperties"] = True
+            if draw(st.booleans()):  # required but not declared: any value
+                schema["required"] = [*schema.get("required", []), draw(names(1, 20))]
         return schema
 
 
@@ -272,6 +284,19 @@ def configs(draw: st.DrawFn) -> dict[str, Any]:
         types[name] = schemas.schema(1)
         schemas.types[name] = schemas.published(types[name])
         schemas.type_names.append(name)
+    if type_names and draw(st.booleans()):  # a recursive type, through properties
+        name = type_names[0] + "Tree"
+        if pascal(name) not in {pascal(n) for n in types}:
+            ref = {"$ref": f"#/types/{name}"}
+            tree: dict[str, Any] = {
+                "type": "object",
+                "properties": {"child": ref, "children": {"type": "array", "items": ref}},
+            }
+            if draw(st.booleans()):
+                tree["properties"]["child"] = {**ref, "default": {}}
+            types[name] = tree
+            schemas.types[name] = schemas.published(tree)
+            schemas.type_names.append(name)
     servers = draw(st.lists(names(), min_size=1, max_size=3, unique=True))
     tool_names = _distinct(draw(st.lists(names(), min_size=1, max_size=4)), (snake, pascal))
     tools: dict[str, Any] = {}

@@ -95,7 +95,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from pkg.tools.search import SearchData
+from defaults_pkg.tools.search import SearchData
 
 
 def wire(value: Any) -> Any:
@@ -124,7 +124,9 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     config = where / "config"
     config.mkdir()
     (config / "tools.yaml").write_text(CONFIG)
-    result = build_project(config, where / "pkg", where / "snap.json", write=True, cwd=config)
+    result = build_project(
+        config, where / "defaults_pkg", where / "snap.json", write=True, cwd=config
+    )
     assert result.written, result.diagnostics
     (where / "defaults_handlers.py").write_text(HANDLERS)
     return where
@@ -134,9 +136,9 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def pkg(root: Path) -> Any:
     sys.path.insert(0, str(root))
     try:
-        import pkg
+        import defaults_pkg
 
-        return pkg
+        return defaults_pkg
     finally:
         sys.path.remove(str(root))
 
@@ -187,7 +189,7 @@ def test_the_wire_form_of_a_model_built_without_it_does_not_invent_it(pkg: Any) 
 
 
 def test_an_omitted_argument_reaches_the_handler_as_its_default(root: Path) -> None:
-    connection = Connection(root / "pkg", "defaults_handlers")
+    connection = Connection(root / "defaults_pkg", "defaults_handlers")
     try:
         envelope = connection.call("search", {"repo": "r"})
     finally:
@@ -198,7 +200,7 @@ def test_an_omitted_argument_reaches_the_handler_as_its_default(root: Path) -> N
 
 
 def test_the_client_keeps_defaulted_arguments_optional_and_unsent(root: Path) -> None:
-    client = (root / "pkg" / "client.py").read_text()
+    client = (root / "defaults_pkg" / "client.py").read_text()
     assert 'state: Literal["open", "closed"] | Unset = UNSET' in client
     assert "limit: JsonInt | Unset = UNSET" in client
     assert 'state: Issue state. (default: "open")' in client  # the docstring's Args
@@ -209,6 +211,12 @@ def test_mypy_strict_accepts_every_default(root: Path) -> None:
 
     (root / "mypy.ini").write_text("[mypy]\n")
     out, err, status = api.run(
-        ["--strict", "--no-incremental", "--config-file", str(root / "mypy.ini"), str(root / "pkg")]
+        [
+            "--strict",
+            "--no-incremental",
+            "--config-file",
+            str(root / "mypy.ini"),
+            str(root / "defaults_pkg"),
+        ]
     )
     assert status == 0, out + err

@@ -43,8 +43,8 @@ types:
 """
 
 SNIPPET = """\
-from pkg.shared import SizeInfo
-from pkg.tools.read_file import ReadFileArgs, ReadFileData, ReadFileDataChunksItem
+from construction_pkg.shared import SizeInfo
+from construction_pkg.tools.read_file import ReadFileArgs, ReadFileData, ReadFileDataChunksItem
 
 data = ReadFileData(
     mime_type="text/plain",
@@ -69,7 +69,9 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     config = where / "config"
     config.mkdir()
     (config / "tools.yaml").write_text(CONFIG)
-    result = build_project(config, where / "pkg", where / "snap.json", write=True, cwd=config)
+    result = build_project(
+        config, where / "construction_pkg", where / "snap.json", write=True, cwd=config
+    )
     assert result.written, result.diagnostics
     (where / "snippet.py").write_text(SNIPPET)
     (where / "mypy.ini").write_text("[mypy]\n")  # no pydantic plugin: what every user has
@@ -94,7 +96,7 @@ def test_the_wire_names_as_keywords_do_not_type_check(root: Path) -> None:
     """What type checkers show is what works: the alias keyword is refused by both."""
     wrong = root / "wrong.py"
     wrong.write_text(
-        "from pkg.tools.read_file import ReadFileData\nReadFileData(mimeType='x', chunks=[])\n"
+        "from construction_pkg.tools.read_file import ReadFileData\nReadFileData(mimeType='x', chunks=[])\n"
     )
     status, report = _mypy(root, str(wrong))
     assert status == 1 and 'Unexpected keyword argument "mimeType"' in report
@@ -111,9 +113,9 @@ def test_building_by_python_name_works_at_run_time(root: Path) -> None:
 def _package(root: Path) -> Any:
     sys.path.insert(0, str(root))
     try:
-        import pkg
+        import construction_pkg
 
-        return pkg
+        return construction_pkg
     finally:
         sys.path.remove(str(root))
 

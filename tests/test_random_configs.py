@@ -1,6 +1,6 @@
 """Issue #9 item 13: random configs give packages that pass `black --check`, `ruff check` and
 `mypy --strict`, and import. The tools run once over a batch of packages (one temporary tree),
-not per example. `TOOLC_RANDOM_CONFIGS=N` (default 12) sets the batch's size and
+not per example. `TOOLC_RANDOM_CONFIGS=N` (default 40, about a minute) sets the batch's size and
 `TOOLC_RANDOM_SEED` its seed (default 0, so `make test` is repeatable; `random` for a new one)."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from toolc.baseline import BaselineError
 from toolc.pipeline import compile_texts
 
 BIN = Path(sys.executable).parent
-COUNT = int(os.environ.get("TOOLC_RANDOM_CONFIGS", "12"))
+COUNT = int(os.environ.get("TOOLC_RANDOM_CONFIGS", "40"))
 SEED = os.environ.get("TOOLC_RANDOM_SEED", "0")
 SEED_VALUE = random.randrange(2**32) if SEED == "random" else int(SEED)
 

@@ -19,6 +19,8 @@ TYPING = ("Annotated", "Any", "Literal", "Optional", "TypeAlias", "Union")
 PYDANTIC = ("BaseModel", "BeforeValidator", "ConfigDict", "Field", "PlainValidator", "TypeAdapter")
 HELPERS = ("JsonInt", "WireModel", "one_of", "reject_null", "unique_items", "validated")
 ENVELOPE = ("ErrorInfo", "Meta")
+# What a models module may import: no class or alias it defines may take one of these names.
+IMPORTABLE = frozenset((*TYPING, *PYDANTIC, *HELPERS, *ENVELOPE))
 
 
 def names_in(e: Expr | str | tuple[str, Expr | str]) -> Iterator[str]:

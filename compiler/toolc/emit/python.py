@@ -20,6 +20,7 @@ from toolc.emit.pyexpr import render, sub
 from toolc.emit.pyliterals import py_str
 from toolc.emit.pymodel import PyAlias, PyModel, TypeExpr
 from toolc.emit.pymodules import (
+    IMPORTABLE,
     all_key,
     import_line,
     imports,
@@ -166,7 +167,13 @@ def tool_module(
     p = pascal(tool.name)
     args, data, item = f"{p}Args", f"{p}Data", f"{p}Item"
     multi = tool.decl.multi_item is not None
-    lowering = Lowering(type_names, taken=set(type_names.values()), nullable_types=nullable)
+    defs = {**published["inputSchema"].get("$defs", {}), **published["outputSchema"]["$defs"]}
+    lowering = Lowering(
+        type_names,
+        taken={*type_names.values(), *IMPORTABLE},
+        nullable_types=nullable,
+        type_schemas=defs,
+    )
     blocks: list[str] = []
     codes = error_codes(tool)
     code_alias, used = literal_alias(f"{p}ErrorCode", codes)
@@ -211,7 +218,7 @@ def root_named(cls: str) -> Naming:
 def shared_module(
     type_names: dict[str, str], types: dict[str, Any], nullable: frozenset[str]
 ) -> bytes:
-    lowering = Lowering(type_names, nullable_types=nullable)
+    lowering = Lowering(type_names, taken=IMPORTABLE, nullable_types=nullable, type_schemas=types)
     blocks: list[str] = []
     for type_name in sorted(types):
         cls = type_names[type_name]

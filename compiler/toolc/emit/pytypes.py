@@ -7,11 +7,13 @@ declaring another tool never renames anything here.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from toolc.emit.pydefaults import accepts_null, default_of
-from toolc.emit.pyexpr import Expr, call, name, one_line, sub
-from toolc.emit.pyliterals import py_expr, py_str, py_value
+from toolc.emit.pyenums import enum_type
+from toolc.emit.pyexpr import Expr, call, name, sub
+from toolc.emit.pyliterals import py_value
 from toolc.emit.pymodel import NOT_DECLARED, PyAlias, PyField, PyModel, TypeExpr
 from toolc.emit.pynames import Keyword, Names, Naming, Path, keyword
 from toolc.model.schemas import DEFS_REF
@@ -44,7 +46,7 @@ class Lowering:
         self,
         type_names: dict[str, str],
         envelope_names: dict[str, str] | None = None,
-        taken: set[str] | None = None,
+        taken: Iterable[str] = (),
         nullable_types: frozenset[str] = frozenset(),
         type_schemas: dict[str, Any] | None = None,
     ):
@@ -61,7 +63,7 @@ class Lowering:
         self.definitions: list[PyModel | PyAlias] = []
         self.used: set[str] = set()  # helper names the rendered code needs imported
         self.referenced: set[str] = set()  # shared types referenced
-        self.names = Names(taken or ())  # every name given in the module
+        self.names = Names(taken)  # every name given in the module
 
     def _models(self) -> set[str]:
         """The model classes a field's type may name: this module's so far, the shared ones."""
@@ -163,43 +165,16 @@ class Lowering:
         return kinds
 
     def _enum(self, schema: dict[str, Any], owner: str, path: Path, naming: Naming) -> TypeExpr:
-        """`enum` and `const`: strings as `Literal`; other values typed as precisely as
-        Python's types say (`Literal[False]`, `Literal[1] | float | None`) and validated by
-        `one_of`, JSON's equality (1 is 1.0 but not True), instead of `Literal`'s."""
-        values = schema["enum"] if "enum" in schema else [schema["const"]]
-        if "enum" in schema and "const" in schema:
-            values = [v for v in values if v == schema["const"]]
-        if values and all(isinstance(v, str) for v in values):
-            self.used.add("Literal")
-            return TypeExpr(sub("Literal", *(py_str(v) for v in values)))
-        exact = [v for v in values if isinstance(v, bool | int | str)]
-        parts: list[tuple[str, Expr]] = []
-        if exact:
-            parts.append(("Literal", sub("Literal", *(py_value(v) for v in exact))))
-        if any(isinstance(v, float) for v in values):
-            parts.append(("Number", name("float")))
-        if any(isinstance(v, list) for v in values):
-            parts.append(("Array", sub("list", "Any")))
-        if any(isinstance(v, dict) for v in values):
-            parts.append(("Object", sub("dict", "str", "Any")))
-        null = None in values
-        self.used.update({"PlainValidator", "one_of", *(n for n in ("Literal", "Any") if any(
-            n in one_line(e) for _, e in parts))})  # fmt: skip
-        checker = call("one_of", *(py_expr(v) for v in values))
-        if len(parts) == 1 and not null:
-            return TypeExpr(parts[0][1], plain=checker)
-        union = " | ".join([*(one_line(e) for _, e in parts), *(["None"] if null else [])])
-        if len(union) > 60:
-            hoisted = [
-                self.hoist(e, owner, path, naming, keyword("Type", schema, kind))
-                for kind, e in parts
-            ]
-            union = " | ".join([*(h.head for h in hoisted), *(["None"] if null else [])])
-            if len(union) > 60:
-                alias = self.names.name(owner, path, naming, keyword("Union", schema))
-                self.definitions.append(PyAlias(alias, None, name(union)))
-                union = alias
-        return TypeExpr(name(union), plain=checker, null_ok=null)
+        def alias(word: Keyword, union: str) -> str:
+            named = self.names.name(owner, path, naming, word)
+            self.definitions.append(PyAlias(named, None, name(union)))
+            return named
+
+        expr, used = enum_type(
+            schema, lambda e, word: self.hoist(e, owner, path, naming, word), alias
+        )
+        self.used |= used
+        return expr
 
     def _constraints(self, schema: dict[str, Any], expr: TypeExpr, kinds: set[str]) -> None:
         if "string" in kinds:
