@@ -16,7 +16,7 @@ from toolc.emit.pymodel import PyAlias, PyField, PyModel
 from toolc.emit.pywidth import width
 
 TYPING = ("Annotated", "Any", "Literal", "Optional", "TypeAlias", "Union")
-PYDANTIC = ("BaseModel", "BeforeValidator", "ConfigDict", "Field", "PlainValidator", "TypeAdapter")
+PYDANTIC = ("BaseModel", "BeforeValidator", "ConfigDict", "Field", "PlainValidator")
 HELPERS = ("JsonInt", "WireModel", "one_of", "reject_null", "unique_items", "validated")
 ENVELOPE = ("ErrorInfo", "Meta")
 # What a models module may import: no class or alias it defines may take one of these names.
