@@ -37,6 +37,7 @@ DEFAULTS: dict[str, Any] = {
     "draft": False,
     "ratio": 0.5,
     "q": 'is:open "quoted" \\ é',
+    "root": {"name": "r"},  # a recursive type, whose own recursive default has no end
 }
 CONFIG = """\
 tools:
@@ -76,6 +77,7 @@ tools:
       draft: {type: boolean, default: false}
       ratio: {type: number, default: 0.5}
       q: {type: string, default: 'is:open "quoted" \\ é'}
+      root: {$ref: '#/types/Node', default: {name: r}}
     returns:
       type: object
       required: [seen]
@@ -83,6 +85,16 @@ tools:
         seen: {type: object}
         status: {enum: [fresh, stale], default: fresh}
 types:
+  Node:
+    type: object
+    properties:
+      name: {type: string}
+      child: {$ref: '#/types/Node', default: {}}
+      pair: {$ref: '#/types/Pair', default: {}}
+  Pair:
+    type: object
+    properties:
+      back: {$ref: '#/types/Node', default: {name: back}}
   Order: {enum: [asc, desc]}
   Sort:
     type: object
@@ -159,6 +171,17 @@ def test_each_declared_default_is_the_field_default(pkg: Any) -> None:
     for wire, declared in DEFAULTS.items():
         got = by_wire[wire].get_default(call_default_factory=True, validated_data={})
         assert json.dumps(_wire(got)) == json.dumps(declared), wire
+
+
+def test_a_default_with_no_end_is_not_built(pkg: Any) -> None:
+    """`Node.child` defaults to `{}`, a Node whose child defaults to `{}`...: building it never
+    ends, so it keeps None for "not given"; so do `Node.pair` and `Pair.back`, which lead back
+    to themselves. A default that reaches them is built without them."""
+    node = pkg.Node.model_fields
+    assert node["child"].default is None and node["pair"].default is None
+    assert pkg.Pair.model_fields["back"].default is None
+    built = pkg.TOOLS["search"].args_model.model_validate({"repo": "r"}).root
+    assert built.name == "r" and built.child is None and built.pair is None
 
 
 def test_defaults_are_fresh_for_each_model(pkg: Any) -> None:

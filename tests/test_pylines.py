@@ -84,3 +84,14 @@ def test_union_members_split_at_the_top_level_only() -> None:
         "dict[str, D | E]",
         "None",
     ]
+
+
+def test_comments_hold_no_character_python_source_cannot() -> None:
+    """A description becomes an alias's comment: NUL cannot be in source, and a carriage
+    return would end the comment's line and turn the rest into code."""
+    from toolc.emit.pyliterals import comment
+
+    text = comment("first\x00 line\rraise SystemExit(3)\nsecond\x0b\u2028line")
+    compile(text + "\nx = 1\n", "<comment>", "exec")
+    assert "\x00" not in text and "\r" not in text
+    assert all(line.startswith("# ") for line in text.splitlines())

@@ -19,6 +19,7 @@ from toolc.emit.pyexpr import Expr, call
 from toolc.emit.pyliterals import py_expr
 from toolc.emit.pymodel import TypeExpr
 from toolc.emit.pymodules import names_in
+from toolc.emit.pynames import Keyword
 
 
 def _integral(value: Any) -> Any:
@@ -80,3 +81,58 @@ def default_of(
         return call("Field", kwargs=[("default_factory", build)]), {"Field"}
     build = Expr("lambda: validated", (typed, py_expr(value)), call=True)
     return call("Field", kwargs=[("default_factory", build)]), {"Field", "validated"}
+
+
+Key = tuple[str, tuple[tuple[str, str], ...]]  # a field of a shared type: (type, path in it)
+
+
+def field_key(type_name: str | None, path: tuple[Any, ...]) -> Key | None:
+    """How `endless` names the field at `path` of the shared type `type_name` (None: a
+    tool's own schema, which nothing refers back to)."""
+    if type_name is None:
+        return None
+    steps = tuple(("k", p.kind) if isinstance(p, Keyword) else ("p", str(p)) for p in path)
+    return type_name, steps
+
+
+def endless(key: Key | None, schema: Any, value: Any, defs: dict[str, Any]) -> bool:
+    """Whether building the default `value` of the field `key` (pydantic fills in every
+    default it omits, and those defaults' omitted defaults...) comes back to the field
+    itself: a recursive type whose default omits its own recursive field. Such a default
+    has no end and cannot be built; the field keeps None for "not given"."""
+    if key is None:
+        return False
+    seen: set[Key] = set()
+
+    def reaches(schema: Any, value: Any, where: Key | None) -> bool:
+        if isinstance(schema, dict) and isinstance(schema.get("$ref"), str):
+            target = schema["$ref"].rsplit("/", 1)[-1]
+            schema, where = defs.get(target), (target, ())
+        if not isinstance(schema, dict):
+            return False
+
+        def step(kind: str, name: str) -> Key | None:
+            return None if where is None else (where[0], (*where[1], (kind, name)))
+
+        if isinstance(value, list) and "items" in schema:
+            return any(reaches(schema["items"], v, step("k", "items")) for v in value)
+        if not isinstance(value, dict):
+            return False
+        props = schema.get("properties", {})
+        for name, prop in props.items():
+            inner = step("p", name)
+            if name in value:
+                if reaches(prop, value[name], inner):
+                    return True
+            elif isinstance(prop, dict) and prop.get("default") is not None:
+                if inner == key:
+                    return True
+                if inner is not None and inner not in seen:
+                    seen.add(inner)
+                    if reaches(prop, prop["default"], inner):
+                        return True
+        extra = schema.get("additionalProperties")
+        others = [v for k, v in value.items() if k not in props]
+        return any(reaches(extra, v, step("k", "additionalProperties")) for v in others)
+
+    return reaches(schema, value, key)

@@ -63,9 +63,21 @@ def py_expr(value: Any) -> Expr | str:
     return py_value(value)
 
 
+def _printable(text: str) -> str:
+    """`text` with every control character but the line break a space (NUL cannot be in
+    Python source at all, and a carriage return would end a comment's line)."""
+    return "".join(ch if ch == "\n" or ord(ch) >= 0x20 else " " for ch in text.expandtabs(4))
+
+
+def comment(text: str) -> str:
+    """`text` as comment lines (`# ...`), or "" when nothing printable is left."""
+    lines = [f"# {line}".rstrip() for line in _printable(text).strip().splitlines()]
+    return "\n".join(lines)
+
+
 def docstring(text: str, indent: str) -> str:
     """A docstring exactly as black leaves it."""
-    clean = "".join(ch if ch == "\n" or ord(ch) >= 0x20 else " " for ch in text.expandtabs(4))
+    clean = _printable(text)
     clean = clean.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
     lines = [line.rstrip() for line in clean.strip().splitlines()] or [""]
     first = lines[0].strip()

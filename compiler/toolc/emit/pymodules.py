@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 
 from toolc.emit.pyexpr import LINE_LENGTH, Expr, call, render, sub
 from toolc.emit.pylines import annotated
-from toolc.emit.pyliterals import docblock, docstring, py_expr, py_str
+from toolc.emit.pyliterals import comment, docblock, docstring, py_expr, py_str
 from toolc.emit.pymodel import PyAlias, PyField, PyModel
 from toolc.emit.pywidth import width
 
@@ -102,8 +102,8 @@ def render_alias(a: PyAlias) -> tuple[str, set[str]]:
             text = head + "(\n    " + "\n    | ".join(flat.split(" | ")) + "\n)"
     else:
         text = head + render(a.expr, 0, lead=len(head))
-    if a.doc and a.doc.strip():
-        text = "\n".join(f"# {line}".rstrip() for line in a.doc.strip().splitlines()) + "\n" + text
+    if a.doc and comment(a.doc):
+        text = comment(a.doc) + "\n" + text
     return text, used
 
 

@@ -224,6 +224,7 @@ def shared_module(
         cls = type_names[type_name]
         schema = types[type_name]
         doc = schema.get("description") if isinstance(schema, dict) else None
+        lowering.current_type = type_name
         expr = lowering.lower(schema, cls, (), special=root_named(cls), doc=doc)
         blocks += _lowered(lowering, expr, cls, doc)
     local = {_defined_name(b) for b in blocks} | set(type_names.values())

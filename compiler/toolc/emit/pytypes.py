@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from toolc.emit.pydefaults import accepts_null, default_of
+from toolc.emit.pydefaults import accepts_null, default_of, endless, field_key
 from toolc.emit.pyenums import enum_type
 from toolc.emit.pyexpr import Expr, call, name, sub
 from toolc.emit.pyliterals import py_value
@@ -52,6 +52,8 @@ class Lowering:
     ):
         self.type_names = type_names  # shared type → class or alias name
         self.nullable_types = nullable_types  # shared types that accept null
+        self.type_schemas = type_schemas or {}
+        self.current_type: str | None = None  # the shared type being lowered, if one is
         # The shared types that are model classes (their declared defaults are built).
         self.shared_models = {
             type_names[t]
@@ -248,7 +250,12 @@ class Lowering:
             expr = self.lower(prop, owner, (*path, wire), special, doc=spec.get("description"))
             is_required = wire in required
             default: Expr | str | None = None
-            if not is_required and "default" in spec:
+            key = field_key(self.current_type, (*path, wire))
+            if (
+                not is_required
+                and "default" in spec
+                and not endless(key, prop, spec["default"], self.type_schemas)
+            ):
                 default, used = default_of(spec["default"], expr, self._models(), self._names())
                 self.used |= used
             if not is_required and default is None:  # None stands for "not given"
