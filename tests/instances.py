@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from hypothesis import strategies as st
+from toolc.naming import snake
 
 WRONG = st.sampled_from(["5", 5, 5.5, True, None, [], {}, "", -1, 1e12])
 
@@ -79,6 +80,10 @@ def near_miss(value: Any, schema: Any, defs: dict[str, Any]) -> st.SearchStrateg
         options.append(st.just({**value, "unexpected": 1}))
         for key in value:
             options.append(st.just({k: v for k, v in value.items() if k != key}))
+            if snake(key) != key:  # the Python name on the wire: only the wire name counts
+                options.append(
+                    st.just({(snake(k) if k == key else k): v for k, v in value.items()})
+                )
             options.append(WRONG.map(lambda w, key=key: {**value, key: w}))
             if key in properties:
                 options.append(

@@ -23,15 +23,6 @@ CONFIG = FIXTURES / "good" / "recursive"
 TYPES = "tools:\n  t:\n    version: 1.0.0\n    description: d\n    mcp_server: s\n"
 TYPES += "    tool_type: query\n    args_schema:\n      a: {$ref: '#/types/A'}\ntypes:\n"
 
-# The array whose object items hold the recursion: the emitter names the item class after the
-# type itself (`Chain`), so the alias for the array is never written and `Chain` means one
-# item. Not particular to recursion: any shared array of objects has it (issue 9, item 6).
-ITEM_CLASS_NAMED_AS_ITS_ARRAY = pytest.mark.xfail(
-    strict=True,
-    reason="emit: a shared type `{type: array, items: {type: object, ...}}` names its item class "
-    "after the type, and the type's alias is dropped (Lowering.class_name drops `items`)",
-)
-
 
 def _codes(tmp_path: Path, types: str) -> list[str]:
     (tmp_path / "tools.yaml").write_text(TYPES + types, encoding="utf-8")
@@ -112,9 +103,7 @@ def _agree(model: Any, schema: dict[str, Any]) -> None:
     assert True in verdicts and False in verdicts
 
 
-@pytest.mark.parametrize(
-    "tool", ["arvore", pytest.param("cadeia", marks=ITEM_CLASS_NAMED_AS_ITS_ARRAY)]
-)
+@pytest.mark.parametrize("tool", ["arvore", "cadeia"])
 def test_args_models_of_recursive_types_agree_with_the_schema(package: Any, tool: str) -> None:
     spec = package.TOOLS[tool]
     _agree(spec.args_model, dict(spec.input_schema))

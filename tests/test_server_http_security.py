@@ -75,7 +75,9 @@ def _post(port: int, host: str | None = None, token: str | None = None) -> int:
 
 
 def test_host_checks_stay_on_when_binding_every_address(pkg: Path, tmp_path: Path) -> None:
-    served = _serve(pkg, tmp_path, RUNTIME_TEST_HOST="0.0.0.0", RUNTIME_TEST_ALLOW_HOSTS="tools.internal:*")
+    served = _serve(
+        pkg, tmp_path, RUNTIME_TEST_HOST="0.0.0.0", RUNTIME_TEST_ALLOW_HOSTS="tools.internal:*"
+    )
     port, log = next(served)
     try:
         assert _post(port, host="evil.example") == 421  # a rebinding attacker's name

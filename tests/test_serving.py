@@ -221,3 +221,91 @@ def test_mock_paging_ends_with_a_null_cursor(tmp_path: Path) -> None:
     result = _session([str(BIN / "toolc"), "serve", str(tmp_path), "--mock"], script)
     assert result.structured_content is not None
     assert result.structured_content["data"]["next_cursor"] is None
+
+
+TWO_SERVERS = """\
+tools:
+  list_directory:
+    version: 1.0.0
+    description: Lists a directory.
+    mcp_server: fs
+    tool_type: query
+    args_schema:
+      path: {type: string}
+  read_file:
+    version: 1.0.0
+    description: Reads a file.
+    mcp_server: fs
+    tool_type: query
+  create_issue:
+    version: 1.1.0
+    description: Opens an issue.
+    mcp_server: github
+    tool_type: action
+    confirmation_required: true
+  search_issues:
+    version: 1.0.0
+    description: Searches issues.
+    mcp_server: github
+    tool_type: query
+"""
+
+
+def test_each_scaffold_of_a_multi_server_config_serves_its_own_server(tmp_path: Path) -> None:
+    """`python <server>_server.py` with no flags serves that server (it once picked the
+    alphabetically first server and died with "handlers lack ...")."""
+    config = tmp_path / "two"
+    config.mkdir()
+    (config / "tools.yaml").write_text(TWO_SERVERS)
+    toolc = str(BIN / "toolc")
+    built = subprocess.run([toolc, "build", str(config)], capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr
+
+    async def listing(client: Client) -> list[str]:
+        return sorted(t.name for t in (await client.list_tools()).tools)
+
+    expected = {"fs": ["list_directory", "read_file"], "github": ["create_issue", "search_issues"]}
+    for server, tools in expected.items():
+        done = subprocess.run(
+            [toolc, "scaffold", str(config), "--server", server], capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        starter = config / "generated" / f"{server}_server.py"
+        assert _session([sys.executable, str(starter)], listing, cwd=starter.parent) == tools
+    from mypy import api
+
+    starters = [str(config / "generated" / f"{s}_server.py") for s in expected]
+    out, err, status = api.run(["--strict", *starters, "--cache-dir", str(tmp_path / ".mypy")])
+    assert status == 0, out + err
+
+
+def test_main_never_guesses_among_several_servers(tmp_path: Path) -> None:
+    """`main(handlers)` without `server=` and without `--server` is a usage error naming the
+    servers (argparse's form, exit 2), whatever the handlers."""
+    config = tmp_path / "two"
+    config.mkdir()
+    (config / "tools.yaml").write_text(TWO_SERVERS)
+    out = tmp_path / "pkg"
+    built = subprocess.run(
+        [str(BIN / "toolc"), "build", str(config), "--out", str(out)],
+        capture_output=True,
+        text=True,
+    )
+    assert built.returncode == 0, built.stderr
+    # `github` made the overload `def create_server(handlers: GithubHandlers, server:
+    # Literal["github"]) -> Server[Any]: ...` 89 columns, which black splits
+    black = subprocess.run([str(BIN / "black"), "--check", "-q", str(out)], capture_output=True)
+    assert black.returncode == 0, black.stderr
+    script = "from pkg.server import main\nmain(object())\n"
+    run = subprocess.run(
+        [sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert run.returncode == 2, run.stderr
+    assert "usage:" in run.stderr
+    assert "several MCP servers (fs, github)" in run.stderr and "--server NAME" in run.stderr
+    assert "Traceback" not in run.stderr
+    chosen = subprocess.run(
+        [sys.executable, "-c", script.replace("main(object())", "main(object(), ['--server', 'x'])")],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert chosen.returncode == 2 and "invalid choice: 'x'" in chosen.stderr

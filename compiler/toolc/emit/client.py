@@ -8,12 +8,14 @@ module is assembled from the pieces, so an incremental build makes the same file
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from toolc.emit.pyexpr import LINE_LENGTH, call, one_line, render
-from toolc.emit.pyliterals import docstring, py_str
-from toolc.emit.pymodel import PyField, PyModel
+from toolc.emit.pyexpr import LINE_LENGTH, Expr, call, literal, one_line, render
+from toolc.emit.pylines import annotated
+from toolc.emit.pyliterals import docblock, docstring, py_str
+from toolc.emit.pymodel import NOT_DECLARED, PyField, PyModel
 from toolc.emit.pymodules import (
     HELPERS,
     PYDANTIC,
@@ -23,6 +25,7 @@ from toolc.emit.pymodules import (
     names_in,
     natural_key,
 )
+from toolc.emit.pywidth import width
 from toolc.emit.serving import Serving, def_line, served_tools
 from toolc.fastpickle import reduce_slots
 from toolc.naming import pascal, snake
@@ -59,8 +62,8 @@ CLIENT_ATTRIBUTES = frozenset(
 
 
 def method_name(tool: str) -> str:
-    name = snake(tool)
-    return name + "_" if name in CLIENT_ATTRIBUTES or name.startswith("_") else name
+    method = snake(tool)
+    return method + "_" if method in CLIENT_ATTRIBUTES or method.startswith("_") else method
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,14 +79,16 @@ class ClientPiece:
 
 def _param(f: PyField) -> tuple[str, str]:
     """The parameter in one line, and laid out as black would on a line of its own."""
-    trailer = "" if f.required else " | Unset = UNSET"
     # An optional argument that does not accept null is typed `X | None` in the model (None
     # meaning "not given") with a validator refusing an explicit null; here it is `X`.
     refuses_null = "reject_null" in f.type.validators
     annotation = f.type.base if refuses_null else f.type.annotation()
-    flat = f"{f.name}: {one_line(annotation)}{trailer}"
-    laid = f"        {f.name}: " + render(annotation, 8, trailer + ",", lead=len(f.name) + 2)
-    return flat, laid
+    if f.required:
+        flat = f"{f.name}: {one_line(annotation)}"
+        return flat, annotated(8, f.name, annotation, end=",", parameter=True)
+    optional: list[Expr | str] = [annotation, "Unset"]
+    flat = f"{f.name}: {one_line(annotation)} | Unset = UNSET"
+    return flat, annotated(8, f.name, optional, "UNSET", end=",", parameter=True)
 
 
 def _receiver(fields: list[PyField]) -> str:
@@ -96,17 +101,17 @@ def _signature(tool: str, me: str, params: list[tuple[str, str]], returns: str) 
     head = f"async def {method_name(tool)}"
     flat = [me, *(["*"] if params else []), *(one for one, _ in params)]
     line = def_line("    ", head, flat, returns)
-    if all(len(x) <= LINE_LENGTH for x in line.split("\n")):
+    if all(width(x) <= LINE_LENGTH for x in line.split("\n")):
         return line
     laid = "".join(f"{full}\n" for _, full in params)
     return f"    {head}(\n        {me},\n        *,\n{laid}    ) -> {returns}:"
 
 
 def _body(tool: str, me: str, fields: list[PyField]) -> str:
-    given = call("_given", *(f"({py_str(f.alias or f.name)}, {f.name})" for f in fields))
+    given = call("_given", *(literal("(", [py_str(f.alias or f.name), f.name]) for f in fields))
     start = f"        return await {me}.call({py_str(tool)}, "
-    one = render(given, 8, ")", lead=len(start) - 8)
-    if "\n" not in one and len(start + one) <= LINE_LENGTH:
+    one = render(given, 8, ")", lead=width(start) - 8)
+    if "\n" not in one and width(start + one) <= LINE_LENGTH:
         return start + one
     return (
         f"        return await {me}.call(\n            {py_str(tool)},\n"
@@ -114,11 +119,29 @@ def _body(tool: str, me: str, fields: list[PyField]) -> str:
     )
 
 
+def method_doc(doc: str, fields: list[PyField]) -> str:
+    """The tool's description, then an `Args:` section (what an IDE shows on hover): each
+    argument's description or title, and its declared default."""
+    entries = []
+    for f in fields:
+        about = (f.description or f.title or "").strip()
+        if f.declared is not NOT_DECLARED:
+            shown = json.dumps(f.declared, ensure_ascii=False)
+            about = f"{about} (default: {shown})" if about else f"Default: {shown}."
+        if about:
+            first, *rest = about.splitlines() or [""]
+            entries.append(f"    {f.name}: {first}" + "".join(f"\n        {r}" for r in rest))
+    if not entries:
+        return doc
+    return doc.rstrip() + "\n\nArgs:\n" + "\n".join(entries)
+
+
 def client_piece(tool: str, args: PyModel, doc: str) -> ClientPiece:
     p = pascal(tool)
     me = _receiver(args.fields)
     signature = _signature(tool, me, [_param(f) for f in args.fields], f"Envelope[{p}Data]")
-    method = f"{signature}\n{docstring(doc, '        ')}\n{_body(tool, me, args.fields)}"
+    text = docblock(method_doc(doc, args.fields), "        ")
+    method = f"{signature}\n{text}{_body(tool, me, args.fields)}"
     names = {n for f in args.fields for n in names_in(f.type.annotation())} | {f"{p}Data"}
     names.discard("None")
     return ClientPiece(method, frozenset(names))

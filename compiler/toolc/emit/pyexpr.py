@@ -8,21 +8,35 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from toolc.emit.pywidth import width
+
 LINE_LENGTH = 88  # black's default, pinned: the user's [tool.black] never applies
 
 
 @dataclass(frozen=True)
 class Expr:
-    """`head[args]` (subscript) or `head(args)` (call), or a plain name when `args` is None."""
+    """`head[args]` (subscript) or `head(args)` (call), or a plain name when `args` is None;
+    with `literal` "[]" or "{}", a list or dict literal (`head` empty)."""
 
     head: str
     args: tuple[Expr | str, ...] | None = None
     call: bool = False
     exploded: bool = False  # always one element per line (e.g. Field(...) for readability)
     kwargs: tuple[tuple[str, Expr | str], ...] = field(default=())
+    literal: str = ""
 
     def items(self) -> list[str | tuple[str, Expr | str] | Expr]:
         return [*(self.args or ()), *self.kwargs]
+
+    @property
+    def brackets(self) -> tuple[str, str]:
+        pair = self.literal or ("()" if self.call else "[]")
+        return pair[0], pair[1]
+
+    @property
+    def binds(self) -> str:
+        """What joins a kwarg's key to its value."""
+        return ": " if self.literal == "{}" else "="
 
 
 def name(text: str) -> Expr:
@@ -42,41 +56,54 @@ def call(
     return Expr(head, tuple(args), call=True, exploded=exploded, kwargs=tuple(kwargs))
 
 
+def literal(
+    opening: str, items: Sequence[Expr | str], pairs: Sequence[tuple[str, Expr | str]] = ()
+) -> Expr:
+    """A list (`"["`), tuple (`"("`) or dict (`"{"`, from `pairs`) literal."""
+    brackets = {"[": "[]", "(": "()", "{": "{}"}[opening]
+    return Expr("", tuple(items), kwargs=tuple(pairs), literal=brackets)
+
+
 def one_line(e: Expr | str) -> str:
     if isinstance(e, str):
         return e
     if e.args is None and not e.call:
         return e.head
     parts = [one_line(a) for a in e.args or ()]
-    parts += [f"{k}={one_line(v)}" for k, v in e.kwargs]
-    open_, close = ("(", ")") if e.call else ("[", "]")
+    parts += [f"{k}{e.binds}{one_line(v)}" for k, v in e.kwargs]
+    open_, close = e.brackets
     return f"{e.head}{open_}{', '.join(parts)}{close}"
 
 
-def _has_exploded(e: Expr | str) -> bool:
+def has_exploded(e: Expr | str) -> bool:
     if isinstance(e, str):
         return False
     if e.exploded and e.items():
         return True
-    return any(_has_exploded(v if not isinstance(v, tuple) else v[1]) for v in e.items())
+    return any(has_exploded(v if not isinstance(v, tuple) else v[1]) for v in e.items())
 
 
-def render(e: Expr | str, indent: int, trailer: str = "", lead: int = 0) -> str:
+def render(e: Expr | str, indent: int, trailer: str = "", lead: int = 0, reserve: int = 0) -> str:
     """`e` on a line indented `indent` spaces after `lead` other characters, followed by
-    `trailer` (a comma, ` = None`, ...), laid out as black lays it out."""
+    `trailer` (a comma, ` = None`, ...), laid out as black lays it out (`reserve`: the width
+    of what follows the trailer on the same line, counted but not written)."""
     if isinstance(e, str) or (e.args is None and not e.call):
         return one_line(e) + trailer
+    if not e.items():  # `[]`, `{}`, `f()`: nothing to lay out
+        return one_line(e) + trailer
     flat = one_line(e)
-    if not _has_exploded(e) and indent + lead + len(flat) + len(trailer) <= LINE_LENGTH:
+    fits = indent + lead + width(flat) + width(trailer) + reserve <= LINE_LENGTH
+    if not has_exploded(e) and fits:
         return flat + trailer
-    open_, close = ("(", ")") if e.call else ("[", "]")
+    open_, close = e.brackets
     inner = " " * (indent + 4)
-    comma = "" if not e.call and len(e.items()) == 1 else ","
+    comma = "" if not e.call and not e.literal and len(e.items()) == 1 else ","
     elements: list[str] = []
     for item in e.items():
         if isinstance(item, tuple):
             key, value = item
-            elements.append(f"{inner}{key}=" + render(value, indent + 4, comma, lead=len(key) + 1))
+            joined = f"{key}{e.binds}"
+            elements.append(inner + joined + render(value, indent + 4, comma, lead=width(joined)))
         else:
             elements.append(inner + render(item, indent + 4, comma))
     return f"{e.head}{open_}\n" + "\n".join(elements) + f"\n{' ' * indent}{close}{trailer}"

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolc.emit.pyexpr import Expr, literal
+
 
 def _escape(text: str) -> str:
     out = []
@@ -41,7 +43,7 @@ def py_value(value: Any) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
-        return repr(value)
+        return repr(value).replace("e+", "e")  # black writes 1e16, not 1e+16
     if isinstance(value, str):
         return py_str(value)
     if isinstance(value, list):
@@ -51,9 +53,31 @@ def py_value(value: Any) -> str:
     raise TypeError(f"not a JSON value: {type(value).__name__}")
 
 
+def py_expr(value: Any) -> Expr | str:
+    """A JSON value as an expression laid out as black lays out literals: a list or dict
+    that does not fit its line is one element per line."""
+    if isinstance(value, list):
+        return literal("[", [py_expr(v) for v in value])
+    if isinstance(value, dict):
+        return literal("{", [], [(py_str(k), py_expr(v)) for k, v in value.items()])
+    return py_value(value)
+
+
+def _printable(text: str) -> str:
+    """`text` with every control character but the line break a space (NUL cannot be in
+    Python source at all, and a carriage return would end a comment's line)."""
+    return "".join(ch if ch == "\n" or ord(ch) >= 0x20 else " " for ch in text.expandtabs(4))
+
+
+def comment(text: str) -> str:
+    """`text` as comment lines (`# ...`), or "" when nothing printable is left."""
+    lines = [f"# {line}".rstrip() for line in _printable(text).strip().splitlines()]
+    return "\n".join(lines)
+
+
 def docstring(text: str, indent: str) -> str:
     """A docstring exactly as black leaves it."""
-    clean = "".join(ch if ch == "\n" or ord(ch) >= 0x20 else " " for ch in text.expandtabs(4))
+    clean = _printable(text)
     clean = clean.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
     lines = [line.rstrip() for line in clean.strip().splitlines()] or [""]
     first = lines[0].strip()
@@ -65,3 +89,12 @@ def docstring(text: str, indent: str) -> str:
     margin = min((len(line) - len(line.lstrip()) for line in rest if line.strip()), default=0)
     body = [f"{indent}{line[margin:]}" if line.strip() else "" for line in rest]
     return f'{indent}"""{first}\n' + "\n".join(body) + f'\n{indent}"""'
+
+
+def docblock(text: str | None, indent: str) -> str:
+    """The docstring and its line break, or nothing when no text would be left in it (an
+    empty docstring is ruff's D419)."""
+    if text is None:
+        return ""
+    written = docstring(text, indent)
+    return "" if written.strip() == '""""""' else written + "\n"

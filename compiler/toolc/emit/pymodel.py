@@ -8,6 +8,8 @@ from typing import Any
 
 from toolc.emit.pyexpr import Expr, call, name, sub
 
+NOT_DECLARED: Any = object()  # a field whose schema declares no `default`
+
 
 @dataclass
 class TypeExpr:
@@ -15,7 +17,8 @@ class TypeExpr:
     constraints: list[tuple[str, str]] = field(default_factory=list)  # Field(...) keyword args
     validators: list[Expr | str] = field(default_factory=list)  # BeforeValidator(...) arguments
     nullable: bool = False
-    null_ok: bool = False  # a shared type that accepts null itself (its alias includes None)
+    null_ok: bool = False  # accepts null itself (a shared type's alias or an enum includes None)
+    plain: Expr | str | None = None  # PlainValidator(...): validates instead of the type
 
     def annotation(self) -> Expr:
         if not self.nullable or self.base.head in ("Any", "None"):
@@ -24,7 +27,8 @@ class TypeExpr:
         return name(f"{self.base.head} | None")
 
     def metadata(self) -> list[Expr]:
-        return [call("BeforeValidator", v) for v in self.validators]
+        plain = [call("PlainValidator", self.plain)] if self.plain is not None else []
+        return plain + [call("BeforeValidator", v) for v in self.validators]
 
     def inline(self) -> Expr:
         """The type as one expression, constraints included (for list items and unions)."""
@@ -43,7 +47,8 @@ class PyField:
     description: str | None = None
     title: str | None = None
     examples: list[Any] | None = None
-    default: str | None = None  # a Python expression, for optional fields
+    default: Expr | str | None = None  # a Python expression, for optional fields
+    declared: Any = NOT_DECLARED  # the schema's `default`, as JSON
 
 
 @dataclass

@@ -10,13 +10,17 @@ import re
 from collections.abc import Iterable, Iterator
 
 from toolc.emit.pyexpr import LINE_LENGTH, Expr, call, render, sub
-from toolc.emit.pyliterals import docstring, py_str, py_value
+from toolc.emit.pylines import annotated
+from toolc.emit.pyliterals import comment, docblock, docstring, py_expr, py_str
 from toolc.emit.pymodel import PyAlias, PyField, PyModel
+from toolc.emit.pywidth import width
 
 TYPING = ("Annotated", "Any", "Literal", "Optional", "TypeAlias", "Union")
-PYDANTIC = ("BaseModel", "BeforeValidator", "ConfigDict", "Field")
-HELPERS = ("JsonInt", "one_of", "reject_null", "unique_items")
+PYDANTIC = ("BaseModel", "BeforeValidator", "ConfigDict", "Field", "PlainValidator")
+HELPERS = ("JsonInt", "WireModel", "one_of", "reject_null", "unique_items", "validated")
 ENVELOPE = ("ErrorInfo", "Meta")
+# What a models module may import: no class or alias it defines may take one of these names.
+IMPORTABLE = frozenset((*TYPING, *PYDANTIC, *HELPERS, *ENVELOPE))
 
 
 def names_in(e: Expr | str | tuple[str, Expr | str]) -> Iterator[str]:
@@ -46,7 +50,7 @@ def _field_expr(f: PyField) -> Expr:
     if f.description:
         kwargs.append(("description", py_str(f.description)))
     if f.examples:  # a list literal is a subscript with no head, laid out alike
-        kwargs.append(("examples", sub("", *(py_value(v) for v in f.examples))))
+        kwargs.append(("examples", py_expr(f.examples)))
     if kwargs:
         metadata.append(call("Field", kwargs=kwargs, exploded=True))
     annotation = f.type.annotation()
@@ -55,11 +59,11 @@ def _field_expr(f: PyField) -> Expr:
 
 def render_model(m: PyModel) -> tuple[str, set[str]]:
     """A model class, and the names it uses."""
-    used = {"BaseModel", "ConfigDict"}
-    head = f"class {m.name}(BaseModel):"
-    lines = [head if len(head) <= LINE_LENGTH else f"class {m.name}(\n    BaseModel\n):"]
-    if m.doc and m.doc.strip():
-        lines += [docstring(m.doc, "    "), ""]
+    used = {"WireModel", "ConfigDict"}
+    head = f"class {m.name}(WireModel):"
+    lines = [head if len(head) <= LINE_LENGTH else f"class {m.name}(\n    WireModel\n):"]
+    if docblock(m.doc, "    "):
+        lines += [docstring(m.doc or "", "    "), ""]
     lines += [
         "    model_config = ConfigDict(",
         f'        extra="{m.extra}",',
@@ -74,14 +78,14 @@ def render_model(m: PyModel) -> tuple[str, set[str]]:
     for f in m.fields:
         expr = _field_expr(f)
         used.update(names_in(expr))
-        trailer = "" if f.required else f" = {f.default}"
-        lines.append(f"    {f.name}: " + render(expr, 4, trailer, lead=len(f.name) + 2))
+        default = None if f.required else f.default
+        if default is not None:
+            used.update(names_in(default))
+        lines.append(annotated(4, f.name, expr, default))
     if m.extra_type is not None:
         extra = sub("dict", "str", m.extra_type)
         used.update(names_in(extra))
-        lines.append(
-            "    __pydantic_extra__: " + render(extra, 4, lead=len("__pydantic_extra__: "))
-        )
+        lines.append(annotated(4, "__pydantic_extra__", extra))
     return "\n".join(lines), used
 
 
@@ -89,17 +93,17 @@ def render_alias(a: PyAlias) -> tuple[str, set[str]]:
     used = {"TypeAlias", *names_in(a.expr)}
     head = f"{a.name}: TypeAlias = "
     flat = a.expr.head if a.expr.args is None and not a.expr.call else ""
-    if " | " in flat and len(head) + len(flat) > LINE_LENGTH:
+    if " | " in flat and width(head) + width(flat) > LINE_LENGTH:
         # black wraps a long right-hand side in parentheses: on one line inside them when it
         # fits, else one member per line.
-        if 4 + len(flat) <= LINE_LENGTH:
+        if 4 + width(flat) <= LINE_LENGTH:
             text = head + "(\n    " + flat + "\n)"
         else:
             text = head + "(\n    " + "\n    | ".join(flat.split(" | ")) + "\n)"
     else:
         text = head + render(a.expr, 0, lead=len(head))
-    if a.doc and a.doc.strip():
-        text = "\n".join(f"# {line}".rstrip() for line in a.doc.strip().splitlines()) + "\n" + text
+    if a.doc and comment(a.doc):
+        text = comment(a.doc) + "\n" + text
     return text, used
 
 
@@ -158,7 +162,7 @@ def imports(used: set[str], local: set[str], shared: set[str], depth: str) -> li
 def import_line(module: str, names: Iterable[str], indent: str = "") -> str:
     listed = sorted(names, key=isort_key)
     line = f"{indent}from {module} import {', '.join(listed)}"
-    if len(line) <= LINE_LENGTH:
+    if width(line) <= LINE_LENGTH:
         return line
     inner = "".join(f"{indent}    {n},\n" for n in listed)
     return f"{indent}from {module} import (\n{inner}{indent})"

@@ -7,15 +7,17 @@ declaring another tool never renames anything here.
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Callable
+from collections.abc import Iterable
 from typing import Any
 
+from toolc.emit.pydefaults import accepts_null, default_of, endless, field_key
+from toolc.emit.pyenums import enum_type
 from toolc.emit.pyexpr import Expr, call, name, sub
-from toolc.emit.pyliterals import py_str, py_value
-from toolc.emit.pymodel import PyAlias, PyField, PyModel, TypeExpr
+from toolc.emit.pyliterals import py_value
+from toolc.emit.pymodel import NOT_DECLARED, PyAlias, PyField, PyModel, TypeExpr
+from toolc.emit.pynames import Keyword, Names, Naming, Path, keyword
 from toolc.model.schemas import DEFS_REF
-from toolc.naming import pascal, snake
+from toolc.naming import snake
 
 STRING_KEYS = {"minLength": "min_length", "maxLength": "max_length", "pattern": "pattern"}
 NUMBER_KEYS = {"minimum": "ge", "maximum": "le", "exclusiveMinimum": "gt", "exclusiveMaximum": "lt"}
@@ -27,27 +29,13 @@ TYPE_SPECIFIC = (
 ENVELOPE_DEFS = {"envelope.ErrorInfo": "ErrorInfo", "envelope.Meta": "Meta"}
 
 
-_SCALAR_BASES: dict[str, tuple[type, ...]] = {
-    "str": (str,),
-    "JsonInt": (int,),
-    "float": (int, float),
-    "bool": (bool,),
-}
-
-
-def _default_fits(value: Any, expr: TypeExpr) -> bool:
-    """Whether a schema's `default` can be the Python default of the field as typed: a scalar
-    of the field's own type (objects and lists stay JSON, which the type checker would refuse,
-    so those fields default to None and the schema keeps publishing the default)."""
-    if value is None or expr.validators:
-        return False
-    allowed = _SCALAR_BASES.get(expr.base.head)
-    if allowed is None or expr.base.args is not None:
-        return False
-    if isinstance(value, bool) and bool not in allowed:
-        return False
-    return isinstance(value, allowed) and not (
-        expr.base.head == "JsonInt" and isinstance(value, float)
+def _is_model(schema: Any) -> bool:
+    """Whether a shared type's schema lowers to a model class of the type's own name (an
+    object and nothing else; a nullable or many-typed root is an alias of a union)."""
+    return (
+        isinstance(schema, dict)
+        and not {"$ref", "enum", "const"} & set(schema)
+        and Lowering._types(schema) == {"object"}
     )
 
 
@@ -58,41 +46,51 @@ class Lowering:
         self,
         type_names: dict[str, str],
         envelope_names: dict[str, str] | None = None,
-        taken: set[str] | None = None,
+        taken: Iterable[str] = (),
         nullable_types: frozenset[str] = frozenset(),
+        type_schemas: dict[str, Any] | None = None,
     ):
         self.type_names = type_names  # shared type → class or alias name
         self.nullable_types = nullable_types  # shared types that accept null
+        self.type_schemas = type_schemas or {}
+        self.current_type: str | None = None  # the shared type being lowered, if one is
+        # The shared types that are model classes (their declared defaults are built).
+        self.shared_models = {
+            type_names[t]
+            for t, s in (type_schemas or {}).items()
+            if t in type_names and _is_model(s)
+        }
         self.envelope_names = envelope_names or ENVELOPE_DEFS
         # Models and aliases in the order they were made: an inner one before its user.
         self.definitions: list[PyModel | PyAlias] = []
         self.used: set[str] = set()  # helper names the rendered code needs imported
         self.referenced: set[str] = set()  # shared types referenced
-        self._taken: set[str] = set(taken or ())  # names a new class must not take
+        self.names = Names(taken)  # every name given in the module
+
+    def _models(self) -> set[str]:
+        """The model classes a field's type may name: this module's so far, the shared ones."""
+        local = {d.name for d in self.definitions if isinstance(d, PyModel)}
+        return local | self.shared_models | set(self.envelope_names.values())
+
+    def _names(self) -> set[str]:
+        """Every class and alias a field's type may name."""
+        local = {d.name for d in self.definitions}
+        return local | set(self.type_names.values()) | set(self.envelope_names.values())
 
     # -- naming -----------------------------------------------------------------------------------
-    def class_name(
-        self, owner: str, path: tuple[str, ...], special: Callable[[tuple[str, ...]], str | None]
-    ) -> str:
-        chosen = special(path) or owner + "".join(pascal(p) for p in path if p != "items")
-        if chosen in self._taken:  # two paths that read alike: keep both, by path alone
-            chosen += "_" + hashlib.sha256("/".join(path).encode()).hexdigest()[:6]
-        self._taken.add(chosen)
-        return chosen
-
-    def hoist(self, expr: Expr, owner: str, path: tuple[str, ...], suffix: str) -> Expr:
+    def hoist(self, expr: Expr, owner: str, path: Path, naming: Naming, word: Keyword) -> Expr:
         """Name a complex type so that `X | None` and `A | B` stay one short line (black lays
         out a long binary union in ways not worth reproducing)."""
         if expr.args is None and not expr.call:
             return expr
-        alias = self.class_name(owner, (*path, suffix), lambda _: None)
+        alias = self.names.name(owner, path, naming, word)
         self.definitions.append(PyAlias(alias, None, expr))
         return name(alias)
 
     # -- types ------------------------------------------------------------------------------------
     def lower(
-        self, schema: Any, owner: str, path: tuple[str, ...],
-        special: Callable[[tuple[str, ...]], str | None] = lambda _: None,
+        self, schema: Any, owner: str, path: Path,
+        special: Naming = lambda _: None,
         doc: str | None = None, extra_default: str = "allow",
     ) -> TypeExpr:  # fmt: skip
         if schema is True or schema == {}:
@@ -115,7 +113,7 @@ class Lowering:
             )
             return expr
         if "enum" in schema or "const" in schema:
-            return self._enum(schema)
+            return self._enum(schema, owner, path, special)
         types = self._types(schema)
         nullable = "null" in types
         concrete = sorted(types - {"null"})
@@ -130,7 +128,7 @@ class Lowering:
             # member is a class of its own.
             root = special(path)
 
-            def member_naming(p: tuple[str, ...]) -> str | None:
+            def member_naming(p: Path) -> str | None:
                 return f"{root}Object" if p == path else special(p)
 
         members = [
@@ -142,16 +140,18 @@ class Lowering:
             member = members[0]
             if nullable:
                 if member.base.args is not None or member.base.call:
-                    member.base = self.hoist(member.base, owner, path, "Value")
+                    member.base = self.hoist(
+                        member.base, owner, path, special, keyword("Type", schema)
+                    )
                 member.nullable = True
             return member
         parts = [
-            self.hoist(m.inline(), owner, path, f"{k.title()}Value")
+            self.hoist(m.inline(), owner, path, special, keyword("Type", schema, k.title()))
             for m, k in zip(members, concrete, strict=True)
         ]
         union = " | ".join(p.head for p in parts)
         if len(union) > 60:  # a named alias, laid out one member per line
-            alias = self.class_name(owner, (*path, "Union"), lambda _: None)
+            alias = self.names.name(owner, path, special, keyword("Union", schema))
             self.definitions.append(PyAlias(alias, None, name(union)))
             union = alias
         return TypeExpr(name(union), nullable=nullable)
@@ -166,18 +166,16 @@ class Lowering:
             kinds.discard("integer")  # every integer is a number
         return kinds
 
-    def _enum(self, schema: dict[str, Any]) -> TypeExpr:
-        values = schema["enum"] if "enum" in schema else [schema["const"]]
-        if "enum" in schema and "const" in schema:
-            values = [v for v in values if v == schema["const"]]
-        if values and all(isinstance(v, str) for v in values):
-            self.used.add("Literal")
-            return TypeExpr(sub("Literal", *(py_str(v) for v in values)))
-        self.used.update({"Any", "one_of"})
-        nullable = None in values
-        checker = call("one_of", *(py_value(v) for v in values))
-        expr = TypeExpr(name("Any"), validators=[checker])
-        expr.nullable = nullable
+    def _enum(self, schema: dict[str, Any], owner: str, path: Path, naming: Naming) -> TypeExpr:
+        def alias(word: Keyword, union: str) -> str:
+            named = self.names.name(owner, path, naming, word)
+            self.definitions.append(PyAlias(named, None, name(union)))
+            return named
+
+        expr, used = enum_type(
+            schema, lambda e, word: self.hoist(e, owner, path, naming, word), alias
+        )
+        self.used |= used
         return expr
 
     def _constraints(self, schema: dict[str, Any], expr: TypeExpr, kinds: set[str]) -> None:
@@ -198,8 +196,8 @@ class Lowering:
                 expr.validators.append("unique_items")
 
     def _one(
-        self, kind: str, schema: dict[str, Any], owner: str, path: tuple[str, ...],
-        special: Callable[[tuple[str, ...]], str | None], doc: str | None, extra_default: str,
+        self, kind: str, schema: dict[str, Any], owner: str, path: Path,
+        special: Naming, doc: str | None, extra_default: str,
     ) -> TypeExpr:  # fmt: skip
         if kind == "string":
             expr = TypeExpr(name("str"))
@@ -213,7 +211,9 @@ class Lowering:
         elif kind == "array":
             items = schema.get("items")
             item = (
-                self.lower(items, owner, (*path, "items"), special) if items is not None else None
+                self.lower(items, owner, (*path, keyword("items", schema)), special)
+                if items is not None
+                else None
             )
             if item is None:
                 self.used.add("Any")
@@ -224,19 +224,20 @@ class Lowering:
         return expr
 
     def _object(
-        self, schema: dict[str, Any], owner: str, path: tuple[str, ...],
-        special: Callable[[tuple[str, ...]], str | None], doc: str | None, extra_default: str,
+        self, schema: dict[str, Any], owner: str, path: Path,
+        special: Naming, doc: str | None, extra_default: str,
     ) -> TypeExpr:  # fmt: skip
         props: dict[str, Any] = schema.get("properties", {})
         extra_schema = schema.get("additionalProperties")
         named = special(path) is not None  # a root the package names (Args, Data, a type)
         if not props and "required" not in schema and extra_schema is not False and not named:
-            value = self.lower(extra_schema, owner, (*path, "additionalProperties"), special) \
+            extra_path = (*path, keyword("additionalProperties", schema))
+            value = self.lower(extra_schema, owner, extra_path, special) \
                 if isinstance(extra_schema, dict) else None  # fmt: skip
             if value is None:
                 self.used.add("Any")
             return TypeExpr(sub("dict", "str", value.inline() if value else "Any"))
-        cls = self.class_name(owner, path, special)
+        cls = self.names.name(owner, path, special)
         required = set(schema.get("required", []))
         fields: list[PyField] = []
         names: set[str] = set()
@@ -248,25 +249,32 @@ class Lowering:
             spec = prop if isinstance(prop, dict) else {}
             expr = self.lower(prop, owner, (*path, wire), special, doc=spec.get("description"))
             is_required = wire in required
-            default = None
-            if not is_required:
-                if _default_fits(spec.get("default"), expr):
-                    default = py_value(spec["default"])
-                else:
-                    default = "None"
-                    if not (expr.nullable or expr.null_ok) and expr.base.head not in (
-                        "Any",
-                        "None",
-                    ):
-                        self.used.add("reject_null")
-                        expr.validators.insert(0, "reject_null")
-                        expr.base = self.hoist(expr.base, owner, (*path, wire), "Value")
-                        expr.nullable = True
+            default: Expr | str | None = None
+            key = field_key(self.current_type, (*path, wire))
+            if (
+                not is_required
+                and "default" in spec
+                and not endless(key, prop, spec["default"], self.type_schemas)
+            ):
+                default, used = default_of(spec["default"], expr, self._models(), self._names())
+                self.used |= used
+            if not is_required and default is None:  # None stands for "not given"
+                default = "None"
+                if not accepts_null(expr):
+                    self.used.add("reject_null")
+                    if expr.plain is not None:  # the enum's own validation goes with it
+                        expr.base = sub("Annotated", expr.base, call("PlainValidator", expr.plain))
+                        expr.plain = None
+                    expr.validators.insert(0, "reject_null")
+                    expr.base = self.hoist(
+                        expr.base, owner, (*path, wire), special, keyword("Type", prop)
+                    )
+                    expr.nullable = True
             fields.append(PyField(
                 ident, expr, is_required, alias=wire if wire != ident else None,
                 description=spec.get("description"), title=spec.get("title"),
                 examples=spec.get("examples"),
-                default=default,
+                default=default, declared=spec.get("default", NOT_DECLARED),
             ))  # fmt: skip
         for wire in sorted(required - set(props)):  # required but undeclared: any value
             ident = snake(wire)
@@ -282,7 +290,9 @@ class Lowering:
         elif isinstance(extra_schema, dict) and extra_schema:
             extra, extra_type = (
                 "allow",
-                self.lower(extra_schema, owner, (*path, "additionalProperties"), special).inline(),
+                self.lower(
+                    extra_schema, owner, (*path, keyword("additionalProperties", schema)), special
+                ).inline(),
             )
         self.definitions.append(
             PyModel(cls, schema.get("description", doc), extra, fields, extra_type)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from toolc.emit.pyliterals import docstring, py_str
+from toolc.emit.pyexpr import call, render
+from toolc.emit.pyliterals import docblock, docstring, py_str
 from toolc.emit.pymodules import import_line, natural_key
 from toolc.emit.serving import Serving, def_line, handlers_class
 from toolc.naming import pascal, snake
@@ -33,8 +34,8 @@ def scaffold_module(package: str, server: str, serving: Mapping[str, Serving]) -
         methods.append(
             head
             + "\n"
-            + docstring(serving[name].doc, "        ")
-            + f"\n        raise NotImplementedError({todo})"
+            + docblock(serving[name].doc, "        ")
+            + f"        raise NotImplementedError({todo})"
         )
     doc = docstring(
         f"The `{server}` MCP server: fill in each handler, then run this file\n"
@@ -52,7 +53,7 @@ def scaffold_module(package: str, server: str, serving: Mapping[str, Serving]) -
         + f"\n\n{body}\n\n\n"
         + "def serve() -> None:\n"
         + f"    handlers: {cls} = Handlers()  # mypy proves the protocol is implemented\n"
-        + "    main(handlers)\n\n\n"
+        + f"    {render(call('main', 'handlers', kwargs=[('server', py_str(server))]), 4)}\n\n\n"
         + 'if __name__ == "__main__":\n    serve()\n'
     )
     return text.encode()

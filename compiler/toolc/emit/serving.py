@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Literal
 
 from toolc.emit.pyexpr import LINE_LENGTH, render, sub
-from toolc.emit.pyliterals import docstring, py_str
+from toolc.emit.pyliterals import docblock, docstring, py_str
 from toolc.emit.pymodules import import_line, natural_key
+from toolc.emit.pywidth import width
 from toolc.fastpickle import reduce_slots
 from toolc.model import ToolDecl
 from toolc.naming import pascal, snake
@@ -86,25 +87,30 @@ def _result_alias(name: str, kind: Kind) -> tuple[str, set[str]]:
     return head + "(\n    " + "\n    | ".join(expr.split(" | ")) + "\n)", names
 
 
-def def_line(indent: str, head: str, params: list[str], returns: str) -> str:
+def def_line(indent: str, head: str, params: list[str], returns: str, body: str = "") -> str:
     """`{head}(params) -> returns:` as black lays it out: one line, or the parameters on one
-    line of their own, or one per line."""
+    line of their own, or one per line (`body`: what follows the colon on the same line,
+    such as an overload's ` ...`, which counts towards the line's length)."""
     joined = ", ".join(params)
-    one = f"{indent}{head}({joined}) -> {returns}:"
-    if len(one) <= LINE_LENGTH:
+    one = f"{indent}{head}({joined}) -> {returns}:{body}"
+    if width(one) <= LINE_LENGTH:
         return one
     inner = indent + "    "
-    if len(inner + joined) <= LINE_LENGTH:
-        return f"{indent}{head}(\n{inner}{joined}\n{indent}) -> {returns}:"
+    if len(params) > 1 and width(inner + joined) <= LINE_LENGTH:
+        return f"{indent}{head}(\n{inner}{joined}\n{indent}) -> {returns}:{body}"
+    # one per line with a trailing comma (black adds one to a lone parameter)
     lines = "".join(f"{inner}{x},\n" for x in params)
-    return f"{indent}{head}(\n{lines}{indent}) -> {returns}:"
+    return f"{indent}{head}(\n{lines}{indent}) -> {returns}:{body}"
 
 
 def _method(name: str, doc: str) -> str:
     p = pascal(name)
     params = ["self", f"args: {p}Args", "ctx: ToolContext"]
-    head = def_line("    ", f"async def {snake(name)}", params, f"{p}Result")
-    return head + "\n" + docstring(doc, "        ") + "\n        ..."
+    head = f"async def {snake(name)}"
+    text = docblock(doc, "        ")
+    if not text:  # black puts a body of `...` alone on the def's line
+        return def_line("    ", head, params, f"{p}Result", " ...")
+    return def_line("    ", head, params, f"{p}Result") + "\n" + text + "        ..."
 
 
 def served_tools(per_tool: Mapping[str, Serving]) -> dict[str, list[str]]:
@@ -191,18 +197,22 @@ def server_values(per_tool: Mapping[str, Serving]) -> dict[str, object]:
                 "def create_server",
                 [f"handlers: {handlers_class(s)}", f"server: Literal[{py_str(s)}]"],
                 "Server[Any]",
+                " ...",
             )
-            + " ..."
             for s in servers
         ],
         "server_literal": literal,
         "versions": versions,
         "handler_import": import_line(".handlers", classes),
-        "default": py_str(first),
         "main_def": def_line(
             "",
             "def main",
-            [f"handlers: {_union(classes)}", "argv: Sequence[str] | None = None"],
+            [
+                f"handlers: {_union(classes)}",
+                "argv: Sequence[str] | None = None",
+                "*",
+                "server: ServerName | None = None",
+            ],
             "None",
         ),
     }

@@ -42,7 +42,12 @@ class RetailClient(ToolClient):
     async def cancelar_pedidos(
         self, *, order_ids: list[OrderId], motivo: str | Unset = UNSET
     ) -> Envelope[CancelarPedidosData]:
-        """Cancela um ou mais pedidos."""
+        """Cancela um ou mais pedidos.
+
+        Args:
+            order_ids: Lista de identificadores de pedidos a cancelar.
+            motivo: Motivo do cancelamento, informado pelo cliente.
+        """
         return await self.call(
             "cancelar_pedidos",
             _given(("order_ids", order_ids), ("motivo", motivo)),
@@ -51,5 +56,9 @@ class RetailClient(ToolClient):
     async def consultar_pedidos(
         self, *, order_ids: list[OrderId]
     ) -> Envelope[ConsultarPedidosData]:
-        """Consulta o estado de um ou mais pedidos."""
+        """Consulta o estado de um ou mais pedidos.
+
+        Args:
+            order_ids: Identificadores dos pedidos a consultar.
+        """
         return await self.call("consultar_pedidos", _given(("order_ids", order_ids)))

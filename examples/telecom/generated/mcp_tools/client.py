@@ -15,7 +15,7 @@ from .registry import ALL_TOOLS
 from .shared import Produto
 from .tools.cancelar_produtos import CancelarProdutosData
 from .tools.validar_produtos_cancelamento import (
-    ValidarProdutosCancelamentoArgsObjectValue,
+    ValidarProdutosCancelamentoArgsItemsItemObjectType,
     ValidarProdutosCancelamentoData,
 )
 
@@ -45,7 +45,12 @@ class ContasClient(ToolClient):
     async def cancelar_produtos(
         self, *, customer_id: str, items: list[Produto]
     ) -> Envelope[CancelarProdutosData]:
-        """Cancela um ou mais produtos do cliente."""
+        """Cancela um ou mais produtos do cliente.
+
+        Args:
+            customer_id: Identificador do cliente.
+            items: Lista de produtos que o cliente deseja cancelar.
+        """
         return await self.call(
             "cancelar_produtos",
             _given(("customer_id", customer_id), ("items", items)),
@@ -55,9 +60,14 @@ class ContasClient(ToolClient):
         self,
         *,
         customer_id: str,
-        items: list[ValidarProdutosCancelamentoArgsObjectValue | str],
+        items: list[ValidarProdutosCancelamentoArgsItemsItemObjectType | str],
     ) -> Envelope[ValidarProdutosCancelamentoData]:
-        """Resolve os nomes de produtos citados pelo cliente para produtos canônicos e diz se o cancelamento é elegível."""
+        """Resolve os nomes de produtos citados pelo cliente para produtos canônicos e diz se o cancelamento é elegível.
+
+        Args:
+            customer_id: Identificador do cliente.
+            items: Produtos como o cliente os citou, ou já canônicos.
+        """
         return await self.call(
             "validar_produtos_cancelamento",
             _given(("customer_id", customer_id), ("items", items)),

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
+
+from ._jsonschema import WireModel
 
 
-class Produto(BaseModel):
+class Produto(WireModel):
     model_config = ConfigDict(
         extra="forbid",
         strict=True,

@@ -3,16 +3,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, TypeAlias
+from typing import Annotated, Literal, TypeAlias
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BeforeValidator, ConfigDict, Field, PlainValidator
 
-from .._jsonschema import JsonInt, one_of, reject_null, unique_items
+from .._jsonschema import JsonInt, WireModel, one_of, reject_null, unique_items
 from ..envelope import ErrorInfo
 from ..shared import OrderId
 
 
-class CancelarPedidosArgs(BaseModel):
+class CancelarPedidosArgs(WireModel):
     """Cancela um ou mais pedidos."""
 
     model_config = ConfigDict(
@@ -41,7 +41,7 @@ class CancelarPedidosArgs(BaseModel):
     ] = None
 
 
-class CancelarPedidosItem(BaseModel):
+class CancelarPedidosItem(WireModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
@@ -60,12 +60,12 @@ class CancelarPedidosItem(BaseModel):
         ),
     ] = None
     reason: Annotated[
-        CancelarPedidosDataResultsReasonValue | None,
+        CancelarPedidosItemReasonType | None,
         BeforeValidator(reject_null),
     ] = None
 
 
-class CancelarPedidosDataMetadataMultiItem(BaseModel):
+class CancelarPedidosDataMetadataMultiItem(WireModel):
     model_config = ConfigDict(
         extra="forbid",
         strict=True,
@@ -96,7 +96,7 @@ class CancelarPedidosDataMetadataMultiItem(BaseModel):
     primary_tool: Literal["cancelar_pedidos"]
 
 
-class CancelarPedidosDataMetadata(BaseModel):
+class CancelarPedidosDataMetadata(WireModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
@@ -108,7 +108,7 @@ class CancelarPedidosDataMetadata(BaseModel):
     multi_item: CancelarPedidosDataMetadataMultiItem
 
 
-class CancelarPedidosData(BaseModel):
+class CancelarPedidosData(WireModel):
     """What `cancelar_pedidos` returns."""
 
     model_config = ConfigDict(
@@ -123,7 +123,10 @@ class CancelarPedidosData(BaseModel):
     multi_item_status: Literal["SUCCESS", "PARTIAL_SUCCESS", "FAILED"]
     partial_success: bool
     metadata: CancelarPedidosDataMetadata
-    original_ok: Annotated[Any, BeforeValidator(one_of(False))] = None
+    original_ok: Annotated[
+        CancelarPedidosDataOriginalOkType | None,
+        BeforeValidator(reject_null),
+    ] = None
     secondary_error: Annotated[ErrorInfo | None, BeforeValidator(reject_null)] = None
 
 
@@ -141,10 +144,16 @@ CancelarPedidosErrorCode = Literal[
     "VALIDATION_ERROR",
 ]
 
-CancelarPedidosDataResultsReasonValue: TypeAlias = Literal[
+CancelarPedidosItemReasonType: TypeAlias = Literal[
     "already_shipped",
     "not_found",
     "already_cancelled",
 ]
 
+CancelarPedidosDataOriginalOkType: TypeAlias = Annotated[
+    Literal[False],
+    PlainValidator(one_of(False)),
+]
+
 CancelarPedidosItem.model_rebuild()
+CancelarPedidosData.model_rebuild()

@@ -3,16 +3,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, TypeAlias
+from typing import Annotated, Literal, TypeAlias
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BeforeValidator, ConfigDict, Field, PlainValidator
 
-from .._jsonschema import JsonInt, one_of, reject_null
+from .._jsonschema import JsonInt, WireModel, one_of, reject_null
 from ..envelope import ErrorInfo
 from ..shared import OrderId
 
 
-class ConsultarPedidosArgs(BaseModel):
+class ConsultarPedidosArgs(WireModel):
     """Consulta o estado de um ou mais pedidos."""
 
     model_config = ConfigDict(
@@ -32,7 +32,7 @@ class ConsultarPedidosArgs(BaseModel):
     ]
 
 
-class ConsultarPedidosItem(BaseModel):
+class ConsultarPedidosItem(WireModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
@@ -44,13 +44,13 @@ class ConsultarPedidosItem(BaseModel):
     order_id: OrderId
     ok: bool
     status: Annotated[
-        ConsultarPedidosDataResultsStatusValue | None,
+        ConsultarPedidosItemStatusType | None,
         BeforeValidator(reject_null),
     ] = None
     updated_at: Annotated[str | None, BeforeValidator(reject_null)] = None
 
 
-class ConsultarPedidosDataMetadataMultiItem(BaseModel):
+class ConsultarPedidosDataMetadataMultiItem(WireModel):
     model_config = ConfigDict(
         extra="forbid",
         strict=True,
@@ -81,7 +81,7 @@ class ConsultarPedidosDataMetadataMultiItem(BaseModel):
     primary_tool: Literal["consultar_pedidos"]
 
 
-class ConsultarPedidosDataMetadata(BaseModel):
+class ConsultarPedidosDataMetadata(WireModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
@@ -93,7 +93,7 @@ class ConsultarPedidosDataMetadata(BaseModel):
     multi_item: ConsultarPedidosDataMetadataMultiItem
 
 
-class ConsultarPedidosData(BaseModel):
+class ConsultarPedidosData(WireModel):
     """What `consultar_pedidos` returns."""
 
     model_config = ConfigDict(
@@ -108,7 +108,10 @@ class ConsultarPedidosData(BaseModel):
     multi_item_status: Literal["SUCCESS", "PARTIAL_SUCCESS", "FAILED"]
     partial_success: bool
     metadata: ConsultarPedidosDataMetadata
-    original_ok: Annotated[Any, BeforeValidator(one_of(False))] = None
+    original_ok: Annotated[
+        ConsultarPedidosDataOriginalOkType | None,
+        BeforeValidator(reject_null),
+    ] = None
     secondary_error: Annotated[ErrorInfo | None, BeforeValidator(reject_null)] = None
 
 
@@ -125,7 +128,7 @@ ConsultarPedidosErrorCode = Literal[
     "VALIDATION_ERROR",
 ]
 
-ConsultarPedidosDataResultsStatusValue: TypeAlias = Literal[
+ConsultarPedidosItemStatusType: TypeAlias = Literal[
     "created",
     "paid",
     "shipped",
@@ -133,4 +136,10 @@ ConsultarPedidosDataResultsStatusValue: TypeAlias = Literal[
     "cancelled",
 ]
 
+ConsultarPedidosDataOriginalOkType: TypeAlias = Annotated[
+    Literal[False],
+    PlainValidator(one_of(False)),
+]
+
 ConsultarPedidosItem.model_rebuild()
+ConsultarPedidosData.model_rebuild()

@@ -3,16 +3,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal, TypeAlias
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BeforeValidator, ConfigDict, Field, PlainValidator
 
-from .._jsonschema import JsonInt, one_of, reject_null
+from .._jsonschema import JsonInt, WireModel, one_of, reject_null
 from ..envelope import ErrorInfo
 from ..shared import Produto
 
 
-class CancelarProdutosArgs(BaseModel):
+class CancelarProdutosArgs(WireModel):
     """Cancela um ou mais produtos do cliente."""
 
     model_config = ConfigDict(
@@ -39,7 +39,7 @@ class CancelarProdutosArgs(BaseModel):
     ]
 
 
-class CancelarProdutosItem(BaseModel):
+class CancelarProdutosItem(WireModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
@@ -55,7 +55,7 @@ class CancelarProdutosItem(BaseModel):
     protocol: Annotated[str | None, BeforeValidator(reject_null)] = None
 
 
-class CancelarProdutosDataMetadataMultiItem(BaseModel):
+class CancelarProdutosDataMetadataMultiItem(WireModel):
     model_config = ConfigDict(
         extra="forbid",
         strict=True,
@@ -86,7 +86,7 @@ class CancelarProdutosDataMetadataMultiItem(BaseModel):
     primary_tool: Literal["cancelar_produtos"]
 
 
-class CancelarProdutosDataMetadata(BaseModel):
+class CancelarProdutosDataMetadata(WireModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
@@ -98,7 +98,7 @@ class CancelarProdutosDataMetadata(BaseModel):
     multi_item: CancelarProdutosDataMetadataMultiItem
 
 
-class CancelarProdutosData(BaseModel):
+class CancelarProdutosData(WireModel):
     """What `cancelar_produtos` returns."""
 
     model_config = ConfigDict(
@@ -113,7 +113,10 @@ class CancelarProdutosData(BaseModel):
     multi_item_status: Literal["SUCCESS", "PARTIAL_SUCCESS", "FAILED"]
     partial_success: bool
     metadata: CancelarProdutosDataMetadata
-    original_ok: Annotated[Any, BeforeValidator(one_of(False))] = None
+    original_ok: Annotated[
+        CancelarProdutosDataOriginalOkType | None,
+        BeforeValidator(reject_null),
+    ] = None
     secondary_error: Annotated[ErrorInfo | None, BeforeValidator(reject_null)] = None
 
 
@@ -130,3 +133,10 @@ CancelarProdutosErrorCode = Literal[
     "TOOL_TIMEOUT",
     "VALIDATION_ERROR",
 ]
+
+CancelarProdutosDataOriginalOkType: TypeAlias = Annotated[
+    Literal[False],
+    PlainValidator(one_of(False)),
+]
+
+CancelarProdutosData.model_rebuild()

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, TypeAlias
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BeforeValidator, ConfigDict, Field
 
-from .._jsonschema import reject_null
+from .._jsonschema import WireModel, reject_null
 
 
-class ValidarProdutosCancelamentoArgs(BaseModel):
+class ValidarProdutosCancelamentoArgs(WireModel):
     """Resolve os nomes de produtos citados pelo cliente para produtos canônicos e diz se o cancelamento é elegível."""
 
     model_config = ConfigDict(
@@ -29,7 +29,7 @@ class ValidarProdutosCancelamentoArgs(BaseModel):
         ),
     ]
     items: Annotated[
-        list[ValidarProdutosCancelamentoArgsObjectValue | str],
+        list[ValidarProdutosCancelamentoArgsItemsItemObjectType | str],
         Field(
             min_length=1,
             description="Produtos como o cliente os citou, ou já canônicos.",
@@ -37,7 +37,7 @@ class ValidarProdutosCancelamentoArgs(BaseModel):
     ]
 
 
-class ValidarProdutosCancelamentoDataTransactionDecision(BaseModel):
+class ValidarProdutosCancelamentoDataTransactionDecision(WireModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
@@ -51,7 +51,7 @@ class ValidarProdutosCancelamentoDataTransactionDecision(BaseModel):
     confirmation_message: Annotated[str | None, BeforeValidator(reject_null)] = None
 
 
-class ValidarProdutosCancelamentoData(BaseModel):
+class ValidarProdutosCancelamentoData(WireModel):
     """What `validar_produtos_cancelamento` returns."""
 
     model_config = ConfigDict(
@@ -83,6 +83,6 @@ ValidarProdutosCancelamentoErrorCode = Literal[
     "VALIDATION_ERROR",
 ]
 
-ValidarProdutosCancelamentoArgsObjectValue: TypeAlias = dict[str, Any]
+ValidarProdutosCancelamentoArgsItemsItemObjectType: TypeAlias = dict[str, Any]
 
 ValidarProdutosCancelamentoArgs.model_rebuild()

@@ -1,0 +1,108 @@
+"""`name: annotation = default` statements and parameters laid out as black (the pinned
+version) lays them out when they do not fit one line, so the output is black-stable.
+
+What black does, in the order it tries (checked against black in tests/test_pylines.py):
+an annotation already exploded (it has magic trailing commas) stays exploded; otherwise a
+bracketed default is split at its brackets, an atom default is wrapped in parentheses (not
+in parameters); else the annotation is split: a union is wrapped in parentheses (one member
+per line if that is still too long), a subscript is exploded; a bare name is left long."""
+
+from __future__ import annotations
+
+from toolc.emit.pyexpr import LINE_LENGTH, Expr, has_exploded, one_line, render
+from toolc.emit.pywidth import width
+
+
+def members(text: str) -> list[str]:
+    """The members of a union written out (`A | B[C | D]` → `A`, `B[C | D]`)."""
+    parts, depth, start = [], 0, 0
+    for at, char in enumerate(text):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif depth == 0 and text.startswith(" | ", at):
+            parts.append(text[start:at])
+            start = at + 3
+    return [*parts, text[start:]]
+
+
+def _bracketed(e: Expr | str) -> bool:
+    return not isinstance(e, str) and (e.args is not None or e.call or bool(e.literal))
+
+
+Annotation = Expr | list[Expr | str]  # a list: the members of a union
+
+
+def _flat(annotation: Annotation) -> str:
+    if isinstance(annotation, list):
+        return " | ".join(one_line(m) for m in annotation)
+    return one_line(annotation)
+
+
+def annotated(
+    indent: int,
+    field: str,
+    annotation: Annotation,
+    default: Expr | str | None = None,
+    end: str = "",
+    parameter: bool = False,
+) -> str:
+    """`field: annotation = default` + `end` (a parameter's comma), indented `indent`."""
+    if isinstance(annotation, list) and len(annotation) == 1 and not isinstance(annotation[0], str):
+        annotation = annotation[0]
+    pad = " " * indent
+    head = f"{pad}{field}: "
+    rhs = "" if default is None else f" = {one_line(default)}"
+    flat = head + _flat(annotation) + rhs + end
+    exploded = not isinstance(annotation, list) and has_exploded(annotation)
+    if not exploded and width(flat) <= LINE_LENGTH:
+        return flat
+    lead = width(field) + 2
+    if exploded and not isinstance(annotation, list):
+        return _then_default(head + render(annotation, indent, "", lead=lead), indent, default, end)
+    if default is not None and not parameter:
+        opening = head + _flat(annotation) + " = "
+        if _bracketed(default) and width(opening + _head(default)) <= LINE_LENGTH:
+            return opening + render(default, indent, end, lead=width(opening) - indent)
+        if width(opening + "(") <= LINE_LENGTH:  # black wraps the value in parentheses
+            inner = render(default, indent + 4)
+            return f"{opening}(\n{pad}    {inner}\n{pad}){end}"
+    rest = width(flat) - width(head + _flat(annotation))
+    laid = _annotation(indent, annotation, lead, rest)
+    return _then_default(head + laid, indent, default, end)
+
+
+def _head(e: Expr | str) -> str:
+    """What comes before the first line break of `e` split at its brackets: `Field(`, `[`."""
+    assert not isinstance(e, str)
+    return e.head + e.brackets[0]
+
+
+def _then_default(before: str, indent: int, default: Expr | str | None, end: str) -> str:
+    """`before`, then ` = default` on its last line (split at its brackets if need be)."""
+    if default is None:
+        return before + end
+    lead = width(before.rsplit("\n", 1)[-1]) - indent + 3
+    return before + " = " + render(default, indent, end, lead=lead)
+
+
+def _annotation(indent: int, annotation: Annotation, lead: int, rest: int) -> str:
+    """The annotation split, as it does not fit with the `rest` of its line after it: a
+    union in parentheses, one member per line if need be (each split in turn)."""
+    pad = " " * indent
+    text = _flat(annotation)
+    parts: list[Expr | str] = []
+    for member in annotation if isinstance(annotation, list) else [annotation]:
+        bare = isinstance(member, str) or (member.args is None and not member.call)
+        parts += members(one_line(member)) if bare else [member]
+    if len(parts) > 1:
+        if width(f"{pad}    {text}") <= LINE_LENGTH:
+            return f"(\n{pad}    {text}\n{pad})"
+        lines = [render(parts[0], indent + 4)]
+        lines += ["| " + render(m, indent + 4, lead=2) for m in parts[1:]]
+        return f"(\n{pad}    " + f"\n{pad}    ".join(lines) + f"\n{pad})"
+    assert not isinstance(annotation, list)
+    if _bracketed(annotation):
+        return render(annotation, indent, "", lead=lead, reserve=rest)
+    return text

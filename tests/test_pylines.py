@@ -1,0 +1,97 @@
+"""`annotated` lays out fields and parameters as the pinned black does: black leaves every
+shape of it unchanged, at every length around the line limit."""
+
+from __future__ import annotations
+
+import black
+import pytest
+from toolc.emit.pyexpr import Expr, call, literal, name, sub
+from toolc.emit.pylines import annotated, members
+
+LONG = "VeryLongTypeNameThatGoesOnAndOn"
+ANNOTATIONS: list[Expr] = [
+    name("str"),
+    name(f"{LONG} | None"),
+    name(f"{LONG} | JsonInt | bool | {LONG}Other | None"),
+    sub("list", LONG),
+    sub("list", sub("Annotated", f"{LONG} | None", call("Field", kwargs=[("min_length", "0")]))),
+    sub("Annotated", "str", call("BeforeValidator", "reject_null")),
+    sub("Annotated", "str", call("Field", kwargs=[("description", '"x"')], exploded=True)),
+]
+DEFAULTS: list[Expr | str | None] = [
+    None,
+    "None",
+    '"' + "s" * 40 + '"',
+    literal("[", ['"a"', '"b"', '"' + "c" * 30 + '"']),
+    literal("{", [], [('"k"', "1"), ('"' + "q" * 30 + '"', literal("[", ["1.5e-07"]))]),
+    call("Field", kwargs=[("default_factory", "list")]),
+    call(
+        "Field",
+        kwargs=[
+            ("default_factory", Expr("lambda: ", ('"a"', '"' + "b" * 30 + '"'), literal="[]")),
+            ("validate_default", "True"),
+        ],
+    ),
+    call(
+        "Field",
+        kwargs=[
+            (
+                "default_factory",
+                Expr(
+                    "lambda: M.model_validate",
+                    (literal("{", [], [('"k"', '"' + "v" * 40 + '"')]),),
+                    call=True,
+                ),
+            )
+        ],
+    ),
+]
+
+
+def _unchanged(source: str) -> None:
+    assert black.format_str(source, mode=black.Mode()) == source
+
+
+@pytest.mark.parametrize("annotation", ANNOTATIONS, ids=lambda a: a.head[:20])
+@pytest.mark.parametrize("default", DEFAULTS, ids=lambda d: str(d)[:12])
+def test_fields_are_black_stable_at_every_length(
+    annotation: Expr, default: Expr | str | None
+) -> None:
+    for size in range(1, 70, 3):
+        line = annotated(4, "f" * size, annotation, default)
+        _unchanged(f"class C:\n{line}\n")
+
+
+@pytest.mark.parametrize("annotation", ANNOTATIONS, ids=lambda a: a.head[:20])
+def test_parameters_are_black_stable_at_every_length(annotation: Expr) -> None:
+    for size in range(1, 70, 3):
+        field = "p" * size
+        optional: list[Expr | str] = [annotation, "Unset"]
+        params = [
+            annotated(8, field, annotation, end=",", parameter=True),
+            annotated(8, field + "o", optional, "UNSET", end=",", parameter=True),
+        ]
+        body = "\n".join(params)
+        _unchanged(
+            f"class C:\n    async def m(\n        self,\n        *,\n{body}\n    ) -> None: ...\n"
+        )
+
+
+def test_union_members_split_at_the_top_level_only() -> None:
+    assert members("A | list[B | C] | dict[str, D | E] | None") == [
+        "A",
+        "list[B | C]",
+        "dict[str, D | E]",
+        "None",
+    ]
+
+
+def test_comments_hold_no_character_python_source_cannot() -> None:
+    """A description becomes an alias's comment: NUL cannot be in source, and a carriage
+    return would end the comment's line and turn the rest into code."""
+    from toolc.emit.pyliterals import comment
+
+    text = comment("first\x00 line\rraise SystemExit(3)\nsecond\x0b\u2028line")
+    compile(text + "\nx = 1\n", "<comment>", "exec")
+    assert "\x00" not in text and "\r" not in text
+    assert all(line.startswith("# ") for line in text.splitlines())
