@@ -31,3 +31,5 @@ def toolc():  # type: ignore[no-untyped-def]
 def _private_build_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
     """Builds in tests keep their cache in a temporary folder, never the user's."""
     os.environ["TOOLC_CACHE_DIR"] = str(tmp_path_factory.mktemp("toolc-cache"))
+    # The cache key too: no key file is made in the user's own configuration directory.
+    os.environ["TOOLC_CACHE_KEY"] = "toolc-tests"

@@ -12,8 +12,8 @@ import re
 import string
 from typing import Any
 
-import jsonschema
 from hypothesis import strategies as st
+from reference import EcmaValidator
 from toolc.naming import pascal, snake
 
 NAME_CHARS = string.ascii_letters + string.digits + "_.-"
@@ -100,7 +100,7 @@ class Schemas:
     def fits(self, schema: Any, value: Any) -> bool:
         document = {**self.published(schema), "$defs": self.types}
         try:
-            return bool(jsonschema.Draft202012Validator(document).is_valid(value))
+            return bool(EcmaValidator(document).is_valid(value))
         except Exception:  # a schema the reference validator cannot use: state nothing
             return False
 

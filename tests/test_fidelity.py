@@ -1,5 +1,6 @@
 """Each generated <Tool>Args model accepts exactly the argument objects its published inputSchema
-accepts, as the reference validator (the `jsonschema` package) judges them."""
+accepts, as the reference validator judges them (tests/reference.py: the `jsonschema` package,
+patterns read as ECMA-262)."""
 
 from __future__ import annotations
 
@@ -8,13 +9,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pydantic
 import pytest
 from conftest import EXAMPLES, FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from instances import near_miss, valid
+from reference import EcmaValidator
 from toolc.pipeline import build_project
 
 CONFIGS = [
@@ -61,7 +62,7 @@ def test_args_model_agrees_with_the_reference_validator(
     spec = packages[config].TOOLS[tool]
     schema = dict(spec.input_schema)
     defs = schema.get("$defs", {})
-    reference = jsonschema.Draft202012Validator(schema)
+    reference = EcmaValidator(schema)
     model = spec.args_model
     verdicts: list[bool] = []
 

@@ -3,6 +3,7 @@ importable with nothing but pydantic, and what the official MCP SDK reads back u
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import pydantic
 import pytest
 from conftest import EXAMPLES, run_toolc
 from toolc.pipeline import build_project
@@ -328,3 +330,29 @@ def test_generated_envelopes_seal_to_what_the_output_schema_accepts() -> None:
         - len(json.dumps(ok.wire()["data"], separators=(",", ":"), ensure_ascii=False).encode())
         == spec.envelope_reserve_bytes
     )
+
+
+def test_a_catastrophic_pattern_cannot_stall_a_model(tmp_path: Path) -> None:
+    """`^(a+)+$` takes seconds per character in a backtracking engine; the models' engine is
+    linear (decision 0024), so a long near-miss is refused at once."""
+    import time
+
+    (tmp_path / "tools.yaml").write_text(
+        "tools:\n  t:\n    version: 1.0.0\n    description: D.\n    mcp_server: s\n"
+        "    tool_type: query\n    args_schema:\n      s: {type: string, pattern: '^(a+)+$'}\n"
+    )
+    out = tmp_path / "stall_pkg"
+    assert build_project(tmp_path, out, tmp_path / "snap.json", write=True, cwd=tmp_path).written
+    sys.path.insert(0, str(tmp_path))
+    try:
+        model = importlib.import_module("stall_pkg").TArgs
+    finally:
+        sys.path.remove(str(tmp_path))
+    started = time.perf_counter()
+    with pytest.raises(pydantic.ValidationError):  # Python's `re` takes seconds on this one
+        model.model_validate({"s": "a" * 28 + "!"})
+    assert time.perf_counter() - started < 1.0  # (and hours on the next)
+    with pytest.raises(pydantic.ValidationError):
+        model.model_validate({"s": "a" * 10_000 + "!"})
+    assert time.perf_counter() - started < 1.0
+    assert model.model_validate({"s": "a" * 10_000}).s == "a" * 10_000

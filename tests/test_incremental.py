@@ -224,8 +224,10 @@ def test_an_unreadable_cache_means_a_full_build(tmp_path: Path) -> None:
     config, out, snap = tmp_path / "cfg", tmp_path / "a" / "pkg", tmp_path / "a.json"
     _write(config, tools, policies)
     build_project(config, out, snap, write=True, cwd=tmp_path)
-    for cache in Path(__import__("os").environ["TOOLC_CACHE_DIR"]).glob("build-*.pickle"):
-        cache.write_bytes(b"toolc-build-cache-1garbage")
+    caches = list(Path(__import__("os").environ["TOOLC_CACHE_DIR"]).glob("build-*.cache"))
+    assert caches
+    for cache in caches:
+        cache.write_bytes(b"toolc-cache-2\ngarbage")
     _write(config, *_describe(tools, policies))
     result = build_project(config, out, snap, write=True, cwd=tmp_path)
     assert result.written and result.reread is None

@@ -10,13 +10,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pydantic
 import pytest
 from conftest import FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from instances import near_miss, valid
+from reference import EcmaValidator
 from toolc.pipeline import build_project, check_project
 
 CONFIG = FIXTURES / "good" / "recursive"
@@ -79,7 +79,7 @@ def _agree(model: Any, schema: dict[str, Any]) -> None:
     """The model accepts an instance exactly when the reference validator does; both sides of
     the boundary are probed."""
     defs = schema.get("$defs", {})
-    reference = jsonschema.Draft202012Validator(schema)
+    reference = EcmaValidator(schema)
     verdicts: list[bool] = []
 
     @settings(

@@ -113,3 +113,33 @@ def test_a_missing_token_variable_stops_the_server_at_start(pkg: Path, tmp_path:
         env=environment, capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert done.returncode != 0 and "NOT_SET_ANYWHERE holds no bearer token" in done.stderr
+
+
+def test_the_generated_main_takes_the_same_options(pkg: Path, tmp_path: Path) -> None:
+    """`main(handlers)` (what a scaffold runs): --allow-host and --auth-token-env reach the
+    HTTP server; a token variable that is not set is a usage error before anything starts."""
+    script = (
+        "import sys; from retail_handlers import Handlers; "
+        f"from {pkg.name}.server import main; main(Handlers(), sys.argv[1:])"
+    )
+    environment = {"PYTHONPATH": os.pathsep.join([str(pkg.parent), str(SUPPORT)])}
+    refused = subprocess.run(
+        [sys.executable, "-c", script, "--http", "--auth-token-env", "NOPE_NOT_SET"],
+        env=environment, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert refused.returncode == 2 and "NOPE_NOT_SET holds no bearer token" in refused.stderr
+    port = _free_port()
+    secret = os.urandom(8).hex()
+    args = ["--http", "--host", "0.0.0.0", "--port", str(port), "--allow-host", "api.local:*"]
+    process = subprocess.Popen(
+        [sys.executable, "-c", script, *args, "--auth-token-env", "TOKEN"],
+        env={**environment, "TOKEN": secret}, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        _wait_for(port)
+        assert _post(port, host=f"api.local:{port}") == 401
+        assert _post(port, host=f"api.local:{port}", token=secret) == 200
+        assert _post(port, host="evil.example", token=secret) == 421
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

@@ -366,6 +366,15 @@ def test_arguments_absent(retail: Connection) -> None:
     assert [d["field"] for d in info["details"]] == ["order_ids"]
 
 
+def test_patterns_mean_what_javascript_says(retail: Connection) -> None:
+    """`^P-[0-9]+$` as ECMA-262 reads it: no match before a final newline (Python's `re`
+    accepted "P-100\\n", which the published schema and every JavaScript client refuse)."""
+    for refused in ("P-100\n", "P-100\r", "P-1\u2028"):
+        info = error(retail.call("consultar_pedidos", {"order_ids": [refused]}), "VALIDATION_ERROR")
+        assert info["details"][0]["field"] == "order_ids[0]"
+    assert retail.call("consultar_pedidos", {"order_ids": ["P-100"]})["ok"] is True
+
+
 def test_wrong_type(retail: Connection) -> None:
     info = error(retail.call("consultar_pedidos", {"order_ids": "P-100"}), "VALIDATION_ERROR")
     assert [(d["field"], d["type"]) for d in info["details"]] == [("order_ids", "list_type")]

@@ -180,8 +180,9 @@ def check(
         tools = len(result.project.tools) if result.project else 0
         _report(settings, result, "check", config_dir, f"ok: {tools} tool(s)")
     result = _build(
-        config_dir, out_dir, snapshot_path, write=False, cache=not no_cache, against=against
-    )
+        config_dir, out_dir, snapshot_path, write=False, cache=not no_cache, against=against,
+        notify=_notify,
+    )  # fmt: skip
     if show_diff and result.drift is not None and result.files is not None:
         from toolc.textdiff import unified
 

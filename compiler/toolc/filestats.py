@@ -1,17 +1,22 @@
 """What each output file looked like when the last build left it (size, mtime in ns, inode),
 kept in the user's cache directory: the no-op check (`uptodate`) hashes only the files whose
 signature changed since, so a hand edit of a generated file is noticed without reading the
-whole output. Plain JSON, keyed by the build's inputs digest; never trusted beyond a
-shortcut (a file whose signature differs is read and compared with the manifest's digest).
+whole output. Plain JSON, keyed by the build's inputs digest and authenticated with the
+user's cache key (cache_codec); never trusted beyond a shortcut (a file whose signature
+differs is read and compared with the manifest's digest).
 Standard library and orjson only: this runs before anything else is imported."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from collections.abc import Mapping
 from pathlib import Path
 
 import orjson
 
+from toolc.cache_codec import cache_key
+from toolc.cache_trust import refusal
 from toolc.cachedir import cache_path
 
 Signature = tuple[int, int, int]  # size, mtime in ns, inode
@@ -21,18 +26,29 @@ def stats_file(config_dir: Path, out_dir: Path, snapshot_path: Path) -> Path | N
     return cache_path(config_dir, out_dir, snapshot_path, "stats.json")
 
 
+def _mac(inputs: str, files: bytes) -> str:
+    body = inputs.encode() + b"\0" + files
+    return hmac.new(cache_key(), body, hashlib.sha256).hexdigest()
+
+
 def encode(inputs: str, stats: Mapping[str, Signature]) -> bytes:
-    return orjson.dumps({"inputs": inputs, "files": {rel: list(s) for rel, s in stats.items()}})
+    files = orjson.dumps({rel: list(s) for rel, s in stats.items()})
+    return orjson.dumps({"inputs": inputs, "mac": _mac(inputs, files)}) + b"\n" + files
 
 
 def load(path: Path | None, inputs: str) -> dict[str, Signature] | None:
-    """The recorded signatures of the build whose inputs digest is `inputs`, or None."""
-    if path is None:
+    """The recorded signatures of the build whose inputs digest is `inputs`, or None: also
+    when the record is not the user's own (other users can write it, or its MAC fails)."""
+    if path is None or refusal(path) is not None:
         return None
     try:
-        data = orjson.loads(path.read_bytes())
-        if data["inputs"] != inputs:
+        head, _, files = path.read_bytes().partition(b"\n")
+        meta = orjson.loads(head)
+        if meta["inputs"] != inputs or not hmac.compare_digest(
+            str(meta["mac"]), _mac(inputs, files)
+        ):
             return None
-        return {str(rel): (int(s[0]), int(s[1]), int(s[2])) for rel, s in data["files"].items()}
+        data = orjson.loads(files)
+        return {str(rel): (int(s[0]), int(s[1]), int(s[2])) for rel, s in data.items()}
     except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
         return None

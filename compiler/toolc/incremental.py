@@ -12,22 +12,25 @@ so they move with it when an edit above adds or removes lines.
 
 from __future__ import annotations
 
-import pickle
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import BinaryIO
 
+from toolc import cache_trust
+from toolc.cache_codec import CacheRefused, Codec, cache_key
 from toolc.cachedir import cache_path
-from toolc.diagnostics import Diagnostic, Note, Span
+from toolc.diagnostics import Diagnostic, Note, Severity, Span
+from toolc.emit.client import ClientPiece
 from toolc.emit.package import ToolOutput
-from toolc.fastpickle import reduce_slots
+from toolc.emit.python import ToolPython
+from toolc.emit.serving import Serving
 from toolc.layout import Layout, PieceId
 from toolc.model import Project, ToolDecl
 from toolc.model.schemas import refs_in
+from toolc.snapshot import Entry
 from toolc.uptodate import generator_fingerprint
-from toolc.workspace import Signature
+from toolc.workspace import Signature, read_regular
 
-FORMAT = b"toolc-build-cache-1"
 FileKind = str  # "tools" or "policies"
 # A span with its lines relative to the piece that holds it: stays valid when the piece moves.
 RelSpan = tuple[FileKind, PieceId, int, int, int, int]
@@ -35,7 +38,6 @@ RelSpan = tuple[FileKind, PieceId, int, int, int, int]
 
 @dataclass(frozen=True, slots=True)
 class ToolRecord:
-    __reduce__ = reduce_slots  # the build cache pickles it (fastpickle.py)
     tool_piece: bytes
     policy_piece: bytes | None
     validator: str | None  # the tool its policy names as pre-validator
@@ -59,7 +61,6 @@ class BuildCache:
     # The output's files as the build left them: unchanged ones are linked unread next time.
     stats: dict[str, Signature] = field(default_factory=dict)
     tools_json: bytes = b""  # the last tools.json, which holds every served tool's item
-    templates: dict[str, bytes] = field(default_factory=dict)  # compiled package templates
 
     def output(self, name: str) -> ToolOutput:
         """A tool's output as the last build made it, its tools.json item restored."""
@@ -73,31 +74,75 @@ class BuildCache:
 def cache_file(config_dir: Path, out_dir: Path, snapshot_path: Path) -> Path | None:
     """In the user's cache directory (cachedir.py), never in the project: a cache a
     repository could ship would be code run at build time. None: caching is off."""
-    return cache_path(config_dir, out_dir, snapshot_path, "pickle")
+    return cache_path(config_dir, out_dir, snapshot_path, "cache")
 
 
-def load(path: Path | None) -> BuildCache | None:
-    if path is None:
+def codec() -> Codec:
+    """The build cache's format: only these classes can be stored or rebuilt."""
+    return Codec(
+        [BuildCache, ToolRecord, ToolOutput, ToolPython, Serving, ClientPiece, Entry,
+         Diagnostic, Note, Span, Severity]
+    )  # fmt: skip
+
+
+def load(path: Path | None, warn: Callable[[str], None] | None = None) -> BuildCache | None:
+    """The cache this build may reuse, or None. A cache that is not the user's own (planted,
+    tampered, another machine's key, other users able to write it) or not intact is ignored
+    with a warning and rebuilt; a missing one or one from another toolc, silently."""
+    if path is None or not path.exists():
+        return None
+
+    def ignored(why: str) -> None:
+        if warn is not None:
+            warn(f"ignoring the build cache {path}: {why}; building without it")
+
+    why = cache_trust.refusal(path)
+    if why is not None:
+        ignored(why)
+        return None
+    data = read_regular(path)
+    if data is None:
+        ignored("it cannot be read as a file")
         return None
     try:
-        with path.open("rb") as stream:
-            if stream.read(len(FORMAT)) != FORMAT:
-                return None
-            cache = pickle.load(stream)
-    except Exception:  # a cache that cannot be read is no cache: build from scratch
+        cache = codec().loads(data, cache_key(), path.name)
+    except CacheRefused as exc:
+        ignored(f"it {exc}")
         return None
-    if not isinstance(cache, BuildCache) or cache.generator != generator_fingerprint():
+    except TypeError:  # a registered class given the wrong fields
+        ignored("it is damaged")
         return None
-    from toolc.emit.python import TEMPLATE_CODE
-
-    TEMPLATE_CODE.update(cache.templates)
+    if not isinstance(cache, BuildCache):
+        ignored("it is damaged")
+        return None
+    if cache.generator != generator_fingerprint():
+        return None  # made by another toolc: rebuilt, nothing to say
+    bad = misplaced(cache)
+    if bad is not None:
+        ignored(bad)
+        return None
     return cache
 
 
-def dump(cache: BuildCache, stream: BinaryIO) -> None:
-    """Streamed to the file: the cache of 5,000 tools is about as big as their output."""
-    stream.write(FORMAT)
-    pickle.dump(cache, stream, protocol=pickle.HIGHEST_PROTOCOL)
+def misplaced(cache: BuildCache) -> str | None:
+    """A cached unit that is not what it claims to be: files of another tool, or a tool that
+    is not in the order the cache records."""
+    if set(cache.records) != set(cache.tool_order):
+        return "its tools do not match its own list"
+    for name, record in cache.records.items():
+        expected = {
+            f"schemas/{name}.input.json",
+            f"schemas/{name}.output.json",
+            f"contracts/{name}.json",
+        }
+        if set(record.output.files) != expected or set(record.digests) - expected:
+            return f"its entry for {name!r} holds files of another tool"
+    return None
+
+
+def dump(cache: BuildCache, path: Path) -> bytes:
+    """The cache's bytes (about as big as the output: 26 MB at 1,000 tools)."""
+    return codec().dumps(cache, cache_key(), path.name)
 
 
 def tool_refs(tool: ToolDecl) -> frozenset[str]:

@@ -13,14 +13,15 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from toolc import __version__, filestats, incremental, rebuild, snapshot, versioning, workspace
 from toolc.checks import run_checks
-from toolc.diagnostics import Diagnostic, Span, diag, sort_key
+from toolc.diagnostics import Diagnostic, Note, Span, diag, sort_key
 from toolc.drift import drift_diagnostics
 from toolc.guard import policy_of, version_spans
 from toolc.incremental import Files
@@ -33,6 +34,9 @@ from toolc.source import LoadedFile, SourceMap, load_file
 from toolc.uptodate import inputs_digest
 from toolc.validate.outcome import Validation, validate
 from toolc.workspace import Drift
+
+if TYPE_CHECKING:  # the emitters are imported only when a build needs them
+    from toolc.emit.client import NameClash
 
 TOOL_FIELDS = frozenset(Tool.model_fields)
 TOOLS_FILE = "tools.yaml"
@@ -233,6 +237,22 @@ class BuildResult:
         return any(d.is_error for d in self.diagnostics)
 
 
+def _clashed(checked: CheckResult, clash: NameClash, spans: Mapping[str, Span]) -> BuildResult:
+    """Two tools whose generated classes client.py would import under one name."""
+    name, first, second = clash.name, clash.first, clash.second
+    note = (Note(spans[first], f"'{first}' defines it too"),) if first in spans else ()
+    found = diag(
+        "identifier-collision",
+        spans[second],
+        f"tools '{first}' and '{second}' both define the class '{name}', which the typed "
+        "client imports from each",
+        f"rename '{second}' or the argument or field that names the class",
+        note,
+    )
+    return BuildResult(sorted([*checked.diagnostics, found], key=sort_key), checked.sources,
+                       checked.project, False)  # fmt: skip
+
+
 def _layouts(config_dir: Path, cwd: Path) -> Files | None:
     tools, policies = config_dir / TOOLS_FILE, config_dir / POLICIES_FILE
     if policies.with_suffix(".yml").exists():
@@ -257,7 +277,7 @@ def build_project(
     with _collector_paused():
         cache_path = incremental.cache_file(config_dir, out_dir, snapshot_path) if cache else None
         files = _layouts(config_dir, cwd) if cache_path else None
-        reuse = rebuild.try_reuse(incremental.load(cache_path), files, analyze)
+        reuse = rebuild.try_reuse(incremental.load(cache_path, notify), files, analyze)
         if reuse is not None:
             sources = {files.tools_shown: files.tools.text} if files else {}
             if files and files.policies and files.policies_shown:
@@ -270,11 +290,15 @@ def build_project(
             return BuildResult(checked.diagnostics, checked.sources, checked.project, False)
         project = checked.project
         # Imported here: `check` on a config that was never built needs none of the emitters.
+        from toolc.emit.client import NameClash
         from toolc.emit.package import assemble, shared_inputs
 
         if reuse is not None:
-            output, outputs, shared = reuse.emit()
             spans = reuse.version_spans()
+            try:
+                output, outputs, shared = reuse.emit()
+            except NameClash as clash:
+                return _clashed(checked, clash, spans)
             gate_policy = policy_of(reuse.project)
             facts = rebuild.facts_of(reuse.project.tools)
             tool_count = len(reuse.cache.tool_order)
@@ -296,7 +320,10 @@ def build_project(
             checked = replace(checked, project=project)
             release_free_memory()  # the span trees and raw values, before emitting
             outputs, facts = rebuild.emit_releasing(decls, shared)
-            output = assemble(outputs, shared)
+            try:
+                output = assemble(outputs, shared)
+            except NameClash as clash:
+                return _clashed(checked, clash, spans)
         seeding = files is not None and (reuse is not None or seeds)
         snapshot_shown = shown_path(snapshot_path, cwd)
         diagnostics = list(checked.diagnostics)
@@ -384,9 +411,7 @@ def build_project(
                     workspace.save_cache_bytes(record, encoded)
                 if next_cache is not None:
                     stored = replace(next_cache, stats=stats)
-                    workspace.save_cache(
-                        cache_path, lambda stream: incremental.dump(stored, stream)
-                    )
+                    workspace.save_cache_bytes(cache_path, incremental.dump(stored, cache_path))
             workspace.finish_cleanup()
         except workspace.NotOwnedError as exc:
             for rel in exc.paths:

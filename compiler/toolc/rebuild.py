@@ -14,7 +14,6 @@ from pathlib import Path
 from toolc import incremental
 from toolc.diagnostics import Diagnostic, Span
 from toolc.emit.package import PackageOutput, SharedInputs, ToolOutput, assemble, emit_tool
-from toolc.emit.python import TEMPLATE_CODE
 from toolc.incremental import BuildCache, Files, ToolRecord
 from toolc.layout import split
 from toolc.model import Project, ToolDecl
@@ -240,5 +239,4 @@ def new_cache(
         records,
         kept,
         tools_json=package.files["tools.json"],
-        templates=dict(TEMPLATE_CODE),
     )

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolc.canonical import canonical_bytes, sha16
-from toolc.fastpickle import reduce_slots
 
 PROSE_KEYWORDS = ("description", "title", "examples", "x-toolc-label", "x-toolc-user-prompt")
 _SCHEMA_MAPS = ("properties", "$defs")
@@ -74,7 +73,6 @@ def contract_fingerprint(contract: dict[str, Any]) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    __reduce__ = reduce_slots  # the build cache pickles it (fastpickle.py)
     version: str
     schema: str
     contract: str

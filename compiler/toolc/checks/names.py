@@ -59,7 +59,12 @@ PACKAGE_NAMES = frozenset({
     "FrameworkErrorCode", "Meta", "Ok", "DataT", "ALL_TOOLS", "TOOLS", "ErrorSpec",
     "PreValidation", "ToolSpec", "ToolsByName", "Any", "Annotated", "Literal", "Optional",
     "Union", "TypeAlias", "BaseModel", "BeforeValidator", "ConfigDict", "Field", "JsonInt",
+    "PlainValidator", "WireModel", "TypeAdapter", "ArgsT", "Generic", "TypeVar", "TypedDict",
+    "TYPE_CHECKING", "Mapping", "MappingProxyType", "Sequence", "Protocol", "Items", "Reply",
+    "Image", "ToolContext", "ToolFailure", "Server", "ServerName", "VERSIONS", "ToolClient",
+    "Unset", "UNSET",
 })  # fmt: skip
+
 TOOL_SUFFIXES = ("Args", "Data", "Item", "ErrorCode")
 
 

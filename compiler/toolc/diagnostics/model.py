@@ -9,8 +9,6 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
-from toolc.fastpickle import reduce_slots
-
 
 class Severity(enum.Enum):
     ERROR = "error"
@@ -19,7 +17,6 @@ class Severity(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Span:
-    __reduce__ = reduce_slots  # the build cache pickles it (fastpickle.py)
     path: str
     line: int
     column: int
@@ -37,14 +34,12 @@ class Span:
 
 @dataclass(frozen=True, slots=True)
 class Note:
-    __reduce__ = reduce_slots  # the build cache pickles it (fastpickle.py)
     span: Span
     message: str
 
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
-    __reduce__ = reduce_slots  # the build cache pickles it (fastpickle.py)
     code: str
     severity: Severity
     span: Span

@@ -27,7 +27,6 @@ from toolc.emit.pymodules import (
 )
 from toolc.emit.pywidth import width
 from toolc.emit.serving import Serving, def_line, served_tools
-from toolc.fastpickle import reduce_slots
 from toolc.naming import pascal, snake
 
 _DOC = '''"""Typed clients of the package's MCP servers: one method per tool, each argument a typed
@@ -70,11 +69,10 @@ def method_name(tool: str) -> str:
 class ClientPiece:
     """One tool's method, and every name its annotations use."""
 
-    __reduce__ = reduce_slots  # the build cache pickles it (fastpickle.py)
-
     method: str
     names: frozenset[str]
     imports: str = ""  # its import line (set once the tool module's own names are known)
+    imported: frozenset[str] = frozenset()  # the names that line brings into client.py
 
 
 def _param(f: PyField) -> tuple[str, str]:
@@ -173,7 +171,28 @@ def with_imports(tool: str, piece: ClientPiece, local: frozenset[str]) -> Client
     """The piece with its import line, from what the tool's module defines."""
     mine = sorted(piece.names & local, key=isort_key)
     line = import_line(f".tools.{snake(tool)}", mine) if mine else ""
-    return replace(piece, imports=line)
+    return replace(piece, imports=line, imported=frozenset(mine))
+
+
+class NameClash(Exception):
+    """Two tools' modules define a class of the same name that client.py needs from both."""
+
+    def __init__(self, name: str, first: str, second: str) -> None:
+        super().__init__(f"{name}: defined for both {first!r} and {second!r}")
+        self.name, self.first, self.second = name, first, second
+
+
+# What client.py defines or imports itself: no tool's class may come in under one of these.
+_CLIENT_OWN = frozenset({"Any", "Envelope", "ToolClient", "ALL_TOOLS", "Unset", "UNSET", "enum"})
+
+
+def _no_clashes(tools: list[str], pieces: Mapping[str, ClientPiece]) -> None:
+    owner: dict[str, str] = dict.fromkeys(_CLIENT_OWN, "the client module")
+    for tool in tools:
+        for name in sorted(pieces[tool].imported):
+            first = owner.setdefault(name, tool)
+            if first != tool:
+                raise NameClash(name, first, tool)
 
 
 def client_module(
@@ -185,6 +204,7 @@ def client_module(
     """`shared`: the shared types' class names."""
     servers = served_tools(serving)
     tools = [t for names in servers.values() for t in names]
+    _no_clashes(sorted(tools, key=lambda n: natural_key(snake(n))), pieces)
     used = {n for t in tools for n in pieces[t].names}
     classes = []
     for server, names in servers.items():

@@ -11,7 +11,6 @@ import orjson
 from toolc.emit.descriptors import contract, descriptor
 from toolc.emit.python import ToolPython, accepting_null, python_files, tool_python
 from toolc.emit.schemas import published_types, validator_targets
-from toolc.fastpickle import reduce_slots
 from toolc.memory import release_free_memory
 from toolc.model import Project, ToolDecl
 from toolc.naming import pascal
@@ -69,8 +68,6 @@ def _tools_json(items: list[tuple[str, bytes]]) -> tuple[bytes, dict[str, tuple[
 @dataclass(frozen=True, slots=True)
 class ToolOutput:
     """Everything one tool contributes to the package: what the incremental build keeps."""
-
-    __reduce__ = reduce_slots  # the build cache pickles it (fastpickle.py)
 
     files: dict[str, bytes]  # its schema and contract files
     item: bytes | None  # its entry in tools.json, when it is served

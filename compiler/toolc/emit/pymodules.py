@@ -68,7 +68,7 @@ def render_model(m: PyModel) -> tuple[str, set[str]]:
         "    model_config = ConfigDict(",
         f'        extra="{m.extra}",',
         "        strict=True,",
-        '        regex_engine="python-re",',
+        '        regex_engine="rust-regex",',
         "        validate_by_alias=True,",
         "        serialize_by_alias=True,",
         "    )",

@@ -10,7 +10,6 @@ from pathlib import Path as FilePath
 from typing import Any
 
 import jinja2
-import jinja2.bccache
 import jsonschema_rs
 
 from toolc import __version__
@@ -42,7 +41,6 @@ from toolc.emit.serving import (
     server_values,
     serving_of,
 )
-from toolc.fastpickle import reduce_slots
 from toolc.model import ToolDecl
 from toolc.naming import pascal, snake
 from toolc.resources import data_dir
@@ -53,21 +51,6 @@ HEADER = (
 RUNTIME = FilePath(__file__).resolve().parent.parent / "runtime" / "jsonschema_types.py"
 
 
-# Compiled templates by jinja's key (name and source checksum), kept in the build cache: a
-# rebuild otherwise compiles the package templates again (15 ms of a one-tool rebuild).
-TEMPLATE_CODE: dict[str, bytes] = {}
-
-
-class _CompiledTemplates(jinja2.BytecodeCache):
-    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        code = TEMPLATE_CODE.get(bucket.key)
-        if code is not None:
-            bucket.bytecode_from_string(code)
-
-    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        TEMPLATE_CODE[bucket.key] = bucket.bytecode_to_string()
-
-
 @cache
 def _templates() -> jinja2.Environment:
     return jinja2.Environment(
@@ -75,7 +58,6 @@ def _templates() -> jinja2.Environment:
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
         autoescape=False,
-        bytecode_cache=_CompiledTemplates(),
     )
 
 
@@ -236,8 +218,6 @@ def shared_module(
 @dataclass(frozen=True, slots=True)
 class ToolPython:
     """What the package's Python needs from one tool, kept once its descriptor is dropped."""
-
-    __reduce__ = reduce_slots  # the build cache pickles it (fastpickle.py)
 
     module: bytes
     names: list[str]

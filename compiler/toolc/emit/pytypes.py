@@ -18,6 +18,7 @@ from toolc.emit.pymodel import NOT_DECLARED, PyAlias, PyField, PyModel, TypeExpr
 from toolc.emit.pynames import Keyword, Names, Naming, Path, keyword
 from toolc.model.schemas import DEFS_REF
 from toolc.naming import snake
+from toolc.validate.ecma_regex import model_pattern
 
 STRING_KEYS = {"minLength": "min_length", "maxLength": "max_length", "pattern": "pattern"}
 NUMBER_KEYS = {"minimum": "ge", "maximum": "le", "exclusiveMinimum": "gt", "exclusiveMaximum": "lt"}
@@ -180,9 +181,12 @@ class Lowering:
 
     def _constraints(self, schema: dict[str, Any], expr: TypeExpr, kinds: set[str]) -> None:
         if "string" in kinds:
-            expr.constraints += [
-                (STRING_KEYS[k], py_value(schema[k])) for k in STRING_KEYS if k in schema
-            ]
+            # A pattern means what ECMA-262 (u flag) says: the model gets it translated for
+            # the linear-time engine (decision 0024; `check` refused what cannot be).
+            stated = {k: schema[k] for k in STRING_KEYS if k in schema}
+            if "pattern" in stated:
+                stated["pattern"] = model_pattern(stated["pattern"])
+            expr.constraints += [(STRING_KEYS[k], py_value(v)) for k, v in stated.items()]
         if kinds & {"number", "integer"}:
             expr.constraints += [
                 (NUMBER_KEYS[k], py_value(schema[k])) for k in NUMBER_KEYS if k in schema

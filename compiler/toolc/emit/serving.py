@@ -16,7 +16,6 @@ from toolc.emit.pyexpr import LINE_LENGTH, render, sub
 from toolc.emit.pyliterals import docblock, docstring, py_str
 from toolc.emit.pymodules import import_line, natural_key
 from toolc.emit.pywidth import width
-from toolc.fastpickle import reduce_slots
 from toolc.model import ToolDecl
 from toolc.naming import pascal, snake
 from toolc.semver import Version
@@ -32,8 +31,6 @@ Kind = Literal["plain", "multi", "workflow"]
 class Serving:
     """What `handlers.py` and `server.py` need from one tool (its pieces of handlers.py made
     once, with the tool, so a rebuild assembles the file without re-rendering every tool)."""
-
-    __reduce__ = reduce_slots  # the build cache pickles it (fastpickle.py)
 
     server: str
     enabled: bool

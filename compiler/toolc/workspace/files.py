@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import BinaryIO
 
+from toolc.cache_trust import make_private_dir, refusal
+
 Signature = tuple[int, int, int]  # size, mtime in ns, inode: a file as a build left it
 
 _UMASK = os.umask(0)
@@ -99,11 +101,14 @@ def replace_whole(path: Path, data: bytes, mode_of: Path | None = None) -> None:
 
 
 def save_cache(path: Path, write: Callable[[BinaryIO], None]) -> None:
-    """Write a cache file whole or not at all. A cache is an optimisation: a directory that
-    cannot be written leaves the build as it is. Temporary files of killed builds (their pid
-    gone) are removed on the way."""
+    """Write a cache file whole or not at all, only where the user alone can write (made
+    0700 when toolc makes it). A cache is an optimisation: a directory that cannot be written
+    leaves the build as it is. Temporary files of killed builds (their pid gone) are removed
+    on the way."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_private_dir(path.parent)
+        if refusal(path) is not None:
+            return  # a directory other users can write: nothing of ours goes there
         _drop_stale_temps(path)
         with temp_file(path.parent, f".{path.name}.{os.getpid()}.") as (stream, tmp):
             write(stream)

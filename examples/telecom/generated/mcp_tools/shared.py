@@ -14,7 +14,7 @@ class Produto(WireModel):
     model_config = ConfigDict(
         extra="forbid",
         strict=True,
-        regex_engine="python-re",
+        regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
     )

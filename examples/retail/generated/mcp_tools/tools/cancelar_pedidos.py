@@ -18,7 +18,7 @@ class CancelarPedidosArgs(WireModel):
     model_config = ConfigDict(
         extra="ignore",
         strict=True,
-        regex_engine="python-re",
+        regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
     )
@@ -45,7 +45,7 @@ class CancelarPedidosItem(WireModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
-        regex_engine="python-re",
+        regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
     )
@@ -69,7 +69,7 @@ class CancelarPedidosDataMetadataMultiItem(WireModel):
     model_config = ConfigDict(
         extra="forbid",
         strict=True,
-        regex_engine="python-re",
+        regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
     )
@@ -100,7 +100,7 @@ class CancelarPedidosDataMetadata(WireModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
-        regex_engine="python-re",
+        regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
     )
@@ -114,7 +114,7 @@ class CancelarPedidosData(WireModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
-        regex_engine="python-re",
+        regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
     )

@@ -18,7 +18,7 @@ class ConsultarPedidosArgs(WireModel):
     model_config = ConfigDict(
         extra="ignore",
         strict=True,
-        regex_engine="python-re",
+        regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
     )
@@ -36,7 +36,7 @@ class ConsultarPedidosItem(WireModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
-        regex_engine="python-re",
+        regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
     )
@@ -54,7 +54,7 @@ class ConsultarPedidosDataMetadataMultiItem(WireModel):
     model_config = ConfigDict(
         extra="forbid",
         strict=True,
-        regex_engine="python-re",
+        regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
     )
@@ -85,7 +85,7 @@ class ConsultarPedidosDataMetadata(WireModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
-        regex_engine="python-re",
+        regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
     )
@@ -99,7 +99,7 @@ class ConsultarPedidosData(WireModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
-        regex_engine="python-re",
+        regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
     )

@@ -18,7 +18,7 @@ class CancelarProdutosArgs(WireModel):
     model_config = ConfigDict(
         extra="ignore",
         strict=True,
-        regex_engine="python-re",
+        regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
     )
@@ -43,7 +43,7 @@ class CancelarProdutosItem(WireModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
-        regex_engine="python-re",
+        regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
     )
@@ -59,7 +59,7 @@ class CancelarProdutosDataMetadataMultiItem(WireModel):
     model_config = ConfigDict(
         extra="forbid",
         strict=True,
-        regex_engine="python-re",
+        regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
     )
@@ -90,7 +90,7 @@ class CancelarProdutosDataMetadata(WireModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
-        regex_engine="python-re",
+        regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
     )
@@ -104,7 +104,7 @@ class CancelarProdutosData(WireModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
-        regex_engine="python-re",
+        regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
     )

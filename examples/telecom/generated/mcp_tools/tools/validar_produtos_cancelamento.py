@@ -16,7 +16,7 @@ class ValidarProdutosCancelamentoArgs(WireModel):
     model_config = ConfigDict(
         extra="ignore",
         strict=True,
-        regex_engine="python-re",
+        regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
     )
@@ -41,7 +41,7 @@ class ValidarProdutosCancelamentoDataTransactionDecision(WireModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
-        regex_engine="python-re",
+        regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
     )
@@ -57,7 +57,7 @@ class ValidarProdutosCancelamentoData(WireModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
-        regex_engine="python-re",
+        regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
     )

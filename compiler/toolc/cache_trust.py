@@ -1,0 +1,37 @@
+"""Whether a cache file may be used at all: it and its directory must belong to the user
+running toolc and be writable by nobody else (a cache another user can plant or edit is not
+the user's own), and the file must be a regular file. A shared CI cache passes as long as it
+is restored as the user's own; its contents are then authenticated (cache_codec)."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+
+def refusal(path: Path) -> str | None:
+    """Why the cache at `path` cannot be trusted, or None. A missing file is no reason
+    (there is simply no cache yet); the caller tells the two apart with `exists`."""
+    uid = os.getuid()
+    for where, follow in ((path.parent, True), (path, False)):
+        try:
+            st = os.stat(where) if follow else os.lstat(where)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            return f"{where} cannot be examined ({exc.strerror})"
+        if where is path and not stat.S_ISREG(st.st_mode):
+            return f"{where} is not a regular file"
+        if st.st_uid != uid:
+            return f"{where} belongs to another user"
+        if st.st_mode & 0o022:
+            return f"{where} can be written by other users (`chmod go-w {where}`)"
+    return None
+
+
+def make_private_dir(folder: Path) -> None:
+    """The cache directory, made readable and writable by the user alone when toolc makes it."""
+    if not folder.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        os.chmod(folder, 0o700)
