@@ -46,6 +46,13 @@ def test_every_registered_value_round_trips() -> None:
     data = CODEC.dumps(VALUE, KEY, "project")
     assert data.startswith(MAGIC)
     assert CODEC.loads(data, KEY, "project") == VALUE
+    body = data[len(MAGIC) :].split(b"\n", 1)[0]  # streamed: the same JSON as all at once
+    import orjson
+
+    assert body == orjson.dumps(CODEC.encode(VALUE))
+    big = Tree({}, (), blob=b'x\n"' * 400_000)  # large bytes go raw, after the JSON
+    raw = CODEC.dumps(big, KEY, "project")
+    assert b'"$r":[0,1200000]' in raw and CODEC.loads(raw, KEY, "project") == big
 
 
 @pytest.mark.parametrize(
@@ -53,7 +60,7 @@ def test_every_registered_value_round_trips() -> None:
     [
         lambda d: d.replace(b'"a"', b'"b"', 1),  # a tampered body
         lambda d: d[:-2] + d[-1:],
-        lambda d: MAGIC + b"0" * 64 + b"\n" + d.split(b"\n", 2)[2],  # a forged tag
+        lambda d: d[:-65] + b"0" * 64 + b"\n",  # a forged tag
         lambda d: b"\x80\x04" + d,  # not ours at all
     ],
 )
@@ -87,9 +94,9 @@ def test_a_well_signed_file_naming_another_class_is_refused() -> None:
     import hmac
 
     body = b'{"$c":"Popen","v":[["sh","-c","true"]]}'
-    tag = hmac.new(KEY, MAGIC + b"project\0" + body, hashlib.sha256).hexdigest().encode()
+    tag = hmac.new(KEY, MAGIC + b"project\0" + body + b"\n", hashlib.sha256).hexdigest().encode()
     with pytest.raises(CacheRefused, match="Popen"):
-        CODEC.loads(MAGIC + tag + b"\n" + body, KEY, "project")
+        CODEC.loads(MAGIC + body + b"\n" + b"\n" + tag + b"\n", KEY, "project")
 
 
 def test_unregistered_values_cannot_be_stored() -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import BinaryIO
 
 from toolc import cache_trust
 from toolc.cache_codec import CacheRefused, Codec, cache_key
@@ -140,9 +141,9 @@ def misplaced(cache: BuildCache) -> str | None:
     return None
 
 
-def dump(cache: BuildCache, path: Path) -> bytes:
-    """The cache's bytes (about as big as the output: 26 MB at 1,000 tools)."""
-    return codec().dumps(cache, cache_key(), path.name)
+def dump(cache: BuildCache, path: Path, stream: BinaryIO) -> None:
+    """Streamed to the file: the cache of 5,000 tools is about as big as their output."""
+    codec().dump(cache, cache_key(), path.name, stream.write)
 
 
 def tool_refs(tool: ToolDecl) -> frozenset[str]:

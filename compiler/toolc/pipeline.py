@@ -411,7 +411,9 @@ def build_project(
                     workspace.save_cache_bytes(record, encoded)
                 if next_cache is not None:
                     stored = replace(next_cache, stats=stats)
-                    workspace.save_cache_bytes(cache_path, incremental.dump(stored, cache_path))
+                    workspace.save_cache(
+                        cache_path, lambda stream: incremental.dump(stored, cache_path, stream)
+                    )
             workspace.finish_cleanup()
         except workspace.NotOwnedError as exc:
             for rel in exc.paths:
