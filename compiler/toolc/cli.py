@@ -17,6 +17,7 @@ from toolc import __version__
 from toolc.diagnostics import CODES
 from toolc.diagnostics.render import FORMATS, RENDERERS, render_text, use_color
 from toolc.diagnostics.suggest import did_you_mean
+from toolc.paths import shown_path
 from toolc.resources import load_schema, schema_path
 from toolc.settings import Settings, SettingsError, load_settings
 
@@ -58,14 +59,6 @@ def _settings(config_dir: Path, **flags: object) -> Settings:
         return load_settings(config_dir).override(**flags)
     except SettingsError as exc:
         raise click.UsageError(str(exc)) from exc
-
-
-def _shown(path: Path) -> str:
-    """A path as messages print it: relative to the working directory when below it."""
-    try:
-        return os.path.relpath(path) if path.is_relative_to(Path.cwd().resolve()) else str(path)
-    except ValueError:
-        return str(path)
 
 
 def _check_paths(settings: Settings, config_dir: Path) -> tuple[Path, Path]:
@@ -209,13 +202,13 @@ def build(
         and against is None
         and is_up_to_date(config_dir, out_dir, snapshot_path, cache=not no_cache)
     ):
-        click.echo(f"toolc build {config_dir}: up to date ({_shown(out_dir)})", err=True)
+        click.echo(f"toolc build {config_dir}: up to date ({shown_path(out_dir)})", err=True)
         sys.exit(EXIT_OK)
     result = _build(
         config_dir, out_dir, snapshot_path, write=True, strict=settings.strict,
         cache=not no_cache, against=against, notify=_notify,
     )  # fmt: skip
-    written = f"wrote {_shown(out_dir)} and {_shown(snapshot_path)}"
+    written = f"wrote {shown_path(out_dir)} and {shown_path(snapshot_path)}"
     done = written if result.written else "nothing written"
     _report(settings, result, "build", config_dir, done)
 

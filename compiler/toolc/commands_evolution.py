@@ -22,6 +22,7 @@ from toolc.cli import (
     format_option,
     out_option,
 )
+from toolc.paths import shown_path
 
 
 def _changes(config_dir: Path, settings: Any, against: str | None) -> tuple[Any, list[Any], str]:
@@ -43,7 +44,7 @@ def _changes(config_dir: Path, settings: Any, against: str | None) -> tuple[Any,
         for rel, data in files.items()
         if rel.startswith("contracts/")
     }
-    shown = pipeline.shown_path(config_dir / pipeline.TOOLS_FILE, Path.cwd())
+    shown = shown_path(config_dir / pipeline.TOOLS_FILE, Path.cwd())
     assert checked.project is not None  # files were made from it
     label = base.label + (f" ({base.empty_because})" if base.empty_because else "")
     return checked, tool_changes(old, new, checked.project, shown), label

@@ -18,8 +18,7 @@ import orjson
 from toolc.cache_codec import cache_key
 from toolc.cache_trust import refusal
 from toolc.cachedir import cache_path
-
-Signature = tuple[int, int, int]  # size, mtime in ns, inode
+from toolc.workspace.files import Signature
 
 
 def stats_file(config_dir: Path, out_dir: Path, snapshot_path: Path) -> Path | None:

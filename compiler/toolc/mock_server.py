@@ -16,7 +16,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from toolc import workspace
-from toolc.runtime.mock_values import is_valid, mock_data
+from toolc.runtime.mock_values import folded, is_valid, mock_data
 from toolc.validate import ecma_regex
 
 Handler = Callable[[Any, Any], Awaitable[Any]]
@@ -54,7 +54,7 @@ def _per_item(spec: Any, data: Any, workflow: bool) -> Handler:
 
     def echo(element: Any) -> Any:
         item = copy.deepcopy(template)
-        props = _resolved(item_schema, schema).get("properties", {})
+        props = folded(item_schema, schema).get("properties", {})
         for name, prop in props.items():
             if found is not None and prop == found[1]:
                 value = element
@@ -77,15 +77,6 @@ def _per_item(spec: Any, data: Any, workflow: bool) -> Handler:
         return {"output": {spec.name: answer}} if workflow else answer
 
     return handler
-
-
-def _resolved(node: Any, root: Mapping[str, Any]) -> Mapping[str, Any]:
-    while isinstance(node, Mapping) and isinstance(node.get("$ref"), str):
-        target: Any = root
-        for part in node["$ref"].removeprefix("#/").split("/"):
-            target = target[part]
-        node = target
-    return node if isinstance(node, Mapping) else {}
 
 
 def _failing(reason: str) -> Handler:

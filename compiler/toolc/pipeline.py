@@ -30,6 +30,7 @@ from toolc.model import Project, SourceSpans
 from toolc.model.project import lower
 from toolc.model.salvage import salvage
 from toolc.model.tools_file import Tool
+from toolc.paths import shown_path
 from toolc.source import LoadedFile, SourceMap, load_file
 from toolc.uptodate import inputs_digest
 from toolc.validate.outcome import Validation, validate
@@ -52,18 +53,6 @@ class CheckResult:
     @property
     def has_errors(self) -> bool:
         return any(d.is_error for d in self.diagnostics)
-
-
-def shown_path(file: Path, cwd: Path) -> str:
-    """The path as diagnostics print it: relative to the working directory when below it."""
-    try:
-        return (
-            os.path.relpath(file, cwd)
-            if file.resolve().is_relative_to(cwd.resolve())
-            else str(file)
-        )
-    except ValueError:  # another drive on Windows
-        return str(file)
 
 
 def _missing_tools_file(tools: Path, shown: str) -> Diagnostic:

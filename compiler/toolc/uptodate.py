@@ -10,7 +10,7 @@ from pathlib import Path
 
 from toolc import __version__, filestats
 from toolc.resources import data_dir
-from toolc.workspace import Manifest, digest, read_regular, save_cache_bytes, signature
+from toolc.workspace import Manifest, Signature, digest, read_regular, save_cache_bytes, signature
 
 INPUT_FILES = ("tools.yaml", "tool_policies.yaml")
 
@@ -71,7 +71,7 @@ def is_up_to_date(
     if manifest is None and known is None:
         return False
     root = str(out_dir) + os.sep
-    seen: dict[str, filestats.Signature] = {}
+    seen: dict[str, Signature] = {}
     suspects = []
     try:
         for rel in names:

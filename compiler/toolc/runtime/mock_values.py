@@ -15,7 +15,7 @@ from typing import Any
 from toolc.runtime.mock_patterns import ALNUM, expand, parse_pattern
 from toolc.runtime.server_formats import format_ok
 
-__all__ = ["example_value", "is_valid", "mock_data"]
+__all__ = ["example_value", "folded", "is_valid", "mock_data"]
 
 _LIMIT = 64  # candidates per schema and repetitions per pattern: every search ends
 _CANONICAL = (  # one fixed value per `format`
@@ -59,6 +59,11 @@ def example_value(
     `schema` itself). For a toolc envelope, the `ok: true` branch. ValueError naming
     the JSON path when no value is found."""
     return _Gen(schema if root is None else root, search).first(schema, "$")
+
+
+def folded(schema: Any, root: Mapping[str, Any]) -> dict[str, Any]:
+    """`schema` with its `$ref` and `allOf` folded in (refs resolved in `root`)."""
+    return _Gen(root).flat(schema)
 
 
 def is_valid(

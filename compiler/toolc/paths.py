@@ -1,0 +1,21 @@
+"""How paths print in diagnostics and messages: relative to the working directory when below it.
+Standard library only: the no-op build prints with it before anything heavy is imported."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def shown_path(file: Path, cwd: Path | None = None) -> str:
+    """The path as diagnostics print it: relative to `cwd` (default: the working directory)
+    when below it."""
+    cwd = cwd or Path.cwd()
+    try:
+        return (
+            os.path.relpath(file, cwd)
+            if file.resolve().is_relative_to(cwd.resolve())
+            else str(file)
+        )
+    except ValueError:  # another drive on Windows
+        return str(file)
