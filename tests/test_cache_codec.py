@@ -9,7 +9,7 @@ import pickle
 from dataclasses import dataclass, field
 
 import pytest
-from toolc.cache_codec import MAGIC, CacheRefused, Codec
+from toolc.cache.codec import MAGIC, CacheRefused, Codec
 
 
 class Colour(enum.Enum):

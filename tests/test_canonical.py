@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from toolc.canonical import canonical_bytes, canonical_json, sha16
-from toolc.snapshot import contract_fingerprint, schema_fingerprint, strip_prose
+from toolc.contract.canonical import canonical_bytes, canonical_json, sha16
+from toolc.contract.snapshot import contract_fingerprint, schema_fingerprint, strip_prose
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**60), 2**60) | st.text(max_size=5),

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from conftest import EXAMPLES, FIXTURES, ROOT
+from toolc.contract.snapshot import contract_fingerprint
 from toolc.evolution import (
     ALL_TOOLS,
     RULES,
@@ -29,7 +30,6 @@ from toolc.evolution import (
     required_bump,
 )
 from toolc.pipeline import generate
-from toolc.snapshot import contract_fingerprint
 
 CORPUS = FIXTURES / "evolution"
 CASES = sorted(p.name for p in CORPUS.iterdir() if p.is_dir())

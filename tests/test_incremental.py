@@ -12,8 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from toolc.cache.layout import split
 from toolc.diagnostics.render import render_text
-from toolc.layout import split
 from toolc.pipeline import BuildResult, build_project
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))

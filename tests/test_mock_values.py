@@ -1,4 +1,4 @@
-"""`toolc.runtime.mock_values`, the values `toolc serve --mock` answers with: every value
+"""`toolc.serve.mock_values`, the values `toolc serve --mock` answers with: every value
 it builds validates against its schema by the reference validator (jsonschema, formats
 checked), declared examples come first, and the same schema gives the same value in
 every process."""
@@ -18,7 +18,7 @@ import jsonschema
 import pytest
 from conftest import EXAMPLES, FIXTURES, ROOT, run_toolc
 from jsonschema import Draft202012Validator
-from toolc.runtime.mock_values import _FORMATS, example_value, mock_data
+from toolc.serve.mock_values import _FORMATS, example_value, mock_data
 
 GOOD = sorted(p for p in (FIXTURES / "good").iterdir() if (p / "tools.yaml").is_file())
 
@@ -165,7 +165,7 @@ def test_same_schema_same_value(schemas: dict[str, dict[str, Any]]) -> None:
 
 _DUMP = """
 import json, sys
-from toolc.runtime.mock_values import example_value, mock_data
+from toolc.serve.mock_values import example_value, mock_data
 schemas = json.load(sys.stdin)
 print(json.dumps([
     [example_value(s), mock_data(s) if n.endswith('.output.json') else None]

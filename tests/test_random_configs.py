@@ -14,7 +14,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from random_configs import as_yaml, configs
-from toolc.baseline import BaselineError
+from toolc.evolution.baseline import BaselineError
 from toolc.pipeline import compile_texts
 
 BIN = Path(sys.executable).parent

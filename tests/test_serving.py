@@ -15,7 +15,7 @@ from typing import Any
 import anyio
 import pytest
 from mcp import Client, StdioServerParameters, types
-from toolc.runtime.mock_values import example_value
+from toolc.serve.mock_values import example_value
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "runtime_support"))
 from harness import sealed

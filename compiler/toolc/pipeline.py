@@ -19,22 +19,25 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from toolc import __version__, filestats, incremental, rebuild, snapshot, versioning, workspace
+from toolc import __version__, workspace
+from toolc.cache import filestats, incremental, rebuild
+from toolc.cache.incremental import Files
+from toolc.cache.uptodate import inputs_digest
 from toolc.checks import run_checks
+from toolc.contract import snapshot
 from toolc.diagnostics import Diagnostic, Note, Span, diag, sort_key
-from toolc.drift import drift_diagnostics
-from toolc.guard import policy_of, version_spans
-from toolc.incremental import Files
+from toolc.diagnostics.paths import shown_path
+from toolc.evolution import previous as versioning
+from toolc.evolution.guard import policy_of, version_spans
 from toolc.memory import release_free_memory
 from toolc.model import Project, SourceSpans
 from toolc.model.project import lower
 from toolc.model.salvage import salvage
 from toolc.model.tools_file import Tool
-from toolc.paths import shown_path
 from toolc.source import LoadedFile, SourceMap, load_file
-from toolc.uptodate import inputs_digest
 from toolc.validate.outcome import Validation, validate
 from toolc.workspace import Drift
+from toolc.workspace.drift import drift_diagnostics
 
 if TYPE_CHECKING:  # the emitters are imported only when a build needs them
     from toolc.emit.client import NameClash
@@ -175,8 +178,8 @@ def _check_project(config_dir: Path, cwd: Path) -> CheckResult:
 
 def compile_texts(tools_text: str, policies_text: str | None, where: str) -> dict[str, bytes]:
     """A config given as texts (a baseline from git), compiled in memory."""
-    from toolc.baseline import BaselineError
     from toolc.emit.package import emit_package
+    from toolc.evolution.baseline import BaselineError
     from toolc.source.yaml_loader import load_yaml
 
     files: list[tuple[str, LoadedFile]] = []

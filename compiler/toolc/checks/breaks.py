@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from toolc.checks.context import CheckContext
+from toolc.contract.semver import Version
 from toolc.diagnostics import Diagnostic, diag
 from toolc.diagnostics.suggest import did_you_mean
-from toolc.semver import Version
 
 
 def accepted_breaks(ctx: CheckContext) -> Iterator[Diagnostic]:

@@ -8,7 +8,7 @@ import os
 from collections.abc import Callable, Iterable, Mapping
 
 from toolc.diagnostics.model import Diagnostic, Span
-from toolc.textlines import yaml_lines
+from toolc.diagnostics.textlines import yaml_lines
 
 FORMATS = ("text", "json", "github", "markdown", "junit")
 

@@ -8,13 +8,13 @@ from typing import Any
 
 import orjson
 
+from toolc.contract.snapshot import Entry, contract_fingerprint, schema_fingerprint
 from toolc.emit.descriptors import contract, descriptor
 from toolc.emit.python import ToolPython, accepting_null, python_files, tool_python
 from toolc.emit.schemas import published_types, validator_targets
 from toolc.memory import release_free_memory
 from toolc.model import Project, ToolDecl
 from toolc.naming import pascal
-from toolc.snapshot import Entry, contract_fingerprint, schema_fingerprint
 
 
 def pretty_json(value: Any) -> bytes:

@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from toolc.contract.semver import Version
 from toolc.emit.pyexpr import LINE_LENGTH, render, sub
 from toolc.emit.pyliterals import docblock, docstring, py_str
 from toolc.emit.pymodules import import_line, natural_key
 from toolc.emit.pywidth import width
 from toolc.model import ToolDecl
 from toolc.naming import pascal, snake
-from toolc.semver import Version
 
 RUNTIME_DIR = Path(__file__).resolve().parent.parent / "runtime"
 # Copied verbatim (after the header): the logic that is the same for every config.

@@ -6,8 +6,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
+from toolc.contract.semver import Version
 from toolc.evolution.rules import LEVELS, RULES, Level
-from toolc.semver import Version
 
 Bump = Literal["major", "minor", "patch"]
 

@@ -29,7 +29,7 @@ from typing import Any, Literal
 
 import jsonschema_rs
 
-from toolc.canonical import canonical_bytes
+from toolc.contract.canonical import canonical_bytes
 from toolc.evolution.keywords import show, type_set
 from toolc.evolution.places import chain, readable, segments
 from toolc.evolution.views import escape

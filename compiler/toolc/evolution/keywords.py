@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any, Literal, Protocol
 
-from toolc.canonical import canonical_bytes
+from toolc.contract.canonical import canonical_bytes
 
 LOWER = ("minimum", "exclusiveMinimum", "minLength", "minItems")
 UPPER = ("maximum", "exclusiveMaximum", "maxLength", "maxItems")

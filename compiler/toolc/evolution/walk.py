@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from toolc.contract.snapshot import normalize
 from toolc.evolution import keywords
 from toolc.evolution.findings import Finding, finding
 from toolc.evolution.views import DATA_PTR, escape, obj
-from toolc.snapshot import normalize
 
 Direction = Literal["input", "output"]
 

@@ -5,7 +5,7 @@ split a flow mapping's value in two)."""
 from __future__ import annotations
 
 from toolc.diagnostics import Span
-from toolc.textlines import yaml_lines
+from toolc.diagnostics.textlines import yaml_lines
 
 
 def _offset(lines: list[str], line: int, column: int) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import yaml
 
 from toolc.diagnostics import Diagnostic, Note, Span, diag
-from toolc.textlines import yaml_lines
+from toolc.diagnostics.textlines import yaml_lines
 
 MAX_DEPTH = 64
 

@@ -12,8 +12,8 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from toolc.runtime.mock_patterns import ALNUM, expand, parse_pattern
 from toolc.runtime.server_formats import format_ok
+from toolc.serve.mock_patterns import ALNUM, expand, parse_pattern
 
 __all__ = ["example_value", "folded", "is_valid", "mock_data"]
 
@@ -66,9 +66,7 @@ def folded(schema: Any, root: Mapping[str, Any]) -> dict[str, Any]:
     return _Gen(root).flat(schema)
 
 
-def is_valid(
-    value: Any, schema: Any, root: Mapping[str, Any], search: Search = re_search
-) -> bool:
+def is_valid(value: Any, schema: Any, root: Mapping[str, Any], search: Search = re_search) -> bool:
     """Whether `value` validates against `schema` (`#/...` refs resolved in `root`)."""
     return _Gen(root, search).ok(value, schema)
 
@@ -88,9 +86,7 @@ def mock_data(output_schema: Mapping[str, Any], search: Search = re_search) -> A
         flags = [f for f in ("success", "ok") if f in item.get("properties", {})]
         marked = {"allOf": [item, {"properties": {f: {"const": True} for f in flags}}]}
         wanted = {"minItems": max(1, results.get("minItems", 0)), "items": marked}
-        data = gen.first(
-            {"allOf": [schema, {"properties": {"results": wanted}}]}, "$.data"
-        )
+        data = gen.first({"allOf": [schema, {"properties": {"results": wanted}}]}, "$.data")
         n = len(data["results"])
         fixed = dict(data, multi_item_status="SUCCESS", partial_success=False)
         if isinstance(data.get("metadata", {}).get("multi_item"), dict):
@@ -263,9 +259,7 @@ class _Gen:
         for n in names[:1]:  # variants, for uniqueItems
             yield from ({**base, n: v} for v in self.candidates(subs[n], f"{path}.{n}"))
         for p in optional:
-            yield from (
-                {**base, p: v} for v in self.candidates(props[p], f"{path}.{p}")
-            )
+            yield from ({**base, p: v} for v in self.candidates(props[p], f"{path}.{p}"))
 
     def array(self, s: dict[str, Any], path: str) -> Iterator[Any]:
         prefix, rest = s.get("prefixItems", []), s.get("items", {})

@@ -22,14 +22,14 @@ from toolc.cli import (
     format_option,
     out_option,
 )
-from toolc.paths import shown_path
+from toolc.diagnostics.paths import shown_path
 
 
 def _changes(config_dir: Path, settings: Any, against: str | None) -> tuple[Any, list[Any], str]:
     """The current config compiled in memory, compared with the baseline."""
     from toolc import pipeline
-    from toolc.baseline import BaselineError, resolve
-    from toolc.changes import tool_changes
+    from toolc.evolution.baseline import BaselineError, resolve
+    from toolc.evolution.changes import tool_changes
 
     checked, files = pipeline.generate(config_dir)
     if not files:
@@ -69,7 +69,7 @@ def diff(
             click.echo(f"{rule.id:<30} {rule.level:<11} {rule.summary}")
         sys.exit(EXIT_OK)
     settings = _settings(config_dir, format=fmt, out=out)
-    from toolc.changes_render import RENDERERS
+    from toolc.evolution.render import RENDERERS
 
     _, changes, label = _changes(config_dir, settings, against)
     sys.stdout.write(RENDERERS[settings.format](changes, label))

@@ -17,19 +17,19 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import BinaryIO
 
-from toolc import cache_trust
-from toolc.cache_codec import CacheRefused, Codec, cache_key
-from toolc.cachedir import cache_path
+from toolc.cache import trust as cache_trust
+from toolc.cache.codec import CacheRefused, Codec, cache_key
+from toolc.cache.dirs import cache_path
+from toolc.cache.layout import Layout, PieceId
+from toolc.cache.uptodate import generator_fingerprint
+from toolc.contract.snapshot import Entry
 from toolc.diagnostics import Diagnostic, Note, Severity, Span
 from toolc.emit.client import ClientPiece
 from toolc.emit.package import ToolOutput
 from toolc.emit.python import ToolPython
 from toolc.emit.serving import Serving
-from toolc.layout import Layout, PieceId
 from toolc.model import Project, ToolDecl
 from toolc.model.schemas import refs_in
-from toolc.snapshot import Entry
-from toolc.uptodate import generator_fingerprint
 from toolc.workspace import Signature, read_regular
 
 FileKind = str  # "tools" or "policies"

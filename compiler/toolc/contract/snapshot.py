@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from toolc.canonical import canonical_bytes, sha16
+from toolc.contract.canonical import canonical_bytes, sha16
 
 PROSE_KEYWORDS = ("description", "title", "examples", "x-toolc-label", "x-toolc-user-prompt")
 _SCHEMA_MAPS = ("properties", "$defs")

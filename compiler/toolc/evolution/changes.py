@@ -8,11 +8,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolc.baseline import contract_version
+from toolc.contract.semver import Version
 from toolc.diagnostics import Span
-from toolc.guard import accepts
+from toolc.evolution.baseline import contract_version
+from toolc.evolution.guard import accepts
 from toolc.model import Project
-from toolc.semver import Version
 
 Contract = Mapping[str, Any]
 

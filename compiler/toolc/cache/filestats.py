@@ -15,9 +15,9 @@ from pathlib import Path
 
 import orjson
 
-from toolc.cache_codec import cache_key
-from toolc.cache_trust import refusal
-from toolc.cachedir import cache_path
+from toolc.cache.codec import cache_key
+from toolc.cache.dirs import cache_path
+from toolc.cache.trust import refusal
 from toolc.workspace.files import Signature
 
 

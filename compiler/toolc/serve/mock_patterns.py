@@ -98,9 +98,7 @@ class _Regex:
             return tree
         if c == "[":
             return self.cls()
-        return {"^": "", "$": "", ".": _PRINTABLE}.get(
-            c, self.escape() if c == "\\" else c
-        )
+        return {"^": "", "$": "", ".": _PRINTABLE}.get(c, self.escape() if c == "\\" else c)
 
     def escape(self) -> str:
         e = self.take()

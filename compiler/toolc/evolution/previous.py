@@ -9,11 +9,12 @@ from collections.abc import Mapping
 from functools import partial
 from pathlib import Path
 
-from toolc import baseline, snapshot
+from toolc.contract import snapshot
+from toolc.contract.snapshot import Entry
 from toolc.diagnostics import Diagnostic, Span, diag
-from toolc.guard import Before, Policy, check_versions
-from toolc.snapshot import Entry
-from toolc.textlines import yaml_lines
+from toolc.diagnostics.textlines import yaml_lines
+from toolc.evolution import baseline
+from toolc.evolution.guard import Before, Policy, check_versions
 
 
 def _snapshot_line(text: str | None, shown: str) -> dict[str, Span]:

@@ -16,7 +16,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from toolc import workspace
-from toolc.runtime.mock_values import folded, is_valid, mock_data
+from toolc.serve.mock_values import folded, is_valid, mock_data
 from toolc.validate import ecma_regex
 
 Handler = Callable[[Any, Any], Awaitable[Any]]

@@ -14,12 +14,12 @@ from typing import Any, TypeVar
 import click
 
 from toolc import __version__
+from toolc.cli.settings import Settings, SettingsError, load_settings
 from toolc.diagnostics import CODES
+from toolc.diagnostics.paths import shown_path
 from toolc.diagnostics.render import FORMATS, RENDERERS, render_text, use_color
 from toolc.diagnostics.suggest import did_you_mean
-from toolc.paths import shown_path
 from toolc.resources import load_schema, schema_path
-from toolc.settings import Settings, SettingsError, load_settings
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
 F = TypeVar("F", bound=Any)
@@ -98,7 +98,7 @@ def _check_paths(settings: Settings, config_dir: Path) -> tuple[Path, Path]:
 def _build(config_dir: Path, out_dir: Path, snapshot_path: Path, **options: Any) -> Any:
     """`build_project`, a baseline that cannot be read being a usage error."""
     from toolc import pipeline
-    from toolc.baseline import BaselineError
+    from toolc.evolution.baseline import BaselineError
 
     try:
         return pipeline.build_project(config_dir, out_dir, snapshot_path, **options)
@@ -177,7 +177,7 @@ def check(
         notify=_notify,
     )  # fmt: skip
     if show_diff and result.drift is not None and result.files is not None:
-        from toolc.textdiff import unified
+        from toolc.workspace.textdiff import unified
 
         sys.stdout.write(unified(out_dir, result.drift, result.files))
     tools = result.tool_count
@@ -194,7 +194,7 @@ def build(
     registry, and the versioned snapshot. Writes nothing unless everything succeeds."""
     settings = _settings(config_dir, format=fmt, strict=strict, out=out, snapshot=snapshot)
     out_dir, snapshot_path = _check_paths(settings, config_dir)
-    from toolc.uptodate import is_up_to_date
+    from toolc.cache.uptodate import is_up_to_date
 
     # Under --strict the warnings matter, so nothing is skipped that would report them.
     if (
@@ -267,4 +267,4 @@ def main() -> None:
 
 
 # Registered on `cli` by importing them (they use this module's options and helpers).
-from toolc import commands_evolution, commands_serving  # noqa: E402, F401
+from toolc.cli import evolution, serving  # noqa: E402, F401

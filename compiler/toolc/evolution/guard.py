@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
+from toolc.contract.semver import Version
+from toolc.contract.snapshot import Entry
 from toolc.diagnostics import Diagnostic, Span, diag
 from toolc.model import Project
 from toolc.model.tools_file import AcceptedBreak
-from toolc.semver import Version
-from toolc.snapshot import Entry
 
 Contract = Mapping[str, object]
 

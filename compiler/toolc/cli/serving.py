@@ -67,7 +67,7 @@ def serve(
     checked, files = pipeline.generate(config_dir)
     if not files:
         _report(settings, checked, "serve", config_dir, "")
-    from toolc import mock_server
+    from toolc.serve import mock_server
 
     tools = _served_tools(checked)
     server = _pick_server(tools, server_name)

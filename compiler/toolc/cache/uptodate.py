@@ -8,7 +8,8 @@ import hashlib
 import os
 from pathlib import Path
 
-from toolc import __version__, filestats
+from toolc import __version__
+from toolc.cache import filestats
 from toolc.resources import data_dir
 from toolc.workspace import Manifest, Signature, digest, read_regular, save_cache_bytes, signature
 
@@ -33,7 +34,7 @@ def generator_fingerprint() -> bytes:
     """toolc's own code and templates: a generator changed without a version bump (a
     development build) must not pass for an up-to-date one. About 60 small files."""
     h = hashlib.sha256(__version__.encode())
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parent.parent
     for folder, pattern in ((package, "*.py"), (data_dir("templates"), "*.j2")):
         for path in sorted(folder.rglob(pattern)):
             h.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes())

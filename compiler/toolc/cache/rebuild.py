@@ -11,16 +11,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from toolc import incremental
+from toolc.cache import incremental
+from toolc.cache.incremental import BuildCache, Files, ToolRecord
+from toolc.cache.layout import split
+from toolc.cache.uptodate import generator_fingerprint
 from toolc.diagnostics import Diagnostic, Span
 from toolc.emit.package import PackageOutput, SharedInputs, ToolOutput, assemble, emit_tool
-from toolc.incremental import BuildCache, Files, ToolRecord
-from toolc.layout import split
 from toolc.model import Project, ToolDecl
 from toolc.source import LoadedFile
 from toolc.source.reader import MAX_FILE_BYTES
 from toolc.source.yaml_loader import load_yaml
-from toolc.uptodate import generator_fingerprint
 from toolc.workspace import read_regular
 
 Analyze = Callable[[list[tuple[str, LoadedFile]]], tuple[list[Diagnostic], Project | None]]

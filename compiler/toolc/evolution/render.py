@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from toolc.changes import ToolChange
 from toolc.diagnostics.render import _gh_data, _gh_property, junit
+from toolc.evolution.changes import ToolChange
 
 LEVELS = ("breaking", "warning", "compatible", "unclassified", "docs")
 
