@@ -83,8 +83,9 @@ def peak_rss_mib() -> float | None:
 
 def worker(config_dir: Path, runs: int, budget: float) -> dict[str, Any]:
     started = time.perf_counter()
-    from toolc.pipeline import POLICIES_FILE, TOOLS_FILE, check_project
     from toolc.source import load_file
+    from toolc.source.inputs import POLICIES_FILE, TOOLS_FILE
+    from toolc.verbs import check_config
 
     import_s = time.perf_counter() - started
     try:  # the finer phases use internals; if they moved, only the whole and the load remain
@@ -92,7 +93,7 @@ def worker(config_dir: Path, runs: int, budget: float) -> dict[str, Any]:
         from toolc.checks.context import CheckContext
         from toolc.model import SourceSpans
         from toolc.model.project import lower
-        from toolc.validate.schema_errors import validate_file
+        from toolc.validate.outcome import validate
 
         breakdown_error = None
     except ImportError as exc:
@@ -102,14 +103,14 @@ def worker(config_dir: Path, runs: int, budget: float) -> dict[str, Any]:
     problems: list[str] = []
 
     def one_run(sink: dict[str, list[float]]) -> None:
-        """check_project whole, then the same work phase by phase, as the pipeline does it."""
+        """check_config whole, then the same work phase by phase, as the pipeline does it."""
 
         def record(name: str, seconds: float) -> None:
             sink.setdefault(name, []).append(seconds)
 
         gc.collect()
         t0 = time.perf_counter()
-        result = check_project(config_dir)
+        result = check_config(config_dir)
         record("check_project", time.perf_counter() - t0)
         if result.diagnostics:
             problems.extend(f"{d.code}: {d.message}" for d in result.diagnostics[:20])
@@ -125,7 +126,9 @@ def worker(config_dir: Path, runs: int, budget: float) -> dict[str, Any]:
         record("load", time.perf_counter() - t0)
         if breakdown_error is None:
             t0 = time.perf_counter()
-            found = validate_file("tools", tools) + validate_file("policies", policies)
+            found = (
+                validate("tools", tools).diagnostics + validate("policies", policies).diagnostics
+            )
             record("validate", time.perf_counter() - t0)
             t0 = time.perf_counter()
             project = lower(tools.data, policies.data, SourceSpans(tools.spans, policies.spans))

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from conftest import run_toolc
-from toolc.pipeline import generate
+from toolc import verbs
 
 HEAD = "tools:\n"
 TOOL = """\
@@ -29,7 +29,8 @@ def _config(tmp_path: Path, *tools: tuple[str, str, str], policies: str | None =
 
 
 def _published(config: Path) -> dict[str, dict[str, object]]:
-    checked, files = generate(config, cwd=config)
+    checked = verbs.compile_config(config, config)
+    files = checked.files
     assert not checked.has_errors, checked.diagnostics
     listed = json.loads(files["tools.json"])
     tools = listed if isinstance(listed, list) else listed["tools"]

@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import EXAMPLES, run_toolc
-from toolc import workspace
-from toolc.pipeline import build_project
+from toolc import verbs, workspace
 
 RETAIL = next(e for e in EXAMPLES if e.name == "retail")
 
@@ -34,7 +33,7 @@ def config(tmp_path: Path) -> Path:
 
 
 def build(config: Path, **kw: object) -> object:
-    result = build_project(
+    result = verbs.build(
         config,
         config / "generated" / "mcp_tools",
         config / "mcp-tools.json",
@@ -277,7 +276,7 @@ def test_files_toolc_did_not_write_are_kept_and_never_overwritten(config: Path) 
     fresh = config / "elsewhere"
     (fresh / "mcp_tools").mkdir(parents=True)
     (fresh / "mcp_tools" / "tools.json").write_text("mine")
-    clash = build_project(
+    clash = verbs.build(
         config, fresh / "mcp_tools", config / "other-snapshot.json", write=True, cwd=config
     )
     assert codes(clash) == ["output-not-owned"] and not clash.written

@@ -110,7 +110,7 @@ def test_a_cache_others_can_write_is_neither_read_nor_written(
 def test_a_restored_ci_cache_with_the_same_key_is_reused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from toolc.pipeline import build_project
+    from toolc import verbs
 
     config = tmp_path / "cfg"
     shutil.copytree(RETAIL, config, ignore=shutil.ignore_patterns("generated", "mcp-tools.json"))
@@ -118,12 +118,12 @@ def test_a_restored_ci_cache_with_the_same_key_is_reused(
     monkeypatch.setenv("TOOLC_CACHE_DIR", str(tmp_path / "c1"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "machine-1"))
     out, snapshot = config / "generated" / "mcp_tools", config / "mcp-tools.json"
-    assert build_project(config, out, snapshot, write=True, cwd=config).written
+    assert verbs.build(config, out, snapshot, write=True, cwd=config).written
     shutil.copytree(tmp_path / "c1", tmp_path / "c2")  # restored on another machine
     monkeypatch.setenv("TOOLC_CACHE_DIR", str(tmp_path / "c2"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "machine-2"))
     edit(config)
-    result = build_project(config, out, snapshot, write=True, cwd=config)
+    result = verbs.build(config, out, snapshot, write=True, cwd=config)
     assert result.written and result.reread == frozenset({"cancelar_pedidos"})
 
 

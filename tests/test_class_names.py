@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from toolc.pipeline import compile_texts
+from toolc import verbs
 
 HEAD = """\
 tools:
@@ -78,7 +78,7 @@ def _names(files: dict[str, bytes], tool: str) -> set[str]:
 
 
 def test_every_property_is_a_word_of_the_name_and_keywords_read_as_their_own_words() -> None:
-    files = compile_texts(HEAD + TYPES, None, "mem:")
+    files = verbs.compile_baseline(HEAD + TYPES, None, "mem:")
     assert _names(files, "search_issues") == {
         "SearchIssuesArgs",
         "SearchIssuesData",
@@ -116,13 +116,13 @@ tools:
           reason: {enum: [shipped, missing]}
           refund: {type: object, properties: {amount: {type: number}}}
 """
-    names = _names(compile_texts(text, None, "mem:"), "cancel_orders")
+    names = _names(verbs.compile_baseline(text, None, "mem:"), "cancel_orders")
     assert {"CancelOrdersItem", "CancelOrdersItemReasonType", "CancelOrdersItemRefund"} <= names
 
 
 def test_adding_a_tool_never_renames_another_tools_classes() -> None:
-    alone = compile_texts(HEAD + TYPES, None, "mem:")
-    both = compile_texts(HEAD + ANOTHER + TYPES, None, "mem:")
+    alone = verbs.compile_baseline(HEAD + TYPES, None, "mem:")
+    both = verbs.compile_baseline(HEAD + ANOTHER + TYPES, None, "mem:")
     assert both["tools/search_issues.py"] == alone["tools/search_issues.py"]
     assert {"SearchIssuesDataArgsItemsItem", "SearchIssuesDataDataItemsItem"} <= _names(
         both, "search_issues_data"
@@ -141,8 +141,8 @@ def test_names_that_read_alike_stay_distinct_and_depend_on_their_path_alone() ->
             f"    tool_type: query\n    args_schema:\n{lines}"
         )
 
-    first = _names(compile_texts(tool(["a_b", "a"]), None, "mem:"), "t")
+    first = _names(verbs.compile_baseline(tool(["a_b", "a"]), None, "mem:"), "t")
     hashed = sorted(n for n in first if re.search(r"_[0-9a-f]{6}$", n))
     assert "TArgsAB" in first and len(hashed) == 1 and hashed[0].startswith("TArgsAB_")
-    again = _names(compile_texts(tool(["a_b", "a"]), None, "mem:"), "t")
+    again = _names(verbs.compile_baseline(tool(["a_b", "a"]), None, "mem:"), "t")
     assert again == first

@@ -154,8 +154,8 @@ def test_internal_error_is_reported_as_one(
     def boom(*_: object, **__: object) -> None:
         raise RuntimeError("secret internals")
 
-    monkeypatch.setattr("toolc.pipeline.check_project", boom)
-    monkeypatch.setattr("toolc.pipeline.build_project", boom)
+    monkeypatch.setattr("toolc.verbs.compile_config", boom)
+    monkeypatch.setattr("toolc.verbs.build", boom)
     assert cli.run(["check", str(CLEAN)]) == 70
     err = capsys.readouterr().err
     assert "internal error" in err and "bug in toolc" in err and "Traceback" not in err

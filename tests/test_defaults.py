@@ -12,7 +12,7 @@ from typing import Any
 
 import pydantic
 import pytest
-from toolc.pipeline import build_project
+from toolc import verbs
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "runtime_support"))
 from harness import Connection
@@ -136,7 +136,7 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     config = where / "config"
     config.mkdir()
     (config / "tools.yaml").write_text(CONFIG)
-    result = build_project(
+    result = verbs.build(
         config, where / "defaults_pkg", where / "snap.json", write=True, cwd=config
     )
     assert result.written, result.diagnostics

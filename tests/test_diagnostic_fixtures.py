@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES
 from expectations import annotated
+from toolc import verbs
 from toolc.diagnostics import CODES
-from toolc.pipeline import check_project
 
 CASES = sorted(p for p in (FIXTURES / "diagnostics").iterdir() if p.is_dir())
 SIDECAR = re.compile(
@@ -41,7 +41,7 @@ def expected(case: Path) -> Counter[Expectation]:
 
 def actual(case: Path, pinned: set[tuple[str, int, str, str]] | None) -> Counter[Expectation]:
     """The run's diagnostics; columns kept where the expectation pins them (None: everywhere)."""
-    result = check_project(case, cwd=case)
+    result = verbs.check_config(case, cwd=case)
     found: Counter[Expectation] = Counter()
     for d in result.diagnostics:
         key = (d.span.path, d.span.line, d.severity.value, d.code)
@@ -78,7 +78,7 @@ def test_every_code_has_a_fixture() -> None:
 
 def test_every_fixture_diagnostic_has_a_position_inside_its_file() -> None:
     for case in CASES:
-        for d in check_project(case, cwd=case).diagnostics:
+        for d in verbs.check_config(case, cwd=case).diagnostics:
             file = case / d.span.path
             if not file.is_file():  # a missing file, or a path that is no file (not-a-file)
                 continue

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from toolc import verbs
 from toolc.diagnostics.render import render_text
-from toolc.pipeline import check_project
 
 HEAD = "tools:\n  t:\n    description: d\n    mcp_server: s\n    tool_type: query\n"
 
 
 def _rendered(tmp_path: Path, tools: str) -> str:
     (tmp_path / "tools.yaml").write_text(tools, encoding="utf-8")
-    result = check_project(tmp_path, cwd=tmp_path)
+    result = verbs.check_config(tmp_path, cwd=tmp_path)
     return render_text(result.diagnostics, result.sources)
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from conftest import EXAMPLES, FIXTURES, ROOT
+from toolc import verbs
 from toolc.contract.snapshot import contract_fingerprint
 from toolc.evolution import (
     ALL_TOOLS,
@@ -29,7 +30,6 @@ from toolc.evolution import (
     minimum_version,
     required_bump,
 )
-from toolc.pipeline import generate
 
 CORPUS = FIXTURES / "evolution"
 CASES = sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
@@ -40,7 +40,8 @@ NOT_IN_CORPUS = {"envelope-changed"}
 @cache
 def contracts(config: Path) -> dict[str, dict[str, Any]]:
     """The contract documents of a config, built in memory."""
-    checked, files = generate(config, cwd=config)
+    checked = verbs.compile_config(config, config)
+    files = checked.files
     assert not checked.has_errors, [d.message for d in checked.diagnostics]
     prefix = "contracts/"
     return {

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from instances import near_miss, valid
 from reference import EcmaValidator
-from toolc.pipeline import build_project
+from toolc import verbs
 
 CONFIGS = [
     FIXTURES / "good" / "fidelity",
@@ -29,7 +29,7 @@ CONFIGS = [
 def _package(config: Path, root: Path) -> Any:
     name = f"fidelity_{config.name.replace('-', '_')}"
     out = root / name
-    result = build_project(config, out, root / f"{name}.snapshot.json", write=True, cwd=config)
+    result = verbs.build(config, out, root / f"{name}.snapshot.json", write=True, cwd=config)
     assert result.written, result.diagnostics
     sys.path.insert(0, str(root))
     try:
@@ -45,11 +45,11 @@ def packages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 
 def _tool_names() -> list[tuple[str, str]]:
-    from toolc.pipeline import check_project
+    from toolc import verbs
 
     found = []
     for config in CONFIGS:
-        project = check_project(config, cwd=config).project
+        project = verbs.check_config(config, cwd=config).project
         assert project is not None
         found += [(config.name, name) for name in sorted(project.tools)]
     return found

@@ -16,7 +16,7 @@ import jsonschema
 import pydantic
 import pytest
 from conftest import EXAMPLES, run_toolc
-from toolc.pipeline import build_project
+from toolc import verbs
 
 PACKAGES = [example / "generated" / "mcp_tools" for example in EXAMPLES]
 BIN = Path(sys.executable).parent
@@ -27,7 +27,7 @@ def test_golden_output_is_what_toolc_builds(example: Path) -> None:
     result = run_toolc("check", str(example))
     assert result.returncode == 0, result.stderr + "\nrun `make golden` to refresh the goldens"
     assert "output up to date" in result.stderr
-    again = build_project(
+    again = verbs.build(
         example,
         example / "generated" / "mcp_tools",
         example / "mcp-tools.json",
@@ -270,7 +270,7 @@ def test_every_good_fixture_builds_a_package_that_passes_the_gates(
     """Not only the goldens: every valid fixture, adversarial names and shapes included, gives
     Python that black, ruff and mypy --strict accept and that imports."""
     out = tmp_path / f"pkg_{config.name.replace('-', '_')}"
-    result = build_project(config, out, tmp_path / "snap.json", write=True, cwd=config)
+    result = verbs.build(config, out, tmp_path / "snap.json", write=True, cwd=config)
     assert result.written, result.diagnostics
     black = subprocess.run(
         [str(BIN / "black"), "--check", "-q", str(out)], capture_output=True, text=True
@@ -342,7 +342,7 @@ def test_a_catastrophic_pattern_cannot_stall_a_model(tmp_path: Path) -> None:
         "    tool_type: query\n    args_schema:\n      s: {type: string, pattern: '^(a+)+$'}\n"
     )
     out = tmp_path / "stall_pkg"
-    assert build_project(tmp_path, out, tmp_path / "snap.json", write=True, cwd=tmp_path).written
+    assert verbs.build(tmp_path, out, tmp_path / "snap.json", write=True, cwd=tmp_path).written
     sys.path.insert(0, str(tmp_path))
     try:
         model = importlib.import_module("stall_pkg").TArgs

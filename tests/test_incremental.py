@@ -12,9 +12,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from toolc import verbs
 from toolc.cache.layout import split
 from toolc.diagnostics.render import render_text
-from toolc.pipeline import BuildResult, build_project
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from gen_config import render
@@ -139,7 +139,7 @@ def _tree(out: Path) -> dict[str, bytes]:
     }
 
 
-def _shown(result: BuildResult) -> str:
+def _shown(result: verbs.BuildResult) -> str:
     return render_text(result.diagnostics, result.sources)
 
 
@@ -151,15 +151,15 @@ def test_incremental_build_equals_full_build(case: str, tmp_path: Path) -> None:
     _write(config, tools, policies)
     cached_out, full_out = tmp_path / "a" / "pkg", tmp_path / "b" / "pkg"
     cached_snap, full_snap = tmp_path / "a.json", tmp_path / "b.json"
-    first = build_project(config, cached_out, cached_snap, write=True, cwd=tmp_path)
+    first = verbs.build(config, cached_out, cached_snap, write=True, cwd=tmp_path)
     assert first.written and first.reread is None, _shown(first)
     assert [d.code for d in first.diagnostics] == ["unknown-format"]
     shutil.copytree(cached_out, full_out)
     shutil.copy(cached_snap, full_snap)
 
     _write(config, *edit(tools, policies))
-    cached = build_project(config, cached_out, cached_snap, write=True, cwd=tmp_path)
-    full = build_project(config, full_out, full_snap, write=True, cwd=tmp_path, cache=False)
+    cached = verbs.build(config, cached_out, cached_snap, write=True, cwd=tmp_path)
+    full = verbs.build(config, full_out, full_snap, write=True, cwd=tmp_path, cache=False)
 
     assert (cached.reread is not None) == incremental, cached.reread
     assert full.reread is None
@@ -174,14 +174,14 @@ def test_a_chain_of_incremental_builds_stays_exact(tmp_path: Path) -> None:
     tools, policies = _base()
     config, out, snap = tmp_path / "cfg", tmp_path / "a" / "pkg", tmp_path / "a.json"
     _write(config, tools, policies)
-    build_project(config, out, snap, write=True, cwd=tmp_path)
+    verbs.build(config, out, snap, write=True, cwd=tmp_path)
     for step, tool in enumerate(NAMES[:6]):
         tools = _bump(_prefix_description(tools, tool, f"S{step}. "), tool)
         _write(config, tools, policies)
-        result = build_project(config, out, snap, write=True, cwd=tmp_path)
+        result = verbs.build(config, out, snap, write=True, cwd=tmp_path)
         assert result.written and result.reread is not None and tool in result.reread
         fresh = tmp_path / f"fresh{step}"
-        again = build_project(config, fresh / "pkg", fresh / "s.json", write=False, cache=False)
+        again = verbs.build(config, fresh / "pkg", fresh / "s.json", write=False, cache=False)
         on_disk = _tree(out)
         del on_disk[".toolc-manifest.json"]
         assert again.files == on_disk
@@ -191,11 +191,11 @@ def test_windows_line_endings_use_the_cache(tmp_path: Path) -> None:
     tools, policies = _base()
     config, out, snap = tmp_path / "cfg", tmp_path / "a" / "pkg", tmp_path / "a.json"
     _write(config, tools.replace("\n", "\r\n"), policies.replace("\n", "\r\n"))
-    build_project(config, out, snap, write=True, cwd=tmp_path)
+    verbs.build(config, out, snap, write=True, cwd=tmp_path)
     edited = _bump(_prefix_description(tools, NAMES[0], "E. "), NAMES[0])
     _write(config, edited.replace("\n", "\r\n"), policies.replace("\n", "\r\n"))
-    cached = build_project(config, out, snap, write=True, cwd=tmp_path)
-    full = build_project(
+    cached = verbs.build(config, out, snap, write=True, cwd=tmp_path)
+    full = verbs.build(
         config, tmp_path / "b" / "pkg", tmp_path / "b.json", write=False, cache=False
     )
     assert cached.reread is not None and cached.written
@@ -208,13 +208,13 @@ def test_a_hand_edited_output_file_is_restored(tmp_path: Path) -> None:
     tools, policies = _base()
     config, out, snap = tmp_path / "cfg", tmp_path / "a" / "pkg", tmp_path / "a.json"
     _write(config, tools, policies)
-    build_project(config, out, snap, write=True, cwd=tmp_path)
+    verbs.build(config, out, snap, write=True, cwd=tmp_path)
     victim = out / "contracts" / f"{NAMES[7]}.json"
     original = victim.read_bytes()
     victim.write_bytes(original + b"\n")
     tools, _ = _describe(tools, policies)
     _write(config, tools, policies)
-    result = build_project(config, out, snap, write=True, cwd=tmp_path)
+    result = verbs.build(config, out, snap, write=True, cwd=tmp_path)
     assert result.reread is not None and NAMES[7] not in result.reread
     assert victim.read_bytes() == original
 
@@ -223,13 +223,13 @@ def test_an_unreadable_cache_means_a_full_build(tmp_path: Path) -> None:
     tools, policies = _base()
     config, out, snap = tmp_path / "cfg", tmp_path / "a" / "pkg", tmp_path / "a.json"
     _write(config, tools, policies)
-    build_project(config, out, snap, write=True, cwd=tmp_path)
+    verbs.build(config, out, snap, write=True, cwd=tmp_path)
     caches = list(Path(__import__("os").environ["TOOLC_CACHE_DIR"]).glob("build-*.cache"))
     assert caches
     for cache in caches:
         cache.write_bytes(b"toolc-cache-2\ngarbage")
     _write(config, *_describe(tools, policies))
-    result = build_project(config, out, snap, write=True, cwd=tmp_path)
+    result = verbs.build(config, out, snap, write=True, cwd=tmp_path)
     assert result.written and result.reread is None
 
 

@@ -10,8 +10,8 @@ import yaml
 from conftest import EXAMPLES, run_toolc
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from toolc import verbs
 from toolc.diagnostics import CODES
-from toolc.pipeline import check_project
 from toolc.source import load_file
 from toolc.source.reader import MAX_FILE_BYTES
 from toolc.source.scalars import resolve_plain
@@ -137,7 +137,7 @@ def test_file_too_large(tmp_path: Path) -> None:
 def assert_well_formed(folder: Path) -> None:
     """The property the fuzzers check: check_project returns (never raises), and every
     diagnostic is a known code at a position inside the file it names."""
-    result = check_project(folder, cwd=folder)
+    result = verbs.check_config(folder, cwd=folder)
     for d in result.diagnostics:
         assert d.code in CODES and d.message
         file = folder / d.span.path

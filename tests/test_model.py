@@ -8,9 +8,9 @@ from pathlib import Path
 import pydantic
 import pytest
 from conftest import EXAMPLES, FIXTURES
+from toolc import verbs
 from toolc.model import Project
 from toolc.model.schemas import to_json_schema
-from toolc.pipeline import check_project
 
 
 def project_of(name: str) -> Project:
@@ -19,7 +19,7 @@ def project_of(name: str) -> Project:
         if name in {e.name for e in EXAMPLES}
         else FIXTURES / "good" / name
     )
-    result = check_project(folder, cwd=folder)
+    result = verbs.check_config(folder, cwd=folder)
     assert result.project is not None, result.diagnostics
     return result.project
 
@@ -118,7 +118,7 @@ def test_property_names_are_data_not_keywords(tmp_path: Path) -> None:
         "    args_schema:\n      o:\n        type: object\n        properties:\n"
         "          label: {type: list, label: L}\n          user_prompt: {type: string}\n"
     )
-    result = check_project(folder, cwd=folder)
+    result = verbs.check_config(folder, cwd=folder)
     assert result.project is not None
     published = to_json_schema(result.project.tools["t"].args["o"])
     assert published["properties"] == {

@@ -10,7 +10,7 @@ from typing import Any
 
 import pydantic
 import pytest
-from toolc.pipeline import build_project
+from toolc import verbs
 
 CONFIG = """\
 tools:
@@ -69,7 +69,7 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     config = where / "config"
     config.mkdir()
     (config / "tools.yaml").write_text(CONFIG)
-    result = build_project(
+    result = verbs.build(
         config, where / "construction_pkg", where / "snap.json", write=True, cwd=config
     )
     assert result.written, result.diagnostics

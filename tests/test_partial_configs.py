@@ -13,7 +13,7 @@ import pytest
 from conftest import EXAMPLES, FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from toolc.pipeline import check_project
+from toolc import verbs
 from toolc.resources import load_schema
 from toolc.source import load_file
 
@@ -86,7 +86,7 @@ def test_a_broken_config_is_judged_without_crashing(
             value = mutated if other == kind else files[other]
             (out / name).write_text(json.dumps(value, indent=1), encoding="utf-8")
 
-    result = check_project(out, cwd=out)  # raises on a crash: the test fails with it
+    result = verbs.check_config(out, cwd=out)  # raises on a crash: the test fails with it
 
     seen = [(d.code, d.span, d.message) for d in result.diagnostics]
     assert len(seen) == len(set(seen)), "a diagnostic reported twice"

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from toolc import verbs
 from toolc.diagnostics.render import render_text
-from toolc.pipeline import check_project
 
 TOOLS = """\
 tools:
@@ -31,7 +31,7 @@ POLICY = "tool_policies:\n  link_issues:\n    pre_validation: {tool: validate_li
 def _check(tmp_path: Path, tools: str, policy: str = POLICY % "") -> str:
     (tmp_path / "tools.yaml").write_text(tools, encoding="utf-8")
     (tmp_path / "tool_policies.yaml").write_text(policy, encoding="utf-8")
-    result = check_project(tmp_path, cwd=tmp_path)
+    result = verbs.check_config(tmp_path, cwd=tmp_path)
     return render_text(result.diagnostics, result.sources)
 
 

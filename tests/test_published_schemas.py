@@ -9,7 +9,7 @@ from typing import Any
 import jsonschema
 import pytest
 from conftest import EXAMPLES, FIXTURES
-from toolc.pipeline import check_project
+from toolc import verbs
 from toolc.resources import load_schema
 from toolc.source import load_file
 
@@ -53,7 +53,7 @@ def test_every_property_has_a_description_for_editors(kind: str) -> None:
 
 @pytest.mark.parametrize("config", GOOD, ids=[p.name for p in GOOD])
 def test_good_configs_validate_clean_and_against_the_reference_validator(config: Path) -> None:
-    result = check_project(config, cwd=config)
+    result = verbs.check_config(config, cwd=config)
     assert result.diagnostics == []
     assert result.project is not None
     for kind, name in (("tools", "tools.yaml"), ("policies", "tool_policies.yaml")):

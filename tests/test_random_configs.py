@@ -14,8 +14,8 @@ from typing import Any
 
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from random_configs import as_yaml, configs
+from toolc import verbs
 from toolc.evolution.baseline import BaselineError
-from toolc.pipeline import compile_texts
 
 BIN = Path(sys.executable).parent
 COUNT = int(os.environ.get("TOOLC_RANDOM_CONFIGS", "40"))
@@ -53,7 +53,7 @@ def _batch(root: Path) -> tuple[list[str], list[tuple[str, str]]]:
         text = as_yaml(config)
         (root / f"{name}.tools.yaml").write_text(text)
         try:
-            files = compile_texts(text, None, f"{name}:")
+            files = verbs.compile_baseline(text, None, f"{name}:")
         except BaselineError as exc:
             refused.append((name, str(exc)))
             return

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from instances import near_miss, valid
 from reference import EcmaValidator
-from toolc.pipeline import build_project, check_project
+from toolc import verbs
 
 CONFIG = FIXTURES / "good" / "recursive"
 TYPES = "tools:\n  t:\n    version: 1.0.0\n    description: d\n    mcp_server: s\n"
@@ -26,7 +26,7 @@ TYPES += "    tool_type: query\n    args_schema:\n      a: {$ref: '#/types/A'}\n
 
 def _codes(tmp_path: Path, types: str) -> list[str]:
     (tmp_path / "tools.yaml").write_text(TYPES + types, encoding="utf-8")
-    return [d.code for d in check_project(tmp_path, cwd=tmp_path).diagnostics]
+    return [d.code for d in verbs.check_config(tmp_path, cwd=tmp_path).diagnostics]
 
 
 @pytest.mark.parametrize(
@@ -66,7 +66,7 @@ def test_recursion_with_no_class_to_hold_it_is_refused(tmp_path: Path, types: st
 def package(tmp_path_factory: pytest.TempPathFactory) -> Any:
     root = tmp_path_factory.mktemp("recursive")
     out = root / "recursive_pkg"
-    result = build_project(CONFIG, out, root / "snap.json", write=True, cwd=CONFIG)
+    result = verbs.build(CONFIG, out, root / "snap.json", write=True, cwd=CONFIG)
     assert result.written, result.diagnostics
     sys.path.insert(0, str(root))
     try:

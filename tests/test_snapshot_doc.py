@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 from conftest import FIXTURES, ROOT
-from toolc.pipeline import build_project
+from toolc import verbs
 
 DOC = (ROOT / "docs" / "snapshot.md").read_text(encoding="utf-8")
 
@@ -18,7 +18,7 @@ DOC = (ROOT / "docs" / "snapshot.md").read_text(encoding="utf-8")
 def test_worked_example_matches_a_build(tmp_path: Path) -> None:
     config = tmp_path / "cfg"
     shutil.copytree(FIXTURES / "good" / "snapshot-example", config)
-    result = build_project(
+    result = verbs.build(
         config, tmp_path / "out" / "pkg", tmp_path / "snap.json", write=True, cwd=config
     )
     assert result.written

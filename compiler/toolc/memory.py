@@ -1,4 +1,5 @@
-"""Giving freed memory back to the operating system between the build's phases.
+"""Memory tricks, kept out of the story: pausing the cyclic collector while a compile builds
+its graph, and giving freed memory back to the operating system between the phases.
 
 CPython frees large blocks to the C allocator, which keeps the pages resident: a phase that
 frees 40 MB and the next one that allocates 40 MB in larger blocks both count towards the
@@ -7,11 +8,13 @@ peak went from 536 to 506 MiB, for about 20 ms). Elsewhere it does nothing."""
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import functools
+import gc
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 
 @functools.cache
@@ -30,3 +33,17 @@ def release_free_memory() -> None:
     trim = _trim()
     if trim is not None:
         trim(0)
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """A compile allocates a large graph of small objects that all live until it ends; the
+    cyclic collector would rescan that graph again and again for nothing (measured: building
+    the model of 5,000 tools spent 1.5 s of 2.2 s in full collections)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

@@ -28,8 +28,9 @@ from toolc.emit.client import ClientPiece
 from toolc.emit.package import ToolOutput
 from toolc.emit.python import ToolPython
 from toolc.emit.serving import Serving
-from toolc.model import Project, ToolDecl
-from toolc.model.schemas import refs_in
+from toolc.model import Project
+from toolc.model.facts import facts_of
+from toolc.pipeline import Declared
 from toolc.workspace import Signature, read_regular
 
 FileKind = str  # "tools" or "policies"
@@ -45,9 +46,8 @@ class ToolRecord:
     refs: frozenset[str]  # the shared types it references
     targets: tuple[str, ...]  # the tools it pre-validates, as emitted
     output: ToolOutput  # its `item` is None: it lies in BuildCache.tools_json
-    version_span: RelSpan
+    declared: tuple[RelSpan, RelSpan, RelSpan]  # its key, its version's key and value
     item_span: tuple[int, int] | None = None
-    digests: dict[str, str] = field(default_factory=dict)  # its files' sha256, as last written
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +136,7 @@ def misplaced(cache: BuildCache) -> str | None:
             f"schemas/{name}.output.json",
             f"contracts/{name}.json",
         }
-        if set(record.output.files) != expected or set(record.digests) - expected:
+        if set(record.output.files) != expected:
             return f"its entry for {name!r} holds files of another tool"
     return None
 
@@ -144,20 +144,6 @@ def misplaced(cache: BuildCache) -> str | None:
 def dump(cache: BuildCache, path: Path, stream: BinaryIO) -> None:
     """Streamed to the file: the cache of 5,000 tools is about as big as their output."""
     codec().dump(cache, cache_key(), path.name, stream.write)
-
-
-def tool_refs(tool: ToolDecl) -> frozenset[str]:
-    schemas = list(tool.args.values())
-    if tool.decl.returns is not None:
-        schemas.append(tool.decl.returns)
-    if tool.decl.multi_item is not None:
-        schemas.append(tool.decl.multi_item.item)
-    return frozenset(name for schema in schemas for _, name in refs_in(schema))
-
-
-def validator_of(tool: ToolDecl) -> str | None:
-    policy = tool.policy
-    return policy.pre_validation.tool if policy and policy.pre_validation else None
 
 
 # --- spans relative to pieces ---------------------------------------------------------------
@@ -197,6 +183,20 @@ class Files:
         assert shown is not None
         return Span(shown, line, column, line + height, end_column)
 
+    def sources(self) -> dict[str, str]:
+        """Each file's text by its shown path, for rendering source lines."""
+        found = {self.tools_shown: self.tools.text}
+        if self.policies is not None and self.policies_shown is not None:
+            found[self.policies_shown] = self.policies.text
+        return found
+
+    def relative_declared(self, tool: Declared) -> tuple[RelSpan, RelSpan, RelSpan] | None:
+        spans = (self.relative(tool.entry), self.relative(tool.version))
+        value = self.relative(tool.version_value)
+        if spans[0] is None or spans[1] is None or value is None:
+            return None
+        return spans[0], spans[1], value
+
     def keep(self, d: Diagnostic) -> tuple[Diagnostic, RelSpan, tuple[RelSpan, ...]] | None:
         rel = self.relative(d.span)
         notes = tuple(self.relative(n.span) for n in d.notes)
@@ -210,10 +210,6 @@ class Files:
             Note(self.absolute(r), n.message) for n, r in zip(d.notes, notes, strict=True)
         )
         return replace(d, span=self.absolute(rel), notes=moved)
-
-
-def piece_of(rel: RelSpan) -> tuple[FileKind, PieceId]:
-    return rel[0], rel[1]
 
 
 def owner(rel: RelSpan) -> str | None:
@@ -273,8 +269,9 @@ def consistent(cache: BuildCache, keep: set[str], project: Project) -> bool:
         # another server, or is switched on or off, needs them all.
         if (tool.decl.mcp_server, tool.enabled) != (served.server, served.enabled):
             return False
-        validator = validator_of(tool)
-        if tool_refs(tool) != record.refs or (validator is not None and validator not in keep):
+        facts = facts_of(tool)
+        validator = facts.validator
+        if facts.refs != record.refs or (validator is not None and validator not in keep):
             return False
         if validator != record.validator and record.validator not in keep:
             return False

@@ -6,49 +6,47 @@ whole config, so diagnostics and output are always those of a full build."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from toolc.cache import incremental
 from toolc.cache.incremental import BuildCache, Files, ToolRecord
 from toolc.cache.layout import split
 from toolc.cache.uptodate import generator_fingerprint
-from toolc.diagnostics import Diagnostic, Span
-from toolc.emit.package import PackageOutput, SharedInputs, ToolOutput, assemble, emit_tool
-from toolc.model import Project, ToolDecl
+from toolc.diagnostics import Diagnostic, sort_key
+from toolc.emit.package import (
+    SharedInputs,
+    ToolOutput,
+    assemble,
+    emit_tool,
+    shared_inputs,
+)
+from toolc.evolution.guard import policy_of
+from toolc.model import Project
+from toolc.model.facts import facts_of, validator_of
+from toolc.pipeline import Compilation, Declared, Units, analyze, declarations
 from toolc.source import LoadedFile
-from toolc.source.reader import MAX_FILE_BYTES
+from toolc.source.inputs import POLICIES_FILE, TOOLS_FILE, Inputs
 from toolc.source.yaml_loader import load_yaml
-from toolc.workspace import read_regular
-
-Analyze = Callable[[list[tuple[str, LoadedFile]]], tuple[list[Diagnostic], Project | None]]
 
 
-def _text(path: Path) -> str | None:
-    """A config file's text for the cache's cut, or None (a full read then reports what is
-    wrong with it): only a regular file within the input limit is read."""
-    data = read_regular(path, limit=MAX_FILE_BYTES, follow=True)
-    try:
-        return data.decode("utf-8") if data is not None else None
-    except UnicodeDecodeError:
+def read_files(inputs: Inputs) -> Files | None:
+    """The config files cut into pieces, or None when either cannot be cut (a full compile
+    then reports what is wrong with it)."""
+    if inputs.problems:
         return None
-
-
-def read_files(tools: Path, tools_shown: str, policies: Path, policies_shown: str) -> Files | None:
-    """The config files cut into pieces, or None when either cannot be cut."""
-    tools_text = _text(tools)
+    tools, policies = inputs.file(TOOLS_FILE), inputs.file(POLICIES_FILE)
+    tools_text = tools.text() if tools is not None else None
     tools_layout = split(tools_text, "tools") if tools_text is not None else None
-    if tools_layout is None:
+    if tools is None or tools_layout is None:
         return None
-    if not os.path.lexists(policies):
-        return Files(tools_shown, tools_layout, None, None)
-    policies_text = _text(policies)
+    if policies is None:
+        return Files(tools.shown, tools_layout, None, None)
+    policies_text = policies.text()
     policies_layout = split(policies_text, "tool_policies") if policies_text else None
     if policies_layout is None:
         return None
-    return Files(tools_shown, tools_layout, policies_shown, policies_layout)
+    return Files(tools.shown, tools_layout, policies.shown, policies_layout)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,19 +60,16 @@ class Reuse:
     project: Project  # the re-read tools only, with every shared type
     kept: list[str] = field(default_factory=list)  # tools whose output came from the cache
 
-    def known_digests(self) -> dict[str, str]:
-        """The digests of the files kept from the last build (not hashed again)."""
-        records = self.cache.records
-        return {rel: d for name in self.kept for rel, d in records[name].digests.items()}
-
-    def emit(self) -> tuple[PackageOutput, dict[str, ToolOutput], SharedInputs]:
-        from toolc.emit.package import shared_inputs
+    def compilation(self) -> Compilation | None:
+        """The Compilation a full compile would return, the kept tools taken from the cache
+        (None: the re-read tools' classes clash, which a full compile reports)."""
+        from toolc.emit.client import NameClash
 
         targets: dict[str, list[str]] = {}
         for name in self.cache.tool_order:
             tool = self.project.tools.get(name)
             record = self.cache.records[name]
-            validator = incremental.validator_of(tool) if tool else record.validator
+            validator = validator_of(tool) if tool else record.validator
             if validator is not None:
                 targets.setdefault(validator, []).append(name)
         local = shared_inputs(self.project)
@@ -92,18 +87,34 @@ class Reuse:
             else:
                 outputs[name] = self.cache.output(name)
                 self.kept.append(name)
-        return assemble(outputs, shared), outputs, shared
+        try:
+            package = assemble(outputs, shared)
+        except NameClash:
+            return None
+        facts = {name: facts_of(tool) for name, tool in self.project.tools.items()}
+        return Compilation(
+            sorted(self.diagnostics, key=sort_key),
+            self.files.sources(),
+            package,
+            self._declared(),
+            policy_of(self.project),
+            Units(outputs, shared, facts),
+        )
 
-    def version_spans(self) -> dict[str, Span]:
-        spans = {
-            name: self.files.absolute(r.version_span) for name, r in self.cache.records.items()
-        }
-        for name in self.keep:
-            spans[name] = self.project.spans.tool(("tools", name, "version"), key=True)
-        return spans
+    def _declared(self) -> dict[str, Declared]:
+        fresh = declarations(self.project)
+        tools = {}
+        for name, record in self.cache.records.items():
+            if name in fresh:
+                tools[name] = fresh[name]
+                continue
+            entry, version, value = (self.files.absolute(rel) for rel in record.declared)
+            served = record.output.python.serving
+            tools[name] = Declared(served.server, served.enabled, entry, version, value)
+        return tools
 
 
-def _mini(files: Files, keep: set[str]) -> list[tuple[str, LoadedFile]]:
+def _mini(files: Files, keep: set[str]) -> list[LoadedFile]:
     loaded = []
     for kind, shown, layout in (
         ("tools", files.tools_shown, files.tools),
@@ -114,11 +125,11 @@ def _mini(files: Files, keep: set[str]) -> list[tuple[str, LoadedFile]]:
         if kind == "policies" and not keep & set(layout.entries):
             continue  # none of the re-read tools has a policy: the file would be read as empty
         value, spans, problems = load_yaml(layout.keeping(keep), shown)
-        loaded.append((kind, LoadedFile(shown, layout.text, value, spans, problems)))
+        loaded.append(LoadedFile(shown, layout.text, value, spans, problems))
     return loaded
 
 
-def try_reuse(cache: BuildCache | None, files: Files | None, analyze: Analyze) -> Reuse | None:
+def try_reuse(cache: BuildCache | None, files: Files | None) -> Reuse | None:
     """The incremental build, or None when only a full read gives the right answer."""
     if cache is None or files is None:
         return None
@@ -131,7 +142,9 @@ def try_reuse(cache: BuildCache | None, files: Files | None, analyze: Analyze) -
     diagnostics, project = analyze(_mini(files, keep))
     if project is None or any(d.is_error for d in diagnostics):
         return None
-    if not incremental.consistent(cache, keep, project) or not _keys_in_place(files, project):
+    if not incremental.consistent(cache, keep, project):
+        return None
+    if not _keys_in_place(files, declarations(project)):
         return None
     fresh = []
     for d in diagnostics:
@@ -146,61 +159,32 @@ def try_reuse(cache: BuildCache | None, files: Files | None, analyze: Analyze) -
     return Reuse(cache, files, keep, fresh, project)
 
 
-def _keys_in_place(files: Files, project: Project) -> bool:
+def _keys_in_place(files: Files, tools: Mapping[str, Declared]) -> bool:
     """Each re-read tool was parsed from its own entry (no quote or bracket ran past it)."""
-    for name in project.tools:
-        line = project.spans.tool(("tools", name), key=True).line
-        if files.tools.piece_at(line) != (("entry", name), 0):
+    for name, declared in tools.items():
+        if files.tools.piece_at(declared.entry.line) != (("entry", name), 0):
             return False
     return True
 
 
-def cacheable(files: Files | None, project: Project) -> bool:
-    """A full read can seed the cache when its tools are the file's entries, in order."""
+def cacheable(files: Files, tools: Mapping[str, Declared]) -> bool:
+    """A full compile can seed the cache when its tools are the file's entries, in order."""
     return (
-        files is not None
-        and list(files.tools.entries) == list(project.tools)
-        and set(files.policies.entries if files.policies else ()) <= set(project.tools)
-        and _keys_in_place(files, project)
+        list(files.tools.entries) == list(tools)
+        and set(files.policies.entries if files.policies else ()) <= set(tools)
+        and _keys_in_place(files, tools)
     )
 
 
-Facts = tuple[str | None, frozenset[str]]  # a tool's validator, and the shared types it reaches
-
-
-def facts_of(decls: Mapping[str, ToolDecl]) -> dict[str, Facts]:
-    return {n: (incremental.validator_of(t), incremental.tool_refs(t)) for n, t in decls.items()}
-
-
-def emit_releasing(
-    decls: dict[str, ToolDecl], shared: SharedInputs
-) -> tuple[dict[str, ToolOutput], dict[str, Facts]]:
-    """Every tool's output, each tool's model let go once emitted (the caller holds no other
-    reference): the models of 5,000 tools and their output together set the build's peak."""
-    outputs: dict[str, ToolOutput] = {}
-    facts: dict[str, Facts] = {}
-    for name in sorted(decls):
-        tool = decls.pop(name)
-        outputs[name] = emit_tool(tool, shared)
-        facts[name] = incremental.validator_of(tool), incremental.tool_refs(tool)
-    return outputs, facts
-
-
 def new_cache(
-    files: Files,
-    facts: Mapping[str, Facts],
-    outputs: dict[str, ToolOutput],
-    package: PackageOutput,
-    shared: SharedInputs,
-    version_spans: dict[str, Span],
-    diagnostics: list[Diagnostic],
-    previous: BuildCache | None,
-    digests: Mapping[str, str],
+    files: Files, compilation: Compilation, previous: BuildCache | None
 ) -> BuildCache | None:
-    """The cache after this build (`facts`: of the tools read in it; the rest come from
+    """The cache after this build (the facts of the tools it did not analyse come from
     `previous`); None when a diagnostic cannot be tied to a piece of the files."""
+    units, package = compilation.units, compilation.package
+    assert units is not None and package is not None
     kept = []
-    for d in diagnostics:
+    for d in compilation.diagnostics:
         rel = files.keep(d)
         if rel is None:
             return None
@@ -209,11 +193,11 @@ def new_cache(
     policy_pieces = files.policies.entries if files.policies else {}
     records: dict[str, ToolRecord] = {}
     for name, piece in tool_pieces.items():
-        span = files.relative(version_spans[name])
-        if span is None:
+        declared = files.relative_declared(compilation.tools[name])
+        if declared is None:
             return None
-        if name in facts:
-            validator, refs = facts[name]
+        if name in units.facts:
+            validator, refs = units.facts[name].validator, units.facts[name].refs
         elif previous is not None:
             validator, refs = previous.records[name].validator, previous.records[name].refs
         else:
@@ -224,11 +208,10 @@ def new_cache(
             policy.digest if policy else None,
             validator,
             refs,
-            tuple(shared.targets.get(name, ())),
-            outputs[name],
-            span,
+            tuple(units.shared.targets.get(name, ())),
+            units.outputs[name],
+            declared,
             package.item_spans.get(name),
-            {rel: digests[rel] for rel in outputs[name].files},
         )
     return BuildCache(
         generator_fingerprint(),

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from toolc.cli import EXIT_ERRORS, _report, _settings, cli, config_dir_argument, out_option
+from toolc.cli.common import EXIT_ERRORS, config_dir_argument, out_option, report, settings_for
 
 server_option = click.option(
     "--server", "server_name", default=None, metavar="NAME",
@@ -32,7 +32,7 @@ def _pick_server(servers: list[str], wanted: str | None) -> str:
     return servers[0]
 
 
-@cli.command()
+@click.command()
 @config_dir_argument
 @server_option
 @out_option
@@ -61,16 +61,15 @@ def serve(
             "`toolc serve` runs mock handlers only: add --mock. A real server runs your "
             "handlers: `toolc scaffold` writes a starting point"
         )
-    settings = _settings(config_dir, out=out)
-    from toolc import pipeline
+    settings = settings_for(config_dir, out=out)
+    from toolc import verbs
 
-    checked, files = pipeline.generate(config_dir)
-    if not files:
-        _report(settings, checked, "serve", config_dir, "")
+    compiled = verbs.compile_config(config_dir)
+    if compiled.package is None:
+        report(settings, compiled, "serve", config_dir, "")
     from toolc.serve import mock_server
 
-    tools = _served_tools(checked)
-    server = _pick_server(tools, server_name)
+    server = _pick_server(verbs.served_servers(compiled), server_name)
     package = settings.out_dir(config_dir).resolve().name
 
     def warn(text: str) -> None:
@@ -84,16 +83,10 @@ def serve(
         if not token:
             raise click.UsageError(f"--auth-token-env: {auth_token_env} holds no token")
     listen = mock_server.Listen(host, port, allowed_hosts, token) if http else None
-    mock_server.serve(files, package, server, listen, warn)
+    mock_server.serve(compiled.files, package, server, listen, warn)
 
 
-def _served_tools(checked: object) -> list[str]:
-    project = getattr(checked, "project", None)
-    assert project is not None
-    return sorted({t.decl.mcp_server for t in project.tools.values() if t.enabled})
-
-
-@cli.command()
+@click.command()
 @config_dir_argument
 @server_option
 @out_option
@@ -106,21 +99,16 @@ def scaffold(
 ) -> None:
     """Write a starting implementation of a server's handlers, once: a class with one typed
     method per tool, and a `serve()` that runs it. An existing file is never overwritten."""
-    settings = _settings(config_dir, out=out)
-    from toolc import pipeline, workspace
-    from toolc.emit.scaffold import scaffold_module
-    from toolc.emit.serving import serving_of
+    settings = settings_for(config_dir, out=out)
+    from toolc import verbs
 
-    checked = pipeline.check_project(config_dir)
-    if checked.project is None or checked.has_errors:
-        _report(settings, checked, "scaffold", config_dir, "")
-    assert checked.project is not None
-    server = _pick_server(_served_tools(checked), server_name)
+    compiled = verbs.compile_config(config_dir)
+    if compiled.package is None:
+        report(settings, compiled, "scaffold", config_dir, "")
+    server = _pick_server(verbs.served_servers(compiled), server_name)
     out_dir = settings.out_dir(config_dir)
     path = target or out_dir.parent / f"{server}_server.py"
-    serving = {name: serving_of(tool) for name, tool in checked.project.tools.items()}
-    source = scaffold_module(out_dir.resolve().name, server, serving)
-    if not workspace.create_new(path, source):
+    if not verbs.scaffold(compiled, out_dir.resolve().name, server, path):
         click.echo(
             f"toolc scaffold: {path} exists; toolc never overwrites it (delete it to start over)",
             err=True,

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolc.contract.semver import Version
 from toolc.diagnostics import Span
 from toolc.evolution.baseline import contract_version
-from toolc.evolution.guard import accepts
-from toolc.model import Project
+from toolc.evolution.verdict import judge
+
+if TYPE_CHECKING:
+    from toolc.pipeline import Compilation
 
 Contract = Mapping[str, Any]
 
@@ -28,15 +30,7 @@ class ToolChange:
     level: str | None = None  # "major" | "minor" | "patch"
     minimum: str | None = None
     span: Span | None = None
-
-    @property
-    def forcing(self) -> list[str]:
-        """The rules that alone call for the required bump (what a failed gate is about)."""
-        from toolc.evolution import forcing_rules
-
-        if self.level is None or self.old_version is None:
-            return sorted({f.rule for f in self.findings}) if self.new_version is None else []
-        return forcing_rules(self.findings, self.old_version, self.level)
+    forcing: list[str] = field(default_factory=list)  # the rules that alone set the level
 
     @property
     def ok(self) -> bool:
@@ -52,10 +46,16 @@ class ToolChange:
 
 
 def tool_changes(
-    old: Mapping[str, Contract], new: Mapping[str, Contract], project: Project, tools_shown: str
+    old: Mapping[str, Contract],
+    new: Mapping[str, Contract],
+    compilation: Compilation,
+    tools_shown: str,
 ) -> list[ToolChange]:
-    from toolc.evolution import compare_all, findings_for_tool, minimum_version, required_bump
+    from toolc.evolution import compare_all, findings_for_tool
 
+    assert compilation.policy is not None
+    bump = compilation.policy.bump
+    accepted = [entry for entry, _ in compilation.policy.accepted]
     findings = compare_all(old, new)
     changes = []
     for name in sorted(set(old) | set(new)):
@@ -64,23 +64,14 @@ def tool_changes(
             continue
         before = contract_version(old[name]) if name in old else None
         after = contract_version(new[name]) if name in new else None
-        accepted = [
-            f for f in mine if accepts(project.accepted_breaks, name, before, after, f.rule)
-        ]
-        counted = [f for f in mine if f not in accepted]
-        level = minimum = None
-        if before is not None and after is not None and counted:
-            level = required_bump(counted, before) if project.bump_policy == "semver" else "patch"
-            if level is not None:
-                minimum = minimum_version(before, level)
-        decl = project.tools.get(name)
-        span = (
-            project.spans.tool(("tools", name), key=True)
-            if decl is not None
-            else Span.whole_file(tools_shown)
-        )
-        server = decl.decl.mcp_server if decl is not None else ""
+        verdict = judge(name, mine, before, after, bump, accepted)
+        decl = compilation.tools.get(name)
+        span = decl.entry if decl is not None else Span.whole_file(tools_shown)
+        server = decl.server if decl is not None else ""
         changes.append(
-            ToolChange(name, server, before, after, counted, accepted, level, minimum, span)
-        )
+            ToolChange(
+                name, server, before, after, verdict.counted, verdict.accepted, verdict.level,
+                verdict.minimum, span, verdict.forcing,
+            )
+        )  # fmt: skip
     return changes

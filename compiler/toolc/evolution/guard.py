@@ -6,12 +6,13 @@ an entry too."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 from toolc.contract.semver import Version
 from toolc.contract.snapshot import Entry
 from toolc.diagnostics import Diagnostic, Span, diag
+from toolc.evolution.verdict import accepts, judge
 from toolc.model import Project
 from toolc.model.tools_file import AcceptedBreak
 
@@ -34,13 +35,6 @@ class Policy:
     accepted: tuple[tuple[AcceptedBreak, Span], ...]
 
 
-def version_spans(project: Project) -> dict[str, Span]:
-    """Where each tool's version is declared: all of the source spans the guard needs."""
-    return {
-        name: project.spans.tool(("tools", name, "version"), key=True) for name in project.tools
-    }
-
-
 def policy_of(project: Project) -> Policy:
     spans = project.spans
     accepted = tuple(
@@ -48,15 +42,6 @@ def policy_of(project: Project) -> Policy:
         for i, entry in enumerate(project.accepted_breaks)
     )
     return Policy(project.bump_policy, accepted)
-
-
-def accepts(
-    entries: Iterable[AcceptedBreak], tool: str, old: str | None, new: str | None, rule: str
-) -> bool:
-    """An `accepted_breaks:` entry covers this rule for this exact transition (`new` None:
-    the tool was removed)."""
-    target = new if new is not None else "removed"
-    return any((e.tool, e.from_, e.to, e.rule) == (tool, old, target, rule) for e in entries)
 
 
 def _accepts(policy: Policy, tool: str, old: str, new: str, rule: str) -> bool:
@@ -67,25 +52,19 @@ def _semver_minimum(
     name: str, before: Before, after: Contract | None, policy: Policy, new_version: str
 ) -> tuple[Version, list[str]] | None:
     """The smallest version the change allows, and the rules that set it (None: unknown)."""
-    from toolc.evolution import (
-        compare_all,
-        findings_for_tool,
-        forcing_rules,
-        minimum_version,
-        required_bump,
-    )
+    from toolc.evolution.compare import compare_all
+    from toolc.evolution.findings import findings_for_tool
 
     old = before.document()
     if old is None or after is None:
         return None
     # compare_all, not compare_tool: a change of toolc's envelope counts for every tool.
     found = findings_for_tool(compare_all({name: old}, {name: after}), name)
-    findings = [f for f in found if not _accepts(policy, name, before.version, new_version, f.rule)]
-    level = required_bump(findings, before.version)
-    if level is None:
+    accepted = (e for e, _ in policy.accepted)
+    verdict = judge(name, found, before.version, new_version, policy.bump, accepted)
+    if verdict.minimum is None:
         return None
-    minimum = Version.parse(minimum_version(before.version, level))
-    return minimum, forcing_rules(findings, before.version, level)
+    return Version.parse(verdict.minimum), verdict.forcing
 
 
 def check_versions(

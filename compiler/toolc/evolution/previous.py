@@ -1,23 +1,37 @@
-"""The guard's inputs, gathered: what each tool was (from the snapshot, or from the
-`--against` baseline), its old contract document (to classify the change), its new one, and
-where to point when a removed tool has no line left in tools.yaml."""
+"""What the guard compares a compile with, read by the verb before it judges: each tool as it was
+(from the snapshot, or from the `--against` baseline), its old contract document (to classify
+the change), and where to point when a removed tool has no line left in tools.yaml. Then the
+guard itself, a pure function of a Compilation and that."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toolc.contract import snapshot
-from toolc.contract.snapshot import Entry
 from toolc.diagnostics import Diagnostic, Span, diag
 from toolc.diagnostics.textlines import yaml_lines
 from toolc.evolution import baseline
-from toolc.evolution.guard import Before, Policy, check_versions
+from toolc.evolution.guard import Before, check_versions
+
+if TYPE_CHECKING:
+    from toolc.pipeline import Compilation
 
 
-def _snapshot_line(text: str | None, shown: str) -> dict[str, Span]:
+@dataclass(frozen=True, slots=True)
+class Previous:
+    snapshot_text: bytes | None  # the snapshot's bytes as they were (None: no snapshot)
+    shown: str  # how the snapshot's path prints
+    before: dict[str, Before]
+    lines: dict[str, Span]  # each tool's line in the snapshot
+    problems: list[Diagnostic]  # an unreadable snapshot, an empty baseline
+
+
+def _snapshot_lines(text: str | None, shown: str) -> dict[str, Span]:
     """Each tool's line in the snapshot (one line per tool, by the file's own format)."""
     spans: dict[str, Span] = {}
     for number, line in enumerate(yaml_lines(text or ""), start=1):
@@ -29,38 +43,31 @@ def _snapshot_line(text: str | None, shown: str) -> dict[str, Span]:
     return spans
 
 
-def guard(
-    *,
-    spans: Mapping[str, Span],
-    policy: Policy,
-    entries: Mapping[str, Entry],
-    files: Mapping[str, bytes],
+def read_previous(
     snapshot_path: Path,
-    snapshot_shown: str,
-    out_dir: Path,
-    config_dir: Path,
+    shown: str,
     against: str | None,
-) -> tuple[list[Diagnostic], bytes | None]:
-    """The guard's diagnostics, and the snapshot's bytes as they were (None: no snapshot)."""
-    diagnostics: list[Diagnostic] = []
+    config_dir: Path,
+    out_dir: Path,
+    compile_texts: baseline.CompileTexts,
+) -> Previous:
+    """`compile_texts`: how a baseline config given as texts is compiled (the verbs' compile)."""
+    problems: list[Diagnostic] = []
     old_text = snapshot_path.read_bytes() if snapshot_path.is_file() else None
     text: str | None = None
-    old: dict[str, Entry] = {}
+    old: dict[str, snapshot.Entry] = {}
     if old_text is not None:
         try:
             text = old_text.decode("utf-8")
             old = snapshot.parse(text)
         except (snapshot.SnapshotError, UnicodeDecodeError) as exc:
-            diagnostics.append(diag("snapshot-invalid", Span.whole_file(snapshot_shown), str(exc)))
-    # Imported here: compiling a baseline needs the whole pipeline.
-    from toolc.pipeline import compile_texts
-
+            problems.append(diag("snapshot-invalid", Span.whole_file(shown), str(exc)))
     base = baseline.resolve(against, config_dir, out_dir, compile_texts)
     if base.empty_because is not None:
-        diagnostics.append(
+        problems.append(
             diag(
                 "baseline-empty",
-                Span.whole_file(snapshot_shown),
+                Span.whole_file(shown),
                 f"the baseline {base.label} is empty: {base.empty_because}",
                 "check --against: a config moved or renamed since then is not found there",
             )
@@ -77,15 +84,28 @@ def guard(
                 continue
             fingerprint = snapshot.contract_fingerprint(dict(was))
             before[name] = Before(version, fingerprint, partial(base.contract, name))
+    return Previous(old_text, shown, before, _snapshot_lines(text, shown), problems)
+
+
+def guard(compilation: Compilation, previous: Previous) -> list[Diagnostic]:
+    """The version guard's diagnostics for a compile that produced a package."""
+    assert compilation.package is not None and compilation.policy is not None
+    files = compilation.package.files
 
     def new_document(name: str) -> Mapping[str, object] | None:
         data = files.get(f"contracts/{name}.json")
         return json.loads(data) if data is not None else None
 
-    lines = _snapshot_line(text, snapshot_shown)
-
     def removed(name: str) -> Span:
-        return lines.get(name, Span.whole_file(snapshot_shown))
+        return previous.lines.get(name, Span.whole_file(previous.shown))
 
-    diagnostics += check_versions(spans, before, entries, new_document, policy, removed)
-    return diagnostics, old_text
+    spans = {name: tool.version for name, tool in compilation.tools.items()}
+    found = check_versions(
+        spans,
+        previous.before,
+        compilation.package.snapshot,
+        new_document,
+        compilation.policy,
+        removed,
+    )
+    return [*previous.problems, *found]

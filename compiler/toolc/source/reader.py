@@ -84,7 +84,7 @@ def what_it_is(mode: int) -> str | None:
     return "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file"
 
 
-def _read(file: Path, shown: str) -> bytes | LoadedFile:
+def read_bytes(file: Path, shown: str) -> bytes | LoadedFile:
     """The file's bytes, or the refusal: only a regular file (a FIFO must not hang toolc, a
     device must not fill memory), never more than the limit (checked before reading)."""
     try:
@@ -120,18 +120,28 @@ def _too_large(shown: str, size: int) -> LoadedFile:
 
 def load_file(file: Path, shown: str) -> LoadedFile:
     """Read and parse one config file. ``shown`` is the path as diagnostics print it."""
-    empty = SourceMap(shown)
-    data = _read(file, shown)
-    if isinstance(data, LoadedFile):
-        return data
+    data = read_bytes(file, shown)
+    return data if isinstance(data, LoadedFile) else parse(data, shown, file.name)
+
+
+def decoded(data: bytes) -> str | None:
+    """The text a config file's bytes hold, as the parser reads it (None: not UTF-8)."""
+    try:
+        return data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError:
+        return None
+
+
+def parse(data: bytes, shown: str, name: str) -> LoadedFile:
+    """A config file's bytes as YAML values with spans (`name`: the file's own name)."""
     text, problems = _decode(data, shown)
     if text is None:
-        return LoadedFile(shown, None, None, empty, problems)
+        return LoadedFile(shown, None, None, SourceMap(shown), problems)
     value, spans, problems = load_yaml(text, shown)
     if value is None and not problems:
         hint = (
             "write `tool_policies: {}`, or delete the file"
-            if file.name == "tool_policies.yaml"
+            if name == "tool_policies.yaml"
             else "declare `tools:` with at least one tool"
         )
         problems = [diag("empty-file", Span.whole_file(shown), "file holds no YAML data", hint)]

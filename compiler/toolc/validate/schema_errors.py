@@ -275,10 +275,3 @@ class Mapper:
             f"{name!r} is not a valid name in {where(path)}: it must match {sub.get('pattern')!r}",
             _PATTERN_HINTS.get(str(path[-1]) if path else ""),
         )
-
-
-def validate_file(kind: str, loaded: LoadedFile) -> list[Diagnostic]:
-    """Validate ``loaded`` against the published schema ``kind`` ("tools" or "policies")."""
-    from toolc.validate.outcome import validate
-
-    return validate(kind, loaded).diagnostics

@@ -1,0 +1,69 @@
+"""The cache's two entry points for a build: `reuse` (a Compilation for inputs mostly
+unchanged since the last build, or None) and `remember` (keep this build's Compilation and the
+signatures of the files it left). A verb that uses them gets exactly what a full compile gives:
+`tests/test_incremental.py` builds every kind of edit both ways and compares."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from toolc import workspace
+from toolc.cache import filestats, incremental, rebuild
+from toolc.cache.incremental import BuildCache, Files
+from toolc.pipeline import Compilation
+from toolc.source.inputs import Inputs
+from toolc.workspace import Signature
+
+
+@dataclass
+class Store:
+    path: Path  # the build cache
+    stats_path: Path | None  # the signatures the no-op check trusts
+    previous: BuildCache | None
+    files: Files | None = None  # this build's config, cut into entries
+    reread: frozenset[str] | None = None  # an incremental build: the tools read again
+
+    @property
+    def stats(self) -> Mapping[str, Signature]:
+        """The output's files as the last build left them (linked unread when unchanged)."""
+        return self.previous.stats if self.previous is not None else {}
+
+    def reuse(self, inputs: Inputs) -> Compilation | None:
+        self.files = rebuild.read_files(inputs)
+        found = rebuild.try_reuse(self.previous, self.files)
+        compilation = found.compilation() if found is not None else None
+        if found is not None and compilation is not None:
+            self.reread = frozenset(found.keep)
+        return compilation
+
+    def remember(
+        self, compilation: Compilation, inputs_digest: str, stats: Mapping[str, Signature]
+    ) -> None:
+        """After the output is written: `stats`, the signatures of every file it holds."""
+        if self.stats_path is not None:
+            encoded = filestats.encode(inputs_digest, stats)
+            workspace.save_cache_bytes(self.stats_path, encoded)
+        files = self.files
+        if files is None or not (
+            self.reread is not None or rebuild.cacheable(files, compilation.tools)
+        ):
+            return
+        previous = self.previous if self.reread is not None else None
+        made = rebuild.new_cache(files, compilation, previous)
+        if made is None:
+            return
+        stored, path = replace(made, stats=dict(stats)), self.path
+        workspace.save_cache(path, lambda stream: incremental.dump(stored, path, stream))
+
+
+def open_store(
+    config_dir: Path, out_dir: Path, snapshot_path: Path, warn: Callable[[str], None] | None
+) -> Store | None:
+    """The cache of this config and output (None: caching is off)."""
+    path = incremental.cache_file(config_dir, out_dir, snapshot_path)
+    if path is None:
+        return None
+    stats_path = filestats.stats_file(config_dir, out_dir, snapshot_path)
+    return Store(path, stats_path, incremental.load(path, warn))

@@ -1,0 +1,143 @@
+"""What the commands share: the options, reading the settings, the paths a build may write,
+and printing the diagnostics with the exit status they call for."""
+
+from __future__ import annotations
+
+import keyword
+import sys
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from toolc.cli.settings import Settings, SettingsError, load_settings
+from toolc.diagnostics.render import FORMATS, RENDERERS, render_text, use_color
+
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
+F = TypeVar("F", bound=Any)
+
+config_dir_argument = click.argument(
+    "config_dir",
+    default=".",
+    metavar="[DIR]",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+)
+
+
+format_option = click.option(
+    "--format", "fmt", type=click.Choice(FORMATS), default=None,
+    help="How diagnostics are printed (default: text on stderr).",
+)  # fmt: skip
+strict_option = click.option("--strict/--no-strict", default=None, help="Treat warnings as errors.")
+out_option = click.option(
+    "--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+    help="The generated package directory (its name is the package name). "
+    "Default: DIR/generated/mcp_tools.",
+)  # fmt: skip
+snapshot_option = click.option(
+    "--snapshot", type=click.Path(dir_okay=False, path_type=Path), default=None,
+    help="The versioned snapshot file. Default: DIR/mcp-tools.json.",
+)  # fmt: skip
+
+
+def settings_for(config_dir: Path, **flags: object) -> Settings:
+    try:
+        return load_settings(config_dir).override(**flags)
+    except SettingsError as exc:
+        raise click.UsageError(str(exc)) from exc
+
+
+def check_paths(settings: Settings, config_dir: Path) -> tuple[Path, Path]:
+    """Where the build writes, resolved, or a usage error naming where the setting came from."""
+    out_dir = settings.out_dir(config_dir).resolve()
+    snapshot_path = settings.snapshot_path(config_dir).resolve()
+    origin = settings.origin("out")
+    said = f"{origin}: " if origin else ""
+    name = out_dir.name
+    if not name.isidentifier() or keyword.iskeyword(name):
+        raise click.UsageError(
+            f"{said}the output directory's name is the package name, and {name!r} cannot be "
+            "imported in Python; choose a name like `mcp_tools` with --out"
+        )
+    # Each build replaces the output directory whole: it must never hold the config, the
+    # working directory or a home.
+    held = [
+        (config_dir.resolve(), "the config directory"),
+        (Path.cwd().resolve(), "the working directory"),
+        (Path.home().resolve(), "your home directory"),
+    ]
+    for inside, what in held:
+        if inside.is_relative_to(out_dir):
+            raise click.UsageError(
+                f"{said}the output directory {out_dir} would hold {what} ({inside}), and each "
+                "build replaces the output directory whole; choose a directory of its own, "
+                "like generated/mcp_tools beside tools.yaml (the default)"
+            )
+    if snapshot_path.is_relative_to(out_dir):
+        raise click.UsageError(
+            "the snapshot cannot live inside the output directory, which each build replaces; "
+            "keep it beside tools.yaml (the default) or choose another --snapshot"
+        )
+    return out_dir, snapshot_path
+
+
+def notify(message: str) -> None:
+    click.echo(f"toolc: {message}", err=True)
+
+
+def report(settings: Settings, result: Any, command: str, config_dir: Path, done: str) -> None:
+    """Print the diagnostics and a summary, then exit with the status they call for."""
+    if settings.format == "text":
+        output = render_text(result.diagnostics, result.sources, color=use_color(sys.stderr))
+    else:
+        output = RENDERERS[settings.format](result.diagnostics, result.sources)
+    errors = sum(d.is_error for d in result.diagnostics)
+    warnings = len(result.diagnostics) - errors
+    if settings.format == "text":
+        sys.stderr.write(output)
+        problems = f"{errors} error(s), {warnings} warning(s)"
+        summary = (
+            problems if errors else (f"{done}, {problems}" if warnings else f"{done}, no problems")
+        )
+        click.echo(f"toolc {command} {config_dir}: {summary}", err=True)
+    else:
+        sys.stdout.write(output)
+    failed = errors > 0 or (settings.strict and warnings > 0)
+    sys.exit(EXIT_ERRORS if failed else EXIT_OK)
+
+
+against_option = click.option(
+    "--against", metavar="REF", default=None,
+    help="Compare with this baseline instead of the last build: a git revision, a config "
+    "directory, or a build's output directory.",
+)  # fmt: skip
+no_cache_option = click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Read the whole config: neither use nor update the build cache (see TOOLC_CACHE_DIR).",
+)
+
+
+def build_options(command: F) -> F:
+    """The options `check` and `build` share (one list, so the two cannot drift apart)."""
+    for option in reversed(
+        (config_dir_argument, format_option, strict_option, out_option, snapshot_option,
+         no_cache_option, against_option)
+    ):  # fmt: skip
+        command = option(command)
+    return command
+
+
+class BaselineUsage:
+    """A baseline (--against) that cannot be read is a usage error, not a finding."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: Any
+    ) -> None:
+        from toolc.evolution.baseline import BaselineError
+
+        if isinstance(exc, BaselineError):
+            raise click.UsageError(str(exc)) from exc

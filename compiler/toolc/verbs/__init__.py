@@ -1,0 +1,144 @@
+"""The verbs: each compiles, then does one thing with the Compilation.
+
+    build    = compile → guard (what was built before) → write, atomically, under a lock
+    check    = compile → guard → compare with the disk
+    changes  = compile this and the baseline → the findings and bump verdict per tool
+               (`toolc diff` prints them, `toolc bump` writes the versions)
+    serve    = compile → run a mock server from the package in memory (`serve/`)
+    scaffold = compile → write one starting file, never overwriting
+
+The build cache wraps `compile` from outside (`cache.store`): it hands back the same
+Compilation when it can, and remembers the new one once the output is written."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from toolc import workspace
+from toolc.cache.store import Store, open_store
+from toolc.diagnostics import sort_key
+from toolc.diagnostics.paths import shown_path
+from toolc.evolution.baseline import BaselineError, resolve
+from toolc.evolution.changes import ToolChange, tool_changes
+from toolc.evolution.previous import guard, read_previous
+from toolc.memory import collector_paused
+from toolc.pipeline import Compilation, compile
+from toolc.source.inputs import TOOLS_FILE, Inputs, inputs_of_texts, read_inputs
+from toolc.verbs.output import BuildResult, compare_output, write_output
+
+__all__ = [
+    "BuildResult",
+    "build",
+    "changes",
+    "check_config",
+    "compile_baseline",
+    "compile_config",
+    "scaffold",
+    "served_servers",
+]
+
+Notify = Callable[[str], None]
+
+
+def compile_config(config_dir: Path, cwd: Path | None = None, *, emit: bool = True) -> Compilation:
+    """The config in `config_dir`, compiled in memory (`toolc serve`, `diff`, `scaffold`, and
+    `check` before the first build, which stops after the checks)."""
+    with collector_paused():
+        return compile(read_inputs(config_dir, cwd or Path.cwd()), emit=emit)
+
+
+def check_config(config_dir: Path, cwd: Path | None = None) -> Compilation:
+    """The config checked, not emitted: `toolc check` before the first build."""
+    return compile_config(config_dir, cwd, emit=False)
+
+
+def compile_baseline(tools: str, policies: str | None, where: str) -> Mapping[str, bytes]:
+    """A baseline config given as texts (from git, or another directory), compiled the same
+    way: its package's files."""
+    with collector_paused():
+        compiled = compile(inputs_of_texts(where, tools, policies))
+    errors = [d for d in compiled.diagnostics if d.is_error]
+    if errors or compiled.package is None:
+        first = errors[0] if errors else None
+        where_ = f"{first.span.path}:{first.span.line}: {first.message}" if first else ""
+        raise BaselineError(f"the baseline config does not compile ({where_})")
+    return compiled.package.files
+
+
+def _compiled(inputs: Inputs, store: Store | None) -> Compilation:
+    with collector_paused():
+        reused = store.reuse(inputs) if store is not None else None
+        return reused if reused is not None else compile(inputs)
+
+
+def build(
+    config_dir: Path,
+    out_dir: Path,
+    snapshot_path: Path,
+    *,
+    write: bool,
+    cwd: Path | None = None,
+    strict: bool = False,
+    cache: bool = True,
+    against: str | None = None,
+    notify: Notify | None = None,
+) -> BuildResult:
+    """compile → guard → write (or compare with the disk, when not `write`)."""
+    cwd = cwd or Path.cwd()
+    inputs = read_inputs(config_dir, cwd)
+    store = open_store(config_dir, out_dir, snapshot_path, notify) if cache else None
+    compilation = _compiled(inputs, store)
+    reread = store.reread if store is not None else None
+    result = BuildResult(compilation.diagnostics, compilation.sources, False, reread=reread)
+    if compilation.package is None or compilation.has_errors or (strict and result.diagnostics):
+        return result
+    snapshot_shown = shown_path(snapshot_path, cwd)
+    previous = read_previous(
+        snapshot_path, snapshot_shown, against, config_dir, out_dir, compile_baseline
+    )
+    found = sorted([*compilation.diagnostics, *guard(compilation, previous)], key=sort_key)
+    result = BuildResult(
+        found, compilation.sources, False, None, compilation.files, reread,
+        len(compilation.tools),
+    )  # fmt: skip
+    if any(d.is_error or strict for d in found):  # under --strict a warning stops it
+        return result
+    if not write:
+        return compare_output(result, out_dir, previous, compilation, cwd)
+    return write_output(result, inputs, compilation, store, out_dir, snapshot_path, cwd, notify)
+
+
+def changes(
+    config_dir: Path, out_dir: Path, against: str | None
+) -> tuple[Compilation, list[ToolChange], str]:
+    """Each tool's change against the baseline (the last build, or `against`), with its
+    verdict; and how the baseline is named. Raises BaselineError."""
+    compiled = compile_config(config_dir)
+    if compiled.package is None:
+        return compiled, [], ""
+    base = resolve(against, config_dir, out_dir, compile_baseline)
+    old = {n: c for n in base.tools() if (c := base.contract(n)) is not None}
+    new = {
+        rel.removeprefix("contracts/").removesuffix(".json"): json.loads(data)
+        for rel, data in compiled.package.files.items()
+        if rel.startswith("contracts/")
+    }
+    shown = shown_path(config_dir / TOOLS_FILE, Path.cwd())
+    label = base.label + (f" ({base.empty_because})" if base.empty_because else "")
+    return compiled, tool_changes(old, new, compiled, shown), label
+
+
+def served_servers(compilation: Compilation) -> list[str]:
+    """The mcp_servers that serve at least one enabled tool."""
+    return sorted({t.server for t in compilation.tools.values() if t.enabled})
+
+
+def scaffold(compilation: Compilation, package: str, server: str, path: Path) -> bool:
+    """Write a server's starting implementation at `path`; False when a file is there."""
+    from toolc.emit.scaffold import scaffold_module
+
+    assert compilation.units is not None
+    serving = {name: out.python.serving for name, out in compilation.units.outputs.items()}
+    return workspace.create_new(path, scaffold_module(package, server, serving))

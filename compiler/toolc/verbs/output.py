@@ -1,0 +1,133 @@
+"""What `build` and `check` do with a Compilation that passed the guard: write it (atomically,
+under the output's lock, then let the cache remember it), or compare it with the disk."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from toolc import __version__, workspace
+from toolc.cache.store import Store
+from toolc.cache.uptodate import inputs_digest
+from toolc.contract import snapshot
+from toolc.diagnostics import Diagnostic, Span, diag, sort_key
+from toolc.diagnostics.paths import shown_path
+from toolc.evolution.previous import Previous
+from toolc.pipeline import Compilation
+from toolc.source.inputs import INPUT_NAMES, Inputs
+from toolc.workspace import Drift
+from toolc.workspace.drift import drift_diagnostics
+
+
+@dataclass(frozen=True, slots=True)
+class BuildResult:
+    diagnostics: list[Diagnostic]
+    sources: dict[str, str]
+    written: bool  # False: nothing was written (errors)
+    drift: Drift | None = None  # `check`: how the disk differs from what would be built
+    files: dict[str, bytes] | None = None
+    reread: frozenset[str] | None = None  # an incremental build: the tools read again
+    tool_count: int = 0
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.is_error for d in self.diagnostics)
+
+
+def compare_output(
+    result: BuildResult, out_dir: Path, previous: Previous, compilation: Compilation, cwd: Path
+) -> BuildResult:
+    """`toolc check`: how the output and the snapshot on disk differ from this compile's."""
+    files = compilation.files
+    assert compilation.package is not None
+    drift = workspace.compare(out_dir, files)
+    found = list(result.diagnostics)
+    found += drift_diagnostics(drift, out_dir, files, lambda p: shown_path(p, cwd))
+    new_snapshot = snapshot.render(compilation.package.snapshot).encode()
+    if previous.snapshot_text != new_snapshot and (
+        previous.snapshot_text is not None or out_dir.exists()
+    ):
+        found.append(
+            diag(
+                "output-changed",
+                Span.whole_file(previous.shown),
+                "the snapshot is not what a build would write",
+                "run `toolc build`",
+            )
+        )
+    return replace(result, diagnostics=sorted(found, key=sort_key), drift=drift)
+
+
+def write_output(
+    result: BuildResult,
+    inputs: Inputs,
+    compilation: Compilation,
+    store: Store | None,
+    out_dir: Path,
+    snapshot_path: Path,
+    cwd: Path,
+    notify: Callable[[str], None] | None,
+) -> BuildResult:
+    """`toolc build`: the package and the snapshot replace the old ones as one, or nothing
+    changes and a diagnostic says why."""
+    package = compilation.package
+    assert package is not None
+    new_snapshot = snapshot.render(package.snapshot).encode()
+    raw = {name: inputs.raw(name) for name in INPUT_NAMES}
+    manifest = workspace.Manifest(
+        f"toolc {__version__}",
+        inputs_digest(raw, new_snapshot, out_dir),
+        {rel: workspace.digest(data) for rel, data in package.files.items()},
+        {rel: len(data) for rel, data in package.files.items()},
+    )
+    known = store.stats if store is not None else {}
+    try:
+        unverified = workspace.commit(
+            out_dir, package.files, manifest, snapshot_path, new_snapshot, known, notify
+        )
+        if store is not None:
+            # A file linked on its signature keeps it; only the others are looked at.
+            stats = {rel: known[rel] for rel in package.files if rel in known}
+            stats.update(workspace.signatures(out_dir, unverified))
+            store.remember(compilation, manifest.inputs, stats)
+        workspace.finish_cleanup()
+    except workspace.NotOwnedError as exc:
+        return _refused(result, [_not_owned(out_dir / rel, rel, cwd) for rel in exc.paths])
+    except workspace.LockTimeout as exc:
+        return _refused(result, [_locked(exc, out_dir, cwd)])
+    except OSError as exc:  # permissions, a full disk: the previous output stands
+        return _refused(result, [_io_error(exc, out_dir, cwd)])
+    return replace(result, written=True)
+
+
+def _refused(result: BuildResult, found: list[Diagnostic]) -> BuildResult:
+    return replace(result, diagnostics=sorted([*result.diagnostics, *found], key=sort_key))
+
+
+def _not_owned(path: Path, rel: str, cwd: Path) -> Diagnostic:
+    return diag(
+        "output-not-owned",
+        Span.whole_file(shown_path(path, cwd)),
+        f"toolc would overwrite {rel}, a file it did not write",
+        "move the file away, or choose another output directory with --out",
+    )
+
+
+def _locked(exc: workspace.LockTimeout, out_dir: Path, cwd: Path) -> Diagnostic:
+    return diag(
+        "output-locked",
+        Span.whole_file(shown_path(exc.path, cwd)),
+        f"another toolc build of {shown_path(out_dir, cwd)} held its lock for {exc.waited:.0f} s",
+        "wait for it to finish, or raise TOOLC_LOCK_TIMEOUT (seconds)",
+    )
+
+
+def _io_error(exc: OSError, out_dir: Path, cwd: Path) -> Diagnostic:
+    where = shown_path(Path(exc.filename), cwd) if exc.filename else shown_path(out_dir, cwd)
+    return diag(
+        "io-error",
+        Span.whole_file(where),
+        f"cannot write the output: {exc.strerror or exc}",
+        "fix the cause and build again; nothing was half-written",
+    )
