@@ -4,9 +4,9 @@
 1. Generates the synthetic configs (bench/gen_config.py) if missing or stale.
 2. Times `toolc --version`, the start-up every command pays.
 3. Times `toolc check DIR` as a subprocess, per size: wall time, best and median of several runs.
-4. Times the phases in-process, in one fresh Python process per size: `check_project` whole, and
+4. Times the phases in-process, in one fresh Python process per size: `check_config` whole, and
    load (`toolc.source.load_file`), validate, lower and every cross-file check on their own,
-   plus one run of `check_project` with the cyclic garbage collector off (what GC costs).
+   plus one run of `check_config` with the cyclic garbage collector off (what GC costs).
 5. Prints the time per tool at each size (is it linear?), the targets, and writes every figure
    to bench/results/check.json.
 
@@ -111,7 +111,7 @@ def worker(config_dir: Path, runs: int, budget: float) -> dict[str, Any]:
         gc.collect()
         t0 = time.perf_counter()
         result = check_config(config_dir)
-        record("check_project", time.perf_counter() - t0)
+        record("check_config", time.perf_counter() - t0)
         if result.diagnostics:
             problems.extend(f"{d.code}: {d.message}" for d in result.diagnostics[:20])
         del result
@@ -164,10 +164,10 @@ def worker(config_dir: Path, runs: int, budget: float) -> dict[str, Any]:
 
     return {
         "import_s": import_s,
-        "cold_s": timings["check_project"][0],
-        "check_project": summary(timings.pop("check_project")),
+        "cold_s": timings["check_config"][0],
+        "check_config": summary(timings.pop("check_config")),
         "phases": {name: summary(values) for name, values in timings.items()},
-        "check_project_gc_off_s": gc_off.pop("check_project")[0],
+        "check_config_gc_off_s": gc_off.pop("check_config")[0],
         "phases_gc_off_s": {name: values[0] for name, values in gc_off.items()},
         "peak_rss_mib": peak_rss_mib(),
         "breakdown_error": breakdown_error,
@@ -299,7 +299,7 @@ def print_report(report: dict[str, Any]) -> None:
     print("\n2. In-process phases (fresh process per size; best of N runs)")
     cols = ["load", "validate", "lower", "checks"]
     print(
-        f"{'tools':>6} {'runs':>4} {'check_project':>14} {'cold':>10} "
+        f"{'tools':>6} {'runs':>4} {'check_config':>14} {'cold':>10} "
         + " ".join(f"{c:>10}" for c in cols)
         + f" {'gc off':>10} {'peak RSS':>9}"
     )
@@ -311,10 +311,10 @@ def print_report(report: dict[str, Any]) -> None:
         ph = ip["phases"]
         rss = ip.get("peak_rss_mib")
         print(
-            f"{n:>6} {ip['check_project']['runs']:>4} {fmt_s(ip['check_project']['best']):>14} "
+            f"{n:>6} {ip['check_config']['runs']:>4} {fmt_s(ip['check_config']['best']):>14} "
             f"{fmt_s(ip['cold_s']):>10} "
             + " ".join(f"{fmt_s(ph[c]['best'] if c in ph else None):>10}" for c in cols)
-            + f" {fmt_s(ip['check_project_gc_off_s']):>10}"
+            + f" {fmt_s(ip['check_config_gc_off_s']):>10}"
             + (f" {rss:>5,.0f} MiB" if rss else "")
         )
     largest = next(
@@ -368,9 +368,9 @@ def build_linearity(sizes: dict[int, dict[str, Any]]) -> dict[str, Any]:
         sub = s["subprocess"]
         put("subprocess - start-up", n, None if "error" in sub else sub["net_best"])
         ip = s.get("inprocess") or {}
-        if "check_project" in ip:
-            put("check_project", n, ip["check_project"]["best"])
-            put("check_project, gc off", n, ip["check_project_gc_off_s"])
+        if "check_config" in ip:
+            put("check_config", n, ip["check_config"]["best"])
+            put("check_config, gc off", n, ip["check_config_gc_off_s"])
             for phase in ("load", "validate", "lower", "checks"):
                 if phase in ip["phases"]:
                     put(phase, n, ip["phases"][phase]["best"])
@@ -389,14 +389,14 @@ def build_targets(report: dict[str, Any]) -> list[dict[str, Any]]:
     s = sizes.get(TARGET_SIZE)
     if s and "error" not in s["subprocess"]:
         wall = s["subprocess"]["median"]
-        inproc = s.get("inprocess", {}).get("check_project", {}).get("median")
+        inproc = s.get("inprocess", {}).get("check_config", {}).get("median")
         targets.append(
             {
                 "name": f"load + validate {TARGET_SIZE:,} tools in under {TARGET_SECONDS:g} s",
                 "ok": wall < TARGET_SECONDS,
                 "value_s": wall,
                 "detail": f"`toolc check` median wall time {fmt_s(wall)}"
-                + (f" (in-process check_project {fmt_s(inproc)})" if inproc else ""),
+                + (f" (in-process check_config {fmt_s(inproc)})" if inproc else ""),
             }
         )
         inprocess = s.get("inprocess", {})
@@ -421,7 +421,7 @@ def build_targets(report: dict[str, Any]) -> list[dict[str, Any]]:
                 "detail": f"size {TARGET_SIZE} not measured",
             }
         )
-    ratio = report["linearity"]["growth"].get("check_project")
+    ratio = report["linearity"]["growth"].get("check_config")
     sub_ratio = report["linearity"]["growth"].get("subprocess - start-up")
     name = f"linear from {LINEAR_FROM} to {LINEAR_TO:,} tools"
     if ratio is None:

@@ -9,7 +9,7 @@ import pickle
 from dataclasses import dataclass, field
 
 import pytest
-from toolc.cache.codec import MAGIC, CacheRefused, Codec
+from toolc.cache.codec import MAGIC, CacheRefused, CacheStale, Codec
 
 
 class Colour(enum.Enum):
@@ -46,7 +46,8 @@ def test_every_registered_value_round_trips() -> None:
     data = CODEC.dumps(VALUE, KEY, "project")
     assert data.startswith(MAGIC)
     assert CODEC.loads(data, KEY, "project") == VALUE
-    body = data[len(MAGIC) :].split(b"\n", 1)[0]  # streamed: the same JSON as all at once
+    version, body = data[len(MAGIC) :].split(b"\n", 2)[:2]  # streamed: the same JSON as all at once
+    assert version == b""
     import orjson
 
     assert body == orjson.dumps(CODEC.encode(VALUE))
@@ -68,6 +69,16 @@ def test_a_tampered_file_is_refused(mangle: object) -> None:
     data = CODEC.dumps(VALUE, KEY, "project")
     with pytest.raises(CacheRefused):
         CODEC.loads(mangle(data), KEY, "project")  # type: ignore[operator]
+
+
+def test_a_cache_of_another_toolc_is_stale_before_anything_is_decoded() -> None:
+    """Its classes may have other fields: it is dropped without a word, never 'damaged'."""
+    data = CODEC.dumps(VALUE, KEY, "project", b"toolc-1")
+    assert CODEC.loads(data, KEY, "project", b"toolc-1") == VALUE
+    with pytest.raises(CacheStale):
+        CODEC.loads(data, KEY, "project", b"toolc-2")
+    with pytest.raises(CacheStale):
+        CODEC.loads(CODEC.dumps(VALUE, KEY, "project"), KEY, "project", b"toolc-2")
 
 
 def test_another_key_or_another_build_is_refused() -> None:
@@ -94,9 +105,10 @@ def test_a_well_signed_file_naming_another_class_is_refused() -> None:
     import hmac
 
     body = b'{"$c":"Popen","v":[["sh","-c","true"]]}'
-    tag = hmac.new(KEY, MAGIC + b"project\0" + body + b"\n", hashlib.sha256).hexdigest().encode()
+    signed = b"\n" + body + b"\n"  # an empty version line, the JSON, no raw bytes
+    tag = hmac.new(KEY, MAGIC + b"project\0" + signed, hashlib.sha256).hexdigest().encode()
     with pytest.raises(CacheRefused, match="Popen"):
-        CODEC.loads(MAGIC + body + b"\n" + b"\n" + tag + b"\n", KEY, "project")
+        CODEC.loads(MAGIC + signed + b"\n" + tag + b"\n", KEY, "project")
 
 
 def test_unregistered_values_cannot_be_stored() -> None:

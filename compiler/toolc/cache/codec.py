@@ -30,12 +30,18 @@ from typing import Any
 
 import orjson
 
+from toolc.workspace.private import create_private
+
 MAGIC = b"toolc-cache-2\n"
 _RAW = 1 << 20  # byte strings at least this long are stored raw, after the JSON
 
 
 class CacheRefused(Exception):
     """A cache file that is not ours (or not intact): the reason says which."""
+
+
+class CacheStale(Exception):
+    """A cache file another toolc wrote: rebuilt without a word."""
 
 
 def _config_dir() -> Path:
@@ -56,12 +62,8 @@ def cache_key() -> bytes:
             return data[:32]
     except OSError:
         pass
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     key = secrets.token_bytes(32)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
-    with os.fdopen(fd, "wb") as stream:
-        os.fchmod(stream.fileno(), 0o600)
-        stream.write(key)
+    create_private(path, key)
     return key
 
 
@@ -100,7 +102,14 @@ class Codec:
             raise TypeError(f"the build cache cannot store a {name}")
         return {"$c": name, "v": [self.encode(getattr(value, f)) for f in self.fields[name]]}
 
-    def dump(self, value: Any, key: bytes, bound: str, write: Callable[[bytes], object]) -> None:
+    def dump(
+        self,
+        value: Any,
+        key: bytes,
+        bound: str,
+        write: Callable[[bytes], object],
+        version: bytes = b"",
+    ) -> None:
         """Write the file through `write`, chunk by chunk: the encoded form of a whole cache
         (thousands of tools) is never held at once, only one unit of it; a large byte string
         (tools.json, 37 MB at 5,000 tools) goes after the JSON as it is, never copied."""
@@ -112,15 +121,16 @@ class Codec:
 
         blobs: list[bytes] = []
         write(MAGIC)
+        out(version + b"\n")  # read before anything else: a cache of another toolc is stale
         self._stream(value, out, 0, blobs)
         out(b"\n")
         for blob in blobs:
             out(blob)
         write(b"\n" + mac.hexdigest().encode() + b"\n")
 
-    def dumps(self, value: Any, key: bytes, bound: str) -> bytes:
+    def dumps(self, value: Any, key: bytes, bound: str, version: bytes = b"") -> bytes:
         chunks: list[bytes] = []
-        self.dump(value, key, bound, chunks.append)
+        self.dump(value, key, bound, chunks.append, version)
         return b"".join(chunks)
 
     def _stream(
@@ -185,9 +195,11 @@ class Codec:
             return cls(node["v"])
         raise CacheRefused("holds a value of no known form")
 
-    def loads(self, data: bytes, key: bytes, bound: str) -> Any:
+    def loads(self, data: bytes, key: bytes, bound: str, version: bytes = b"") -> Any:
         if not data.startswith(MAGIC) or not data.endswith(b"\n"):
             raise CacheRefused("is not a toolc build cache of this format")
+        if not data.startswith(version + b"\n", len(MAGIC)):
+            raise CacheStale  # written by another toolc, its classes maybe other ones
         end = len(data) - 66  # "\n" + 64 hex digits + "\n"
         expected = hmac.new(key, MAGIC + bound.encode() + b"\0", hashlib.sha256)
         expected.update(memoryview(data)[len(MAGIC) : end])
@@ -195,10 +207,11 @@ class Codec:
             data[end + 1 : -1], expected.hexdigest().encode()
         ):
             raise CacheRefused("was not written by you for this build (its key does not match)")
-        split = data.find(b"\n", len(MAGIC), end)
+        start = len(MAGIC) + len(version) + 1
+        split = data.find(b"\n", start, end)
         if split < 0:
             raise CacheRefused("is damaged (no end to its data)")
         try:
-            return self.decode(orjson.loads(data[len(MAGIC) : split]), data[split + 1 : end])
+            return self.decode(orjson.loads(data[start:split]), data[split + 1 : end])
         except (TypeError, ValueError, KeyError, orjson.JSONDecodeError) as exc:
             raise CacheRefused(f"is damaged ({type(exc).__name__})") from exc

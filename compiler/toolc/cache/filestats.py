@@ -17,8 +17,8 @@ import orjson
 
 from toolc.cache.codec import cache_key
 from toolc.cache.dirs import cache_path
-from toolc.cache.trust import refusal
 from toolc.workspace.files import Signature
+from toolc.workspace.private import refusal
 
 
 def stats_file(config_dir: Path, out_dir: Path, snapshot_path: Path) -> Path | None:

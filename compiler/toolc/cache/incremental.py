@@ -17,8 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import BinaryIO
 
-from toolc.cache import trust as cache_trust
-from toolc.cache.codec import CacheRefused, Codec, cache_key
+from toolc.cache.codec import CacheRefused, CacheStale, Codec, cache_key
 from toolc.cache.dirs import cache_path
 from toolc.cache.layout import Layout, PieceId
 from toolc.cache.uptodate import generator_fingerprint
@@ -32,6 +31,7 @@ from toolc.model import Project
 from toolc.model.facts import facts_of
 from toolc.pipeline import Declared
 from toolc.workspace import Signature, read_regular
+from toolc.workspace import private as cache_trust
 
 FileKind = str  # "tools" or "policies"
 # A span with its lines relative to the piece that holds it: stays valid when the piece moves.
@@ -106,7 +106,9 @@ def load(path: Path | None, warn: Callable[[str], None] | None = None) -> BuildC
         ignored("it cannot be read as a file")
         return None
     try:
-        cache = codec().loads(data, cache_key(), path.name)
+        cache = codec().loads(data, cache_key(), path.name, generator_fingerprint().hex().encode())
+    except CacheStale:
+        return None
     except CacheRefused as exc:
         ignored(f"it {exc}")
         return None
@@ -143,7 +145,8 @@ def misplaced(cache: BuildCache) -> str | None:
 
 def dump(cache: BuildCache, path: Path, stream: BinaryIO) -> None:
     """Streamed to the file: the cache of 5,000 tools is about as big as their output."""
-    codec().dump(cache, cache_key(), path.name, stream.write)
+    version = generator_fingerprint().hex().encode()
+    codec().dump(cache, cache_key(), path.name, stream.write, version)
 
 
 # --- spans relative to pieces ---------------------------------------------------------------

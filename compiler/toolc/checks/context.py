@@ -13,7 +13,7 @@ from toolc.checks.bounds import bound_problems
 from toolc.model import Project
 from toolc.model.schemas import refs_in, roots, to_json_schema, walk
 from toolc.model.tools_file import Schema, SchemaKeywords
-from toolc.source import JsonPath
+from toolc.source.document import JsonPath
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from toolc.emit.envelope import FRAMEWORK_ERROR_CODES, MULTI_ITEM_FIELDS
 from toolc.model import Project
 from toolc.model.schemas import ref_name
 from toolc.model.tools_file import Schema, Type
-from toolc.source import JsonPath
+from toolc.source.document import JsonPath
 from toolc.source.scalar_offsets import inner_span
 from toolc.validate.ecma_regex import Refused, translate
 

@@ -13,7 +13,7 @@ from toolc.diagnostics import Diagnostic, Note, Span, diag
 from toolc.model import Project, ToolDecl
 from toolc.model.schemas import ANNOTATION_KEYS, ref_name
 from toolc.model.tools_file import Schema, SchemaKeywords
-from toolc.source import JsonPath
+from toolc.source.document import JsonPath
 
 _YAML_KEYWORDS = {published: key for key, published in ANNOTATION_KEYS.items()}
 

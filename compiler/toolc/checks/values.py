@@ -13,7 +13,7 @@ from toolc.checks.types import alias_cycles
 from toolc.diagnostics import Diagnostic, diag
 from toolc.model.schemas import ref_name, refs_in
 from toolc.model.tools_file import SchemaKeywords
-from toolc.source import JsonPath
+from toolc.source.document import JsonPath
 from toolc.validate.ecma_regex import Refused, Translated, translate
 
 _OWN_VALUE_KEYWORDS = ("default", "examples", "enum", "const")

@@ -12,7 +12,7 @@ from toolc.diagnostics import Span
 from toolc.model.policies_file import PoliciesFile, Policy, PreValidation
 from toolc.model.salvage import Damage
 from toolc.model.tools_file import AcceptedBreak, Schema, Tool
-from toolc.source import JsonPath, SourceMap
+from toolc.source.document import JsonPath, SourceMap
 
 OperationType = Literal["transactional", "read_only"]
 

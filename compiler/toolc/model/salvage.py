@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolc.diagnostics.suggest import closest
-from toolc.source import JsonPath
+from toolc.source.document import JsonPath
 
 # Values for the required keys of a tool that a schema error dropped: never reasoned from (the
 # key is among the tool's unknown facts), only there so the typed model can be built.

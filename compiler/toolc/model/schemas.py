@@ -13,7 +13,7 @@ from typing import Any
 
 from toolc.model.project import Project
 from toolc.model.tools_file import Schema, SchemaKeywords
-from toolc.source import JsonPath
+from toolc.source.document import JsonPath
 
 TYPES_REF = "#/types/"
 DEFS_REF = "#/$defs/"

@@ -119,10 +119,6 @@ def load_package(files: Mapping[str, bytes], package: str) -> Any:
     return importlib.import_module(package)
 
 
-def servers_of(tools: Mapping[str, Any]) -> list[str]:
-    return sorted({spec.mcp_server for spec in tools.values() if spec.enabled})
-
-
 @dataclass(frozen=True, slots=True)
 class Listen:
     """Where and how an HTTP mock server listens (see the runtime's `http_app`)."""

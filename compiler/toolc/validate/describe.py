@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from toolc.source import JsonPath
+from toolc.source.document import JsonPath
 
 # Keywords of JSON Schema 2020-12 (and two OpenAPI favourites) that toolc's subset leaves out: an
 # unknown key that is one of these gets `unsupported-keyword`, not `unknown-key`.

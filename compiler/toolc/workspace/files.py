@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import BinaryIO
 
-from toolc.cache.trust import make_private_dir, refusal
+from toolc.workspace.private import make_private_dir, refusal
 
 Signature = tuple[int, int, int]  # size, mtime in ns, inode: a file as a build left it
 

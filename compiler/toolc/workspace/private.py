@@ -1,7 +1,8 @@
-"""Whether a cache file may be used at all: it and its directory must belong to the user
-running toolc and be writable by nobody else (a cache another user can plant or edit is not
-the user's own), and the file must be a regular file. A shared CI cache passes as long as it
-is restored as the user's own; its contents are then authenticated (cache_codec)."""
+"""The user's private files: the caches and their key. A cache file may be used only when it
+and its directory belong to the user running toolc and are writable by nobody else (a cache
+another user can plant or edit is not the user's own), and the file is a regular file. A shared
+CI cache passes as long as it is restored as the user's own; its contents are then
+authenticated (cache.codec)."""
 
 from __future__ import annotations
 
@@ -35,3 +36,13 @@ def make_private_dir(folder: Path) -> None:
     if not folder.exists():
         folder.mkdir(parents=True, exist_ok=True)
         os.chmod(folder, 0o700)
+
+
+def create_private(path: Path, data: bytes) -> None:
+    """A new file readable by the user alone (the cache key), in a folder made 0700; never
+    through a link planted at `path`."""
+    make_private_dir(path.parent)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+    with os.fdopen(fd, "wb") as stream:
+        os.fchmod(stream.fileno(), 0o600)
+        stream.write(data)
