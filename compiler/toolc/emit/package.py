@@ -134,9 +134,3 @@ def assemble(outputs: dict[str, ToolOutput], shared: SharedInputs) -> PackageOut
     files.update(python_files(per_tool, shared.types, shared.type_names, shared.nullable))
     snapshot = {name: outputs[name].entry for name in sorted(outputs)}
     return PackageOutput(dict(sorted(files.items())), snapshot, item_spans)
-
-
-def emit_package(project: Project) -> PackageOutput:
-    shared = shared_inputs(project)
-    outputs = {name: emit_tool(project.tools[name], shared) for name in sorted(project.tools)}
-    return assemble(outputs, shared)
