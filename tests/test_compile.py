@@ -37,6 +37,12 @@ def watched() -> Iterator[list[tuple[str, tuple[object, ...]]]]:
         _EVENTS = None
 
 
+def _for_writing(mode: object, flags: object) -> bool:
+    if isinstance(mode, str):
+        return bool(set(mode) & set("wax+"))
+    return isinstance(flags, int) and bool(flags & 0o3)  # O_WRONLY / O_RDWR
+
+
 def _writes(events: list[tuple[str, tuple[object, ...]]]) -> list[object]:
     found = []
     for event, args in events:
@@ -44,9 +50,7 @@ def _writes(events: list[tuple[str, tuple[object, ...]]]) -> list[object]:
             continue  # where ctypes' library lookup (memory.py) sends a helper's output
         if event != "open":
             found.append((event, args))
-        elif isinstance(args[1], str) and set(args[1]) & set("wax+"):
-            found.append(args[0])
-        elif isinstance(args[2], int) and args[2] & 0o3:  # O_WRONLY / O_RDWR
+        elif _for_writing(args[1], args[2]):
             found.append(args[0])
     return found
 
