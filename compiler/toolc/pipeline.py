@@ -80,6 +80,7 @@ def compile(inputs: Inputs, *, emit: bool = True) -> Compilation:
     loaded = [file.load() for file in inputs.files]
     sources = {f.path: f.text for f in loaded if f.text is not None}
     found, project = analyze(loaded) if loaded else ([], None)
+    del loaded  # the span trees live on in `project` only, until it is let go below
     diagnostics = sorted([*inputs.problems, *found], key=sort_key)
     if project is None or any(d.is_error for d in diagnostics):
         return Compilation(diagnostics, sources)
