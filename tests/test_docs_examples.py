@@ -261,7 +261,7 @@ def test_the_readme_shows_the_diagnostic_toolc_prints(
 
 
 def test_the_explanations_name_every_framework_code() -> None:
-    from toolc.emit.envelope import FRAMEWORK_ERRORS
+    from toolc.contract.framework import FRAMEWORK_ERRORS
 
     explanation = CODES["reserved-error-code"].explanation
     assert all(code in explanation for code in FRAMEWORK_ERRORS)

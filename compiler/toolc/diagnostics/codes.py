@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from toolc.contract.framework import FRAMEWORK_ERROR_CODES
 from toolc.diagnostics.model import Diagnostic, Note, Severity, Span
-from toolc.emit.envelope import FRAMEWORK_ERROR_CODES
 
 E, W = Severity.ERROR, Severity.WARNING
 # Named from the envelope's own table, so that the explanation lists every one of them.

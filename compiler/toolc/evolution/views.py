@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from toolc.emit.envelope import MULTI_ITEM_FIELDS
+from toolc.contract.framework import MULTI_ITEM_FIELDS
 from toolc.snapshot import normalize
 
 DATA = "envelope.Data"
