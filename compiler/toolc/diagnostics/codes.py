@@ -1,5 +1,6 @@
-"""The one table of diagnostic codes. It drives ``toolc explain``, ``docs/diagnostics.md`` and the
-severity of every diagnostic; a code that is not here cannot be emitted."""
+"""The one table of diagnostic codes. It sets the severity of every diagnostic (a code that is not
+here cannot be emitted) and, through the catalogue (catalogue.py), drives ``toolc explain`` and
+``docs/diagnostics.md``."""
 
 from __future__ import annotations
 
