@@ -42,10 +42,9 @@ typecheck: setup
 models: setup
 	PATH=$(BIN):$$PATH scripts/gen_config_models.sh
 
-## Regenerate docs/diagnostics.md from the diagnostic code table.
+## Regenerate docs/diagnostics.md and docs/evolution.md from the catalogue of codes and rules.
 docs: setup
-	$(BIN)/python scripts/gen_diagnostics_doc.py
-	$(BIN)/python scripts/gen_evolution_doc.py
+	$(BIN)/python scripts/gen_catalogue_docs.py
 
 bench: setup
 	$(BIN)/python -m compileall -q compiler/toolc  # measured as installed: with bytecode

@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 from conftest import EXAMPLES, FIXTURES, run_toolc
 from toolc import __version__
+from toolc.cli import run
 from toolc.diagnostics import CODES
+from toolc.evolution.rules import RULES
 
 BROKEN = FIXTURES / "diagnostics" / "schema-tools"
 WARNS = FIXTURES / "diagnostics" / "cross-file"
@@ -132,6 +134,64 @@ def test_explain_every_code(code: str) -> None:
     result = run_toolc("explain", code)
     assert result.returncode == 0
     assert result.stdout.startswith(f"{code} ({CODES[code].severity.value}): {CODES[code].summary}")
+
+
+@pytest.mark.parametrize("rule", sorted(RULES))
+def test_explain_every_evolution_rule(rule: str, capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    assert run(["explain", rule]) == 0
+    out = capsys.readouterr().out
+    said = f"{rule} ({RULES[rule].level}): {RULES[rule].summary}\nA rule of contract evolution"
+    assert said in out and RULES[rule].explanation in out
+    assert out.startswith(f"{rule} (") and f"docs/evolution.md#{rule}" in out
+
+
+def test_explain_names_the_bump_a_rule_calls_for() -> None:
+    result = run_toolc("explain", "arg-removed")  # the rule version-bump messages name
+    assert result.returncode == 0
+    assert result.stdout.startswith("arg-removed (breaking): An argument")
+    assert "needs a major version step (minor below 1.0.0)" in result.stdout
+    assert "needs a patch version step" in run_toolc("explain", "description-changed").stdout
+
+
+def test_explain_an_id_of_both_kinds_shows_both_aspects() -> None:
+    out = run_toolc("explain", "tool-removed").stdout
+    diagnostic = f"tool-removed (error): {CODES['tool-removed'].summary}\nA diagnostic"
+    rule = f"\n\ntool-removed (breaking): {RULES['tool-removed'].summary}\nA rule"
+    assert out.startswith(diagnostic) and rule in out
+    assert CODES["tool-removed"].explanation in out and RULES["tool-removed"].explanation in out
+
+
+def test_explain_unknown_suggests_from_both_tables() -> None:
+    rule = run_toolc("explain", "arg-remove")
+    assert rule.returncode == 2 and "did you mean 'arg-removed'?" in rule.stderr
+    code = run_toolc("explain", "yaml-duplicate-kye")
+    assert code.returncode == 2 and "did you mean 'yaml-duplicate-key'?" in code.stderr
+    assert "unknown diagnostic code or evolution rule 'arg-remove'" in rule.stderr
+
+
+def test_explain_list_rules_lists_both_kinds() -> None:
+    out = run_toolc("explain", "--list-rules")
+    assert out.returncode == 0
+    lines = out.stdout.splitlines()
+    assert len(lines) == len(CODES) + len(RULES)  # tool-removed once per kind
+    assert re.search(r"^yaml-duplicate-key +diagnostic +error +A mapping", out.stdout, re.M)
+    assert re.search(r"^arg-removed +evolution +breaking +An argument", out.stdout, re.M)
+    assert re.search(r"^tool-removed +diagnostic +error ", out.stdout, re.M)
+    assert re.search(r"^tool-removed +evolution +breaking ", out.stdout, re.M)
+    rules = run_toolc("explain", "--list-rules", "--kind", "evolution").stdout
+    assert rules == run_toolc("diff", "--list-rules").stdout  # the same listing
+    assert [line.split()[0] for line in rules.splitlines()] == list(RULES)
+    codes = run_toolc("explain", "--list-rules", "--kind", "diagnostic").stdout
+    assert sorted(line.split()[0] for line in codes.splitlines()) == sorted(CODES)
+    assert re.search(r"^yaml-duplicate-key +error +A mapping", codes, re.M)
+
+
+def test_explain_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["explain"]) == 2
+    assert run(["explain", "arg-removed", "--list-rules"]) == 2
+    assert run(["explain", "arg-removed", "--kind", "evolution"]) == 2
+    assert run(["explain", "--list-rules", "--kind", "rules"]) == 2
 
 
 def test_schema_command() -> None:

@@ -16,7 +16,7 @@ from doc_blocks import PAGES, ROOT, Block, Case, classify, every_page, fenced_bl
 from expectations import annotated
 from toolc.cli import cli, run
 from toolc.diagnostics import CODES
-from toolc.evolution.rules import RULES
+from toolc.diagnostics.catalogue import catalogue
 
 CASES, MODELINES, EXEMPT, PROBLEMS = every_page()
 
@@ -193,7 +193,7 @@ def test_every_toolc_command_and_flag_the_docs_name_exists(
         assert status == 0, (page, verb)
         for flag in re.findall(r"(?<![\w-])--[a-z][a-z-]*", rest):
             assert re.search(rf"(?<![\w-]){flag}\b", text), f"{page}: `toolc {verb} {flag}`"
-        if verb == "explain" and (code := rest.split()[0] if rest.split() else "") in CODES:
+        if verb == "explain" and (code := rest.split()[0] if rest.split() else "") in catalogue():
             assert run(["explain", code]) == 0
 
 
@@ -227,17 +227,14 @@ LEVEL_BEFORE = re.compile(r"\b(?:the\s+)?(warning|error)\s+" + NAME)  # fmt: ski
 
 def _levels(name: str) -> set[str]:
     """What a name can be called: its severity as a diagnostic code, its level as a rule."""
-    return {
-        *([CODES[name].severity.value] if name in CODES else []),
-        *([RULES[name].level] if name in RULES else []),
-    }
+    return {aspect.grade for aspect in catalogue().get(name, ())}
 
 
 def test_every_code_named_in_the_prose_exists_with_the_level_it_is_given() -> None:
     for page in PAGES:
         prose = FENCE_FREE.sub("", page.read_text(encoding="utf-8"))
         for name in re.findall(NAME, prose):
-            assert name in CODES or name in RULES or name in NOT_CODES, f"{page.name}: `{name}`"
+            assert name in catalogue() or name in NOT_CODES, f"{page.name}: `{name}`"
         stated = [(m[1], m[2]) for m in LEVEL_AFTER.finditer(prose)]
         stated += [(m[2], m[1]) for m in LEVEL_BEFORE.finditer(prose)]
         for name, level in stated:
@@ -261,7 +258,7 @@ def test_the_readme_shows_the_diagnostic_toolc_prints(
 
 
 def test_the_explanations_name_every_framework_code() -> None:
-    from toolc.emit.envelope import FRAMEWORK_ERRORS
+    from toolc.contract.framework import FRAMEWORK_ERRORS
 
     explanation = CODES["reserved-error-code"].explanation
     assert all(code in explanation for code in FRAMEWORK_ERRORS)

@@ -16,6 +16,7 @@ import pytest
 from conftest import EXAMPLES, FIXTURES, ROOT
 from toolc import verbs
 from toolc.contract.snapshot import contract_fingerprint
+from toolc.diagnostics.docs import evolution_page
 from toolc.evolution import (
     ALL_TOOLS,
     RULES,
@@ -25,7 +26,6 @@ from toolc.evolution import (
     compare_all,
     compare_tool,
     contract_version,
-    evolution_doc,
     findings_for_tool,
     minimum_version,
     required_bump,
@@ -281,8 +281,6 @@ def test_every_rule_has_a_summary_and_an_explanation() -> None:
 
 def test_evolution_doc_matches_the_rule_table() -> None:
     committed = (ROOT / "docs" / "evolution.md").read_text(encoding="utf-8")
-    assert committed == evolution_doc(), (
-        "docs/evolution.md is stale: run `.venv/bin/python scripts/gen_evolution_doc.py`"
-    )
+    assert committed == evolution_page(), "docs/evolution.md is stale: run `make docs`"
     for rule_id in RULES:
         assert f"### {rule_id}\n" in committed

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from conftest import ROOT
-from toolc.diagnostics.docs import render_markdown
+from toolc.diagnostics.docs import diagnostics_page
 
 
 def test_config_models_match_the_published_schemas(tmp_path: Path) -> None:
@@ -28,7 +28,7 @@ def test_config_models_match_the_published_schemas(tmp_path: Path) -> None:
 
 def test_diagnostics_doc_matches_the_code_table() -> None:
     committed = (ROOT / "docs" / "diagnostics.md").read_text(encoding="utf-8")
-    assert committed == render_markdown(), "docs/diagnostics.md is stale: run `make docs`"
+    assert committed == diagnostics_page(), "docs/diagnostics.md is stale: run `make docs`"
 
 
 def test_black_is_available_for_the_generator() -> None:

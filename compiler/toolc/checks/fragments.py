@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from toolc.checks.context import CheckContext
+from toolc.contract.framework import FRAMEWORK_ERROR_CODES, MULTI_ITEM_FIELDS
 from toolc.diagnostics import Diagnostic, diag
 from toolc.diagnostics.suggest import did_you_mean
-from toolc.emit.envelope import FRAMEWORK_ERROR_CODES, MULTI_ITEM_FIELDS
 from toolc.model import Project
 from toolc.model.schemas import ref_name
 from toolc.model.tools_file import Schema, Type

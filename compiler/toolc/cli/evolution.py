@@ -47,10 +47,9 @@ def diff(
     changed, how much it breaks, and the version bump it needs. Exit 1 when a tool's version
     is below that bump (the gate `toolc build` applies)."""
     if list_rules:
-        from toolc.evolution.rules import RULES
+        from toolc.diagnostics.catalogue import listing
 
-        for rule in RULES.values():
-            click.echo(f"{rule.id:<30} {rule.level:<11} {rule.summary}")
+        click.echo(listing("evolution"), nl=False)
         sys.exit(EXIT_OK)
     settings = settings_for(config_dir, format=fmt, out=out)
     from toolc.evolution.render import RENDERERS

@@ -6,19 +6,36 @@ import json
 
 import click
 
-from toolc.diagnostics import CODES
-from toolc.diagnostics.suggest import did_you_mean
 from toolc.resources import load_schema, schema_path
 
 
 @click.command()
-@click.argument("code")
-def explain(code: str) -> None:
-    """Explain a diagnostic code, e.g. `toolc explain yaml-duplicate-key`."""
-    rule = CODES.get(code)
-    if rule is None:
-        raise click.UsageError(f"unknown diagnostic code '{code}'{did_you_mean(code, CODES)}")
-    click.echo(f"{rule.code} ({rule.severity.value}): {rule.summary}\n\n{rule.explanation}")
+@click.argument("code", required=False)
+@click.option(
+    "--list-rules", is_flag=True,
+    help="List every diagnostic code and evolution rule instead: ID, kind, severity or level, "
+    "summary.",
+)  # fmt: skip
+@click.option(
+    "--kind", type=click.Choice(["diagnostic", "evolution"]), default=None,
+    help="With --list-rules: only the diagnostic codes, or only the evolution rules.",
+)  # fmt: skip
+def explain(code: str | None, list_rules: bool, kind: str | None) -> None:
+    """Explain a diagnostic code or an evolution rule, e.g. `toolc explain yaml-duplicate-key`,
+    `toolc explain arg-removed`."""
+    from toolc.diagnostics import catalogue
+
+    if list_rules == (code is not None):
+        raise click.UsageError("give a CODE to explain, or --list-rules")
+    if kind is not None and not list_rules:
+        raise click.UsageError("--kind goes with --list-rules")
+    if list_rules:
+        click.echo(catalogue.listing(kind), nl=False)
+        return
+    try:
+        click.echo(catalogue.explain(str(code)))
+    except catalogue.UnknownId as exc:
+        raise click.UsageError(str(exc)) from exc
 
 
 @click.command()

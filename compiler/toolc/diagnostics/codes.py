@@ -1,12 +1,13 @@
-"""The one table of diagnostic codes. It drives ``toolc explain``, ``docs/diagnostics.md`` and the
-severity of every diagnostic; a code that is not here cannot be emitted."""
+"""The one table of diagnostic codes. It sets the severity of every diagnostic (a code that is not
+here cannot be emitted) and, through the catalogue (catalogue.py), drives ``toolc explain`` and
+``docs/diagnostics.md``."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from toolc.contract.framework import FRAMEWORK_ERROR_CODES
 from toolc.diagnostics.model import Diagnostic, Note, Severity, Span
-from toolc.emit.envelope import FRAMEWORK_ERROR_CODES
 
 E, W = Severity.ERROR, Severity.WARNING
 # Named from the envelope's own table, so that the explanation lists every one of them.

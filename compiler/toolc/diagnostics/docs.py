@@ -1,42 +1,60 @@
-"""docs/diagnostics.md, rendered from the code table so the two cannot drift."""
+"""docs/diagnostics.md and docs/evolution.md, rendered from the catalogue so that the pages,
+`toolc explain` and the tables cannot drift. An ID of both kinds links its other page."""
 
 from __future__ import annotations
 
-from toolc.diagnostics.codes import CODES
+from toolc.diagnostics.catalogue import PAGES, Aspect, Kind, aspects, catalogue
+from toolc.evolution.rules import DOC_INTRO
 
-_GROUPS = {
-    "input": "Reading the files",
-    "yaml": "YAML",
-    "schema": "The published schemas",
-    "tools": "Rules across the declarations of tools.yaml",
-    "policy": "tools.yaml and tool_policies.yaml together",
-    "build": "The build: version guard and generated files",
+_DIAGNOSTICS_INTRO = """\
+# Diagnostics
+
+<!-- Generated from compiler/toolc/diagnostics/codes.py by `make docs`. DO NOT EDIT. -->
+
+Every problem toolc reports has a code, a severity, a position (`file:line:column`) and a
+message that says how to fix it. `toolc explain CODE` prints the explanation below, and
+`toolc explain --list-rules` lists every code with the rules of [evolution.md](evolution.md).
+Errors make `toolc check` exit 1; warnings do too under `--strict`.
+"""
+
+_TABLE_HEAD: dict[Kind, str] = {
+    "diagnostic": "| code | severity | meaning |",
+    "evolution": "| rule | level | summary |",
 }
 
 
-def render_markdown() -> str:
-    out = [
-        "# Diagnostics",
-        "",
-        "<!-- Generated from compiler/toolc/diagnostics/codes.py by `make docs`. DO NOT EDIT. -->",
-        "",
-        "Every problem toolc reports has a code, a severity, a position (`file:line:column`) and a",
-        "message that says how to fix it. `toolc explain CODE` prints the explanation below.",
-        "Errors make `toolc check` exit 1; warnings do too under `--strict`.",
-        "",
+def _also(aspect: Aspect) -> list[str]:
+    """A line naming the ID's other aspect, on the other page (none for most IDs)."""
+    return [
+        f"Also {'a diagnostic' if o.kind == 'diagnostic' else 'an evolution rule'} "
+        f"(*{o.grade}*): see [{PAGES[o.kind]}]({PAGES[o.kind]}#{o.id}).\n"
+        for o in catalogue()[aspect.id]
+        if o.kind != aspect.kind
     ]
-    for group, title in _GROUPS.items():
-        out += [f"## {title}", "", "| code | severity | meaning |", "| --- | --- | --- |"]
-        rules = [r for r in CODES.values() if r.group == group]
-        out += [f"| [`{r.code}`](#{r.code}) | {r.severity.value} | {r.summary} |" for r in rules]
+
+
+def _page(intro: str, kind: Kind) -> str:
+    out = [intro]
+    listed = [a for a in aspects() if a.kind == kind]
+    for section in dict.fromkeys(a.section for a in listed):
+        rows = [a for a in listed if a.section == section]
+        out += [f"## {section}", "", _TABLE_HEAD[kind], "| --- | --- | --- |"]
+        out += [f"| [`{a.id}`](#{a.id}) | {a.grade} | {a.summary} |" for a in rows]
         out.append("")
-        for r in rules:
-            out += [
-                f"### {r.code}",
-                "",
-                f"*{r.severity.value}* — {r.summary}",
-                "",
-                r.explanation,
-                "",
-            ]
+        for a in rows:
+            out += [f"### {a.id}", "", f"*{a.grade}* — {a.summary}", "", a.explanation, ""]
+            out += _also(a)
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+def diagnostics_page() -> str:
+    return _page(_DIAGNOSTICS_INTRO, "diagnostic")
+
+
+def evolution_page() -> str:
+    return _page(DOC_INTRO, "evolution")
+
+
+def pages() -> dict[str, str]:
+    """Each page, by its name under docs/ (what `make docs` writes)."""
+    return {PAGES["diagnostic"]: diagnostics_page(), PAGES["evolution"]: evolution_page()}

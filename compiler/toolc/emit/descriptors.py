@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolc.emit import envelope
+from toolc.contract.framework import ENVELOPE_VERSION
 from toolc.emit.schemas import input_schema, output_schema
 from toolc.model import ToolDecl
 
@@ -48,7 +48,7 @@ def descriptor(
         "inputSchema": input_schema(tool, types),
         "outputSchema": output_schema(tool, types, validates),
         "annotations": tool_annotations(tool),
-        "_meta": {"version": tool.decl.version, "envelopeVersion": envelope.ENVELOPE_VERSION},
+        "_meta": {"version": tool.decl.version, "envelopeVersion": ENVELOPE_VERSION},
     }
 
 
@@ -82,5 +82,5 @@ def contract(tool: ToolDecl, published: dict[str, Any]) -> dict[str, Any]:
         else {"workflow": bool(tool.decl.multi_item.workflow)},
         "unknown_args": tool.decl.unknown_args or "ignore",
         "enabled": tool.enabled,
-        "envelope_version": envelope.ENVELOPE_VERSION,
+        "envelope_version": ENVELOPE_VERSION,
     }

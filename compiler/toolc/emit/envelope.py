@@ -4,59 +4,18 @@
     retryable?, hint?, errorId?}, meta: {tool, version}}
 
 The envelope has a version of its own: it is part of every tool's contract, so a change to it
-must be visible (and versioned) like a change to any tool.
+must be visible (and versioned) like a change to any tool. Its fixed terms (the version, the
+framework's codes, the multi-item fields) are defined in `toolc.contract.framework`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-ENVELOPE_VERSION = "2.0.0"
-
-# The framework's own error codes, part of every tool's contract, each with what it says about
-# itself: (retryable, hint), None leaving the member out of the answer. The server runtime and
-# the client runtime carry copies (tests keep them equal). docs/envelope.md explains each one.
-FRAMEWORK_ERRORS: dict[str, tuple[bool | None, str | None]] = {
-    "VALIDATION_ERROR": (False, "Fix the arguments listed in details and call again."),
-    "TOOL_ERROR": (None, None),
-    "CONFIRMATION_DECLINED": (False, None),
-    "CONFIRMATION_UNAVAILABLE": (
-        False,
-        "This tool needs the user's confirmation: use an MCP client that supports "
-        "form elicitation.",
-    ),
-    "PRE_VALIDATION_REJECTED": (False, None),
-    "PRE_VALIDATION_FAILED": (None, None),
-    # Envelope 2.0.0:
-    "INVALID_RESULT": (
-        False,
-        "The tool's answer broke its own published schema; calling again will not help. "
-        "Report the errorId to the server's maintainers.",
-    ),
-    "ALL_ITEMS_FAILED": (None, "Every item failed: data.results gives each item's reason."),
-    "RESPONSE_TOO_LARGE": (
-        False,
-        "Ask for less: fewer items, a narrower filter or a smaller page.",
-    ),
-    "TOOL_TIMEOUT": (
-        True,
-        "The tool did not finish in time. It may have acted before it was stopped: check "
-        "before repeating a call that changes state.",
-    ),
-}
-FRAMEWORK_ERROR_CODES = tuple(FRAMEWORK_ERRORS)
-
-MULTI_ITEM_STATUSES = ("SUCCESS", "PARTIAL_SUCCESS", "FAILED")
-
-# What the guide's normalization (§5) puts in a multi-item tool's data, beside what it returns.
-MULTI_ITEM_FIELDS = (
-    "results",
-    "multi_item_status",
-    "partial_success",
-    "metadata",
-    "original_ok",
-    "secondary_error",
-)
+# Re-exported for emit/python.py, which reads them from here (the fixed terms live in contract).
+from toolc.contract.framework import ENVELOPE_VERSION as ENVELOPE_VERSION
+from toolc.contract.framework import FRAMEWORK_ERROR_CODES as FRAMEWORK_ERROR_CODES
+from toolc.contract.framework import MULTI_ITEM_STATUSES
 
 
 def meta_schema(tool: str, version: str) -> dict[str, Any]:

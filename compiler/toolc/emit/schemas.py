@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from toolc.contract.framework import FRAMEWORK_ERROR_CODES
 from toolc.emit import envelope
 from toolc.model import Project, ToolDecl
 from toolc.model.schemas import DEFS_REF, to_json_schema
@@ -79,7 +80,7 @@ def data_schema(tool: ToolDecl, validates: list[str]) -> dict[str, Any]:
 
 
 def error_codes(tool: ToolDecl) -> list[str]:
-    return sorted({*envelope.FRAMEWORK_ERROR_CODES, *(tool.decl.errors or {})})
+    return sorted({*FRAMEWORK_ERROR_CODES, *(tool.decl.errors or {})})
 
 
 def output_schema(

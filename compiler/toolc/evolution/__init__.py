@@ -11,7 +11,7 @@ from toolc.evolution.findings import (
     minimum_version,
     required_bump,
 )
-from toolc.evolution.rules import LEVELS, RULES, Level, Rule, evolution_doc
+from toolc.evolution.rules import LEVELS, RULES, Level, Rule
 from toolc.evolution.views import contract_version
 
 __all__ = [
@@ -26,7 +26,6 @@ __all__ = [
     "compare_all",
     "compare_tool",
     "contract_version",
-    "evolution_doc",
     "findings_for_tool",
     "forcing_rules",
     "minimum_version",

@@ -1,5 +1,6 @@
 """The rule table of contract evolution (issue #5): every change `toolc diff` can report, with its
-level, and docs/evolution.md rendered from it so that the two cannot drift."""
+level. docs/evolution.md and `toolc explain RULE` are rendered from it through the catalogue
+(diagnostics/catalogue.py), so that they cannot drift."""
 
 from __future__ import annotations
 
@@ -205,7 +206,8 @@ _DOCS = _rules(
 
 RULES: dict[str, Rule] = {**_LIFECYCLE, **_INPUTS, **_OUTPUTS, **_ERRORS_AND_POLICY, **_DOCS}
 
-_SECTIONS = (
+# The sections of docs/evolution.md (diagnostics/docs.py renders it).
+SECTIONS = (
     ("Lifecycle", _LIFECYCLE),
     ("Inputs: what callers send (narrowing breaks)", _INPUTS),
     ("Outputs: what callers receive (widening breaks)", _OUTPUTS),
@@ -213,7 +215,7 @@ _SECTIONS = (
     ("Text the model reads, and the rest", _DOCS),
 )
 
-_INTRO = """\
+DOC_INTRO = """\
 # Contract evolution
 
 <!-- Generated from compiler/toolc/evolution/rules.py by `make docs`. DO NOT EDIT. -->
@@ -222,7 +224,8 @@ _INTRO = """\
 classifies every change by the direction it moves: what callers *send* (the input schema) may
 only widen, what they *receive* (the `data` of a successful answer, and the per-item results of
 a multi-item tool) may only narrow. Every finding has a rule ID, a level, the tool, a path and a
-message.
+message. `toolc explain RULE` prints a rule's explanation below; `toolc diff --list-rules` lists
+the rules (`toolc explain --list-rules` lists them with the diagnostic codes).
 
 Levels: **breaking** (some valid caller fails), **warning** (conforming callers are fine, strict
 or exhaustive ones may not be), **compatible** (nothing a caller depends on is lost), **docs**
@@ -265,15 +268,3 @@ even when `items` is `{"$ref": "#/$defs/OrderId"}`. The data of a successful ans
 `tags.*` for `additionalProperties`; fields of `data` are named from inside it (`status`,
 `results[].reason` for a field of a multi-item tool's result item).
 """
-
-
-def evolution_doc() -> str:
-    """docs/evolution.md."""
-    out = [_INTRO]
-    for title, rules in _SECTIONS:
-        out += [f"## {title}", "", "| rule | level | summary |", "| --- | --- | --- |"]
-        out += [f"| [`{r.id}`](#{r.id}) | {r.level} | {r.summary} |" for r in rules.values()]
-        out.append("")
-        for r in rules.values():
-            out += [f"### {r.id}", "", f"*{r.level}* — {r.summary}", "", r.explanation, ""]
-    return "\n".join(out).rstrip("\n") + "\n"

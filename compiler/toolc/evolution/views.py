@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from toolc.contract.framework import MULTI_ITEM_FIELDS
 from toolc.contract.snapshot import normalize
-from toolc.emit.envelope import MULTI_ITEM_FIELDS
 
 DATA = "envelope.Data"
 ERROR_INFO = "envelope.ErrorInfo"

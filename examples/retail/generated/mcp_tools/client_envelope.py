@@ -18,24 +18,13 @@ import anyio
 from mcp import types
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from .server_framework import FRAMEWORK_ERRORS
+
 logger = logging.getLogger(__name__)
 
 DataT = TypeVar("DataT")
 
-FRAMEWORK_CODES = frozenset(
-    {
-        "VALIDATION_ERROR",
-        "TOOL_ERROR",
-        "CONFIRMATION_DECLINED",
-        "CONFIRMATION_UNAVAILABLE",
-        "PRE_VALIDATION_REJECTED",
-        "PRE_VALIDATION_FAILED",
-        "INVALID_RESULT",
-        "ALL_ITEMS_FAILED",
-        "RESPONSE_TOO_LARGE",
-        "TOOL_TIMEOUT",
-    }
-)
+FRAMEWORK_CODES = frozenset(FRAMEWORK_ERRORS)
 # A failed round trip. RuntimeError: the SDK's (a result breaking its outputSchema,
 # too many rounds of questions); ValidationError: a malformed result.
 _TRANSPORT = (RuntimeError, ValidationError, OSError, TimeoutError, anyio.EndOfStream)
@@ -297,6 +286,6 @@ def _refused(spec: ClientSpecLike, exc: ValidationError) -> Failure[Any]:
     ]
     fields = ", ".join(dict.fromkeys(d["field"] or "(arguments)" for d in details))
     text = f"Invalid arguments for {spec.name}: {fields}."
-    hint = "Fix the arguments listed in details and call again."
-    error = ErrorReport("VALIDATION_ERROR", text, details, False, hint)
+    retryable, hint = FRAMEWORK_ERRORS["VALIDATION_ERROR"]
+    error = ErrorReport("VALIDATION_ERROR", text, details, retryable, hint)
     return Failure(error, ResultMeta(spec.name, spec.version), local=True)

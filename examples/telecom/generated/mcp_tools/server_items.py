@@ -10,8 +10,6 @@ from typing import Any
 
 from .server_types import ToolFailure
 
-MULTI_ITEM_STATUSES = ("SUCCESS", "PARTIAL_SUCCESS", "FAILED")
-
 
 class BadReturn(Exception):
     """A handler returned something its tool's contract does not allow. `problems`:

@@ -18,8 +18,12 @@ from typing import Any
 from mcp import types
 from pydantic import BaseModel
 
-from .server_items import (
+from .server_framework import (
+    FRAMEWORK_ERROR_CODES,
+    FRAMEWORK_ERRORS,
     MULTI_ITEM_STATUSES,
+)
+from .server_items import (
     BadReturn,
     normalize_multi_item,
     workflow_failure,
@@ -40,46 +44,6 @@ __all__ = [
     "seal_failure",
     "seal_return",
 ]
-
-# What the framework says about its own codes: (retryable, hint); None leaves it out.
-# A copy of toolc's table (emit/envelope.py); tests keep the two equal.
-FRAMEWORK_ERRORS: Mapping[str, tuple[bool | None, str | None]] = {
-    "VALIDATION_ERROR": (False, "Fix the arguments listed in details and call again."),
-    "TOOL_ERROR": (None, None),
-    "CONFIRMATION_DECLINED": (False, None),
-    "CONFIRMATION_UNAVAILABLE": (
-        False,
-        (
-            "This tool needs the user's confirmation: use an MCP client that supports "
-            "form elicitation."
-        ),
-    ),
-    "PRE_VALIDATION_REJECTED": (False, None),
-    "PRE_VALIDATION_FAILED": (None, None),
-    "INVALID_RESULT": (
-        False,
-        (
-            "The tool's answer broke its own published schema; calling again will not "
-            "help. Report the errorId to the server's maintainers."
-        ),
-    ),
-    "ALL_ITEMS_FAILED": (
-        None,
-        "Every item failed: data.results gives each item's reason.",
-    ),
-    "RESPONSE_TOO_LARGE": (
-        False,
-        "Ask for less: fewer items, a narrower filter or a smaller page.",
-    ),
-    "TOOL_TIMEOUT": (
-        True,
-        (
-            "The tool did not finish in time. It may have acted before it was stopped: "
-            "check before repeating a call that changes state."
-        ),
-    ),
-}
-FRAMEWORK_ERROR_CODES = tuple(FRAMEWORK_ERRORS)
 
 
 @dataclass(frozen=True, slots=True)

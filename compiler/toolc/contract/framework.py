@@ -1,0 +1,58 @@
+"""The envelope's fixed terms, defined once (decision 0044): its version, the framework's own
+error codes with what each says about itself, and the multi-item normalization's statuses and
+fields. Checks (reserved names), emit (schemas, descriptors, the generated `envelope.py`),
+evolution (what a tool's own `data` is) and the diagnostic table all read them from here.
+
+The shipped runtime cannot import toolc, so `runtime/server_framework.py` carries a literal
+copy; one test (tests/test_contract_terms.py) keeps the two identical."""
+
+from __future__ import annotations
+
+# A change to anything below changes every tool's contract: the envelope's version says so
+# (docs/envelope.md, `envelope-changed` in docs/evolution.md).
+ENVELOPE_VERSION = "2.0.0"
+
+# The framework's own error codes, part of every tool's contract, each with what it says about
+# itself: (retryable, hint), None leaving the member out of the answer. Their order is the
+# order the generated `FrameworkErrorCode` lists them in. docs/envelope.md explains each one.
+FRAMEWORK_ERRORS: dict[str, tuple[bool | None, str | None]] = {
+    "VALIDATION_ERROR": (False, "Fix the arguments listed in details and call again."),
+    "TOOL_ERROR": (None, None),
+    "CONFIRMATION_DECLINED": (False, None),
+    "CONFIRMATION_UNAVAILABLE": (
+        False,
+        "This tool needs the user's confirmation: use an MCP client that supports "
+        "form elicitation.",
+    ),
+    "PRE_VALIDATION_REJECTED": (False, None),
+    "PRE_VALIDATION_FAILED": (None, None),
+    # Envelope 2.0.0:
+    "INVALID_RESULT": (
+        False,
+        "The tool's answer broke its own published schema; calling again will not help. "
+        "Report the errorId to the server's maintainers.",
+    ),
+    "ALL_ITEMS_FAILED": (None, "Every item failed: data.results gives each item's reason."),
+    "RESPONSE_TOO_LARGE": (
+        False,
+        "Ask for less: fewer items, a narrower filter or a smaller page.",
+    ),
+    "TOOL_TIMEOUT": (
+        True,
+        "The tool did not finish in time. It may have acted before it was stopped: check "
+        "before repeating a call that changes state.",
+    ),
+}
+FRAMEWORK_ERROR_CODES = tuple(FRAMEWORK_ERRORS)
+
+MULTI_ITEM_STATUSES = ("SUCCESS", "PARTIAL_SUCCESS", "FAILED")
+
+# What the guide's normalization (§5) puts in a multi-item tool's data, beside what it returns.
+MULTI_ITEM_FIELDS = (
+    "results",
+    "multi_item_status",
+    "partial_success",
+    "metadata",
+    "original_ok",
+    "secondary_error",
+)

@@ -1,0 +1,50 @@
+"""What the framework itself says in every envelope: its own error codes, each with its
+`retryable` and `hint` (None leaves the member out of the answer), and the multi-item
+statuses. The server seals with this table and the client reads answers with it, so
+the generated package holds it once. A copy of toolc's definition
+(toolc/contract/framework.py), which this runtime cannot import;
+tests/test_contract_terms.py keeps the two identical."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+FRAMEWORK_ERRORS: Mapping[str, tuple[bool | None, str | None]] = {
+    "VALIDATION_ERROR": (False, "Fix the arguments listed in details and call again."),
+    "TOOL_ERROR": (None, None),
+    "CONFIRMATION_DECLINED": (False, None),
+    "CONFIRMATION_UNAVAILABLE": (
+        False,
+        (
+            "This tool needs the user's confirmation: use an MCP client that supports "
+            "form elicitation."
+        ),
+    ),
+    "PRE_VALIDATION_REJECTED": (False, None),
+    "PRE_VALIDATION_FAILED": (None, None),
+    "INVALID_RESULT": (
+        False,
+        (
+            "The tool's answer broke its own published schema; calling again will not "
+            "help. Report the errorId to the server's maintainers."
+        ),
+    ),
+    "ALL_ITEMS_FAILED": (
+        None,
+        "Every item failed: data.results gives each item's reason.",
+    ),
+    "RESPONSE_TOO_LARGE": (
+        False,
+        "Ask for less: fewer items, a narrower filter or a smaller page.",
+    ),
+    "TOOL_TIMEOUT": (
+        True,
+        (
+            "The tool did not finish in time. It may have acted before it was stopped: "
+            "check before repeating a call that changes state."
+        ),
+    ),
+}
+FRAMEWORK_ERROR_CODES = tuple(FRAMEWORK_ERRORS)
+
+MULTI_ITEM_STATUSES = ("SUCCESS", "PARTIAL_SUCCESS", "FAILED")
