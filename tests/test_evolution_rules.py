@@ -17,19 +17,17 @@ from conftest import EXAMPLES, FIXTURES, ROOT
 from toolc import verbs
 from toolc.contract.snapshot import contract_fingerprint
 from toolc.diagnostics.docs import evolution_page
-from toolc.evolution import (
+from toolc.evolution.compare import compare_all, compare_tool
+from toolc.evolution.findings import (
     ALL_TOOLS,
-    RULES,
     Bump,
     Finding,
-    Level,
-    compare_all,
-    compare_tool,
-    contract_version,
     findings_for_tool,
     minimum_version,
     required_bump,
 )
+from toolc.evolution.rules import RULES, Level
+from toolc.evolution.views import contract_version
 
 CORPUS = FIXTURES / "evolution"
 CASES = sorted(p.name for p in CORPUS.iterdir() if p.is_dir())

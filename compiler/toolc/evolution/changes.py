@@ -51,7 +51,8 @@ def tool_changes(
     compilation: Compilation,
     tools_shown: str,
 ) -> list[ToolChange]:
-    from toolc.evolution import compare_all, findings_for_tool
+    from toolc.evolution.compare import compare_all
+    from toolc.evolution.findings import findings_for_tool
 
     assert compilation.policy is not None
     bump = compilation.policy.bump
