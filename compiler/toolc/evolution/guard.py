@@ -75,67 +75,86 @@ def check_versions(
     policy: Policy,
     removed_span: Callable[[str], Span],
 ) -> Iterator[Diagnostic]:
-    """`documents(tool)`: the tool's new contract document."""
+    """Each tool against what it was. `documents(tool)`: the tool's new contract document."""
     transitions: dict[str, tuple[str, str]] = {}
     for name, entry in new.items():
         was = before.get(name)
-        if was is None:
-            continue
-        transitions[name] = (was.version, entry.version)
-        span = spans[name]
-        previous, current = Version.try_parse(was.version), Version.parse(entry.version)
-        if previous is not None and current < previous:
-            yield diag(
-                "version-decreased",
-                span,
-                f"tool '{name}' went from version {previous} down to {current}",
-                f"versions only go up: use at least {previous}",
-            )
-            continue
-        if was.contract == entry.contract:
-            continue
-        if previous is None or current <= previous:
-            minimum = previous.bumped("patch") if previous is not None else current
-            rules = ""
-            if previous is not None and policy.bump == "semver":
-                # Name the bump the change needs, not just the next patch: one round, not two.
-                needed = _semver_minimum(name, was, documents(name), policy, entry.version)
-                if needed is not None:
-                    minimum, forcing = needed[0], needed[1]
-                    rules = f" ({', '.join(forcing)})" if forcing else ""
-            yield diag(
-                "version-not-bumped",
-                span,
-                f"tool '{name}' changed its contract{rules} ({was.contract} → {entry.contract}) "
-                f"but kept version {current}; bump it to at least {minimum}",
-            )
-            continue
-        if policy.bump != "semver":
-            continue
-        needed = _semver_minimum(name, was, documents(name), policy, entry.version)
-        if needed is not None and current < needed[0]:
-            minimum, forcing = needed
-            yield diag(
-                "version-bump-too-small",
-                span,
-                f"tool '{name}' changed its contract ({', '.join(forcing)}) and went from "
-                f"{previous} to {current}; the change needs at least {minimum}",
-                f"bump it to {minimum} (`toolc bump --write`), or record the break under "
-                "`accepted_breaks:` if a smaller release is intended",
-            )
+        if was is not None:
+            transitions[name] = (was.version, entry.version)
+            yield from _changed(name, was, entry, spans[name], documents, policy)
     for name, was in before.items():
-        if name in new:
-            continue
-        transitions[name] = (was.version, "removed")
-        if not _accepts(policy, name, was.version, "removed", "tool-removed"):
-            yield diag(
-                "tool-removed",
-                removed_span(name),
-                f"tool '{name}' (version {was.version}) is no longer declared",
-                f"removing a tool breaks its callers: record it under `accepted_breaks:` "
-                f"(tool: {name}, from: {was.version}, to: removed, rule: tool-removed, reason: "
-                "...), or declare it again",
-            )
+        if name not in new:
+            transitions[name] = (was.version, "removed")
+            yield from _removed(name, was, removed_span(name), policy)
+    yield from _stale(policy, transitions, new)
+
+
+def _changed(
+    name: str,
+    was: Before,
+    entry: Entry,
+    span: Span,
+    documents: Callable[[str], Contract | None],
+    policy: Policy,
+) -> Iterator[Diagnostic]:
+    previous, current = Version.try_parse(was.version), Version.parse(entry.version)
+    if previous is not None and current < previous:
+        yield diag(
+            "version-decreased",
+            span,
+            f"tool '{name}' went from version {previous} down to {current}",
+            f"versions only go up: use at least {previous}",
+        )
+        return
+    if was.contract == entry.contract:
+        return
+    if previous is None or current <= previous:
+        minimum = previous.bumped("patch") if previous is not None else current
+        rules = ""
+        if previous is not None and policy.bump == "semver":
+            # Name the bump the change needs, not just the next patch: one round, not two.
+            needed = _semver_minimum(name, was, documents(name), policy, entry.version)
+            if needed is not None:
+                minimum, forcing = needed[0], needed[1]
+                rules = f" ({', '.join(forcing)})" if forcing else ""
+        yield diag(
+            "version-not-bumped",
+            span,
+            f"tool '{name}' changed its contract{rules} ({was.contract} → {entry.contract}) "
+            f"but kept version {current}; bump it to at least {minimum}",
+        )
+        return
+    if policy.bump != "semver":
+        return
+    needed = _semver_minimum(name, was, documents(name), policy, entry.version)
+    if needed is not None and current < needed[0]:
+        minimum, forcing = needed
+        yield diag(
+            "version-bump-too-small",
+            span,
+            f"tool '{name}' changed its contract ({', '.join(forcing)}) and went from "
+            f"{previous} to {current}; the change needs at least {minimum}",
+            f"bump it to {minimum} (`toolc bump --write`), or record the break under "
+            "`accepted_breaks:` if a smaller release is intended",
+        )
+
+
+def _removed(name: str, was: Before, span: Span, policy: Policy) -> Iterator[Diagnostic]:
+    if not _accepts(policy, name, was.version, "removed", "tool-removed"):
+        yield diag(
+            "tool-removed",
+            span,
+            f"tool '{name}' (version {was.version}) is no longer declared",
+            f"removing a tool breaks its callers: record it under `accepted_breaks:` "
+            f"(tool: {name}, from: {was.version}, to: removed, rule: tool-removed, reason: "
+            "...), or declare it again",
+        )
+
+
+def _stale(
+    policy: Policy, transitions: Mapping[str, tuple[str, str]], new: Mapping[str, Entry]
+) -> Iterator[Diagnostic]:
+    """`accepted_breaks:` entries that match no transition of this build."""
     for accepted, span in policy.accepted:
         now = transitions.get(accepted.tool)
         # Shipped: the snapshot already records the `to` side (the build that shipped the
