@@ -12,7 +12,7 @@ from typing import Any
 
 from toolc.emit.pydefaults import accepts_null, default_of, endless, field_key
 from toolc.emit.pyenums import enum_type
-from toolc.emit.pyexpr import Expr, call, name, sub
+from toolc.emit.pyexpr import Expr, call, name, sub, union
 from toolc.emit.pyliterals import py_value
 from toolc.emit.pymodel import NOT_DECLARED, PyAlias, PyField, PyModel, TypeExpr
 from toolc.emit.pynames import Keyword, Names, Naming, Path, keyword
@@ -150,12 +150,12 @@ class Lowering:
             self.hoist(m.inline(), owner, path, special, keyword("Type", schema, k.title()))
             for m, k in zip(members, concrete, strict=True)
         ]
-        union = " | ".join(p.head for p in parts)
-        if len(union) > 60:  # a named alias, laid out one member per line
+        joined = union(*parts)
+        if len(joined.head) > 60:  # a named alias, laid out one member per line
             alias = self.names.name(owner, path, special, keyword("Union", schema))
-            self.definitions.append(PyAlias(alias, None, name(union)))
-            union = alias
-        return TypeExpr(name(union), nullable=nullable)
+            self.definitions.append(PyAlias(alias, None, joined))
+            joined = name(alias)
+        return TypeExpr(joined, nullable=nullable)
 
     @staticmethod
     def _types(schema: dict[str, Any]) -> set[str]:
@@ -168,9 +168,9 @@ class Lowering:
         return kinds
 
     def _enum(self, schema: dict[str, Any], owner: str, path: Path, naming: Naming) -> TypeExpr:
-        def alias(word: Keyword, union: str) -> str:
+        def alias(word: Keyword, joined: Expr) -> str:
             named = self.names.name(owner, path, naming, word)
-            self.definitions.append(PyAlias(named, None, name(union)))
+            self.definitions.append(PyAlias(named, None, joined))
             return named
 
         expr, used = enum_type(
