@@ -81,9 +81,12 @@ def models_module(imports: Groups, definitions: Sequence[ClassDef | AliasDef]) -
 
 @cache
 def _environment() -> jinja2.Environment:
-    """Made once per process: each template is compiled on first use and kept."""
+    """Made once per process: each template is compiled on first use and kept (never
+    reloaded: the templates do not change during a build, and checking costs a stat per
+    include)."""
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(data_dir("templates"))),
+        auto_reload=False,
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
         autoescape=False,

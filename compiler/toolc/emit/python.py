@@ -141,13 +141,12 @@ class ToolPython:
 
     module: bytes
     names: list[str]
-    entry: str  # its TOOLS entry in registry.py
+    entry: dict[str, str]  # its `ToolSpec(...)` arguments in registry.py
     serving: Serving  # what handlers.py and server.py say about it
     client: ClientPiece  # its method and import line in client.py
     # Its lines in registry.py and __init__.py, made once with the tool (a rebuild of 1,000
     # tools otherwise re-sorts every tool's names).
     registry_import: str = ""
-    typed_entry: str = ""
     init_import: str = ""
 
 
@@ -156,7 +155,7 @@ def tool_python(
 ) -> ToolPython:
     source, names, client, defines = tool_module(tool, published, type_names, nullable)
     client = with_imports(tool.name, client, defines)
-    p, module_name = pascal(tool.name), f".tools.{snake(tool.name)}"
+    module_name = f".tools.{snake(tool.name)}"
     return ToolPython(
         source,
         names,
@@ -164,7 +163,6 @@ def tool_python(
         serving_of(tool),
         client,
         registry_import=import_line(module_name, names[1:3], "    "),
-        typed_entry=f'{py_str(tool.name)}: "ToolSpec[{p}Args, {p}Data]",',  # black keeps it
         init_import=import_line(module_name, names, "    "),
     )
 
@@ -185,7 +183,7 @@ def python_files(
     }
     tool_imports: list[str] = []
     tool_names: dict[str, list[str]] = {}
-    typed_entries: list[str] = []
+    typed_entries: list[tuple[str, str, str]] = []  # name, args and data classes
     exports: list[str] = []
     for name in sorted(per_tool, key=lambda n: natural_key(snake(n))):
         generated = per_tool[name]
@@ -194,7 +192,7 @@ def python_files(
         files[f"tools/{snake(name)}.py"] = generated.module
         tool_imports.append(generated.registry_import)
         exports += names
-        typed_entries.append(generated.typed_entry)
+        typed_entries.append((generated.entry["name"], names[1], names[2]))
     exports += list(type_names.values())
     model_imports = []
     lazy: list[tuple[str, str]] = []
@@ -212,10 +210,8 @@ def python_files(
             0,
             lead=len("FrameworkErrorCode = "),
         ),
-        framework_tuple="(\n"
-        + "".join(f"    {py_str(c)},\n" for c in envelope.FRAMEWORK_ERROR_CODES)
-        + ")",
-    )  # fmt: skip
+        framework_tuple=[py_str(c) for c in envelope.FRAMEWORK_ERROR_CODES],
+    )
     serving = {name: generated.serving for name, generated in per_tool.items()}
     if any(s.enabled for s in serving.values()):
         files["handlers.py"] = handlers_module(serving)
