@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from hypothesis import strategies as st
-from toolc.naming import snake
+from toolc.model.naming import snake
 
 WRONG = st.sampled_from(["5", 5, 5.5, True, None, [], {}, "", -1, 1e12])
 

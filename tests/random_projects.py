@@ -14,7 +14,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 from random_configs import TEXT, Schemas, distinct, names
-from toolc.naming import pascal, snake
+from toolc.model.naming import pascal, snake
 
 HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 

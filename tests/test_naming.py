@@ -3,7 +3,7 @@ from __future__ import annotations
 import keyword
 
 import pytest
-from toolc.naming import pascal, snake
+from toolc.model.naming import pascal, snake
 
 
 @pytest.mark.parametrize(

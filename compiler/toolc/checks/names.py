@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Iterator
 from toolc.checks.context import CheckContext
 from toolc.diagnostics import Diagnostic, Note, Span, diag
 from toolc.model import Project
-from toolc.naming import pascal, snake
+from toolc.model.naming import pascal, snake
 
 
 def _collisions(

@@ -29,7 +29,7 @@ from toolc.emit.pyliterals import docblock, py_str
 from toolc.emit.pymodel import NOT_DECLARED, PyField, PyModel
 from toolc.emit.pywidth import width
 from toolc.emit.serving import Serving, def_line, served_tools
-from toolc.naming import pascal, snake
+from toolc.model.naming import pascal, snake
 
 # `ToolClient`'s own attributes (tests/test_client_generated.py keeps this list complete): a
 # tool named like one gets its method name with a trailing underscore.

@@ -12,9 +12,6 @@ from __future__ import annotations
 
 from typing import Any
 
-# Re-exported for emit/python.py, which reads them from here (the fixed terms live in contract).
-from toolc.contract.framework import ENVELOPE_VERSION as ENVELOPE_VERSION
-from toolc.contract.framework import FRAMEWORK_ERROR_CODES as FRAMEWORK_ERROR_CODES
 from toolc.contract.framework import MULTI_ITEM_STATUSES
 
 

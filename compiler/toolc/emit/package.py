@@ -14,7 +14,7 @@ from toolc.emit.python import ToolPython, accepting_null, python_files, tool_pyt
 from toolc.emit.schemas import published_types, validator_targets
 from toolc.memory import release_free_memory
 from toolc.model import Project, ToolDecl
-from toolc.naming import pascal
+from toolc.model.naming import pascal
 
 
 def pretty_json(value: Any) -> bytes:

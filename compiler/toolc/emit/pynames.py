@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolc.naming import pascal
+from toolc.model.naming import pascal
 
 
 @dataclass(frozen=True)

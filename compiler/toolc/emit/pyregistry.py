@@ -8,7 +8,7 @@ from typing import Any
 from toolc.emit.pyexpr import call, render
 from toolc.emit.pyliterals import py_str, py_value
 from toolc.model import ToolDecl
-from toolc.naming import pascal, snake
+from toolc.model.naming import pascal, snake
 
 
 def reserve_bytes(tool: ToolDecl) -> int:

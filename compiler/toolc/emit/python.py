@@ -9,7 +9,7 @@ from typing import Any
 
 import jsonschema_rs
 
-from toolc.emit import envelope
+from toolc.contract.framework import ENVELOPE_VERSION, FRAMEWORK_ERROR_CODES
 from toolc.emit.client import ClientPiece, client_module, client_piece, with_imports
 from toolc.emit.pyexpr import render, sub
 from toolc.emit.pyfile import HEADER, AliasDef, ClassDef, models_module, write
@@ -29,7 +29,7 @@ from toolc.emit.serving import (
     serving_of,
 )
 from toolc.model import ToolDecl
-from toolc.naming import pascal, snake
+from toolc.model.naming import pascal, snake
 
 RUNTIME = FilePath(__file__).resolve().parent.parent / "runtime" / "jsonschema_types.py"
 
@@ -204,13 +204,13 @@ def python_files(
         lazy += [(cls, f".tools.{snake(n)}") for cls in names]
     files["envelope.py"] = write(
         "envelope.py.j2",
-        envelope_version=envelope.ENVELOPE_VERSION,
+        envelope_version=ENVELOPE_VERSION,
         framework_codes=render(
-            sub("Literal", *(py_str(c) for c in envelope.FRAMEWORK_ERROR_CODES)),
+            sub("Literal", *(py_str(c) for c in FRAMEWORK_ERROR_CODES)),
             0,
             lead=len("FrameworkErrorCode = "),
         ),
-        framework_tuple=[py_str(c) for c in envelope.FRAMEWORK_ERROR_CODES],
+        framework_tuple=[py_str(c) for c in FRAMEWORK_ERROR_CODES],
     )
     serving = {name: generated.serving for name, generated in per_tool.items()}
     if any(s.enabled for s in serving.values()):

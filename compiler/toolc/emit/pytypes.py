@@ -16,8 +16,8 @@ from toolc.emit.pyexpr import Expr, call, name, sub, union
 from toolc.emit.pyliterals import py_value
 from toolc.emit.pymodel import NOT_DECLARED, PyAlias, PyField, PyModel, TypeExpr
 from toolc.emit.pynames import Keyword, Names, Naming, Path, keyword
+from toolc.model.naming import snake
 from toolc.model.schemas import DEFS_REF
-from toolc.naming import snake
 from toolc.validate.ecma_regex import model_pattern
 
 STRING_KEYS = {"minLength": "min_length", "maxLength": "max_length", "pattern": "pattern"}

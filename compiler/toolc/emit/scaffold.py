@@ -11,7 +11,7 @@ from toolc.emit.pyfile import write
 from toolc.emit.pyimports import import_line, natural_key
 from toolc.emit.pyliterals import docblock, py_str
 from toolc.emit.serving import Serving, def_line, handlers_class
-from toolc.naming import pascal, snake
+from toolc.model.naming import pascal, snake
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from toolc.emit.pyimports import FUTURE, import_line, natural_key
 from toolc.emit.pyliterals import docblock, py_str
 from toolc.emit.pywidth import width
 from toolc.model import ToolDecl
-from toolc.naming import pascal, snake
+from toolc.model.naming import pascal, snake
 
 RUNTIME_DIR = Path(__file__).resolve().parent.parent / "runtime"
 # Copied verbatim (after the header): the logic that is the same for every config.
