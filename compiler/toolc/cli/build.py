@@ -36,7 +36,7 @@ def check(
     from toolc import verbs  # here, so that --version and explain start fast
 
     if not out_dir.exists() and not snapshot_path.exists() and against is None:
-        compiled: Any = verbs.compile_config(config_dir, emit=False)
+        compiled: Any = verbs.check_config(config_dir)
         tools = len(compiled.tools)
         report(settings, compiled, "check", config_dir, f"ok: {tools} tool(s)")
     with BaselineUsage():
