@@ -39,16 +39,6 @@ class Baseline:
         return self._names()
 
 
-def contract_version(contract: Contract) -> str | None:
-    """The tool's version as its contract records it (the envelope's `meta.version` const)."""
-    try:
-        meta = contract["tool"]["outputSchema"]["$defs"]["envelope.Meta"]
-        version = meta["properties"]["version"]["const"]
-    except (KeyError, TypeError):
-        return None
-    return version if isinstance(version, str) else None
-
-
 def from_output(out_dir: Path, label: str) -> Baseline:
     """A build's output: its `contracts/<tool>.json`, read when asked for."""
     folder = out_dir / "contracts"

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from toolc.contract.semver import Version
 from toolc.diagnostics import Span
-from toolc.evolution.baseline import contract_version
 from toolc.evolution.verdict import judge
+from toolc.evolution.views import contract_version
 
 if TYPE_CHECKING:
     from toolc.pipeline import Compilation

@@ -17,6 +17,7 @@ from toolc.diagnostics import Diagnostic, Span, diag
 from toolc.diagnostics.textlines import yaml_lines
 from toolc.evolution import baseline
 from toolc.evolution.guard import Before, check_versions
+from toolc.evolution.views import contract_version
 
 if TYPE_CHECKING:
     from toolc.pipeline import Compilation
@@ -79,7 +80,7 @@ def read_previous(
     else:
         for name in base.tools():
             was = base.contract(name)
-            version = baseline.contract_version(was) if was else None
+            version = contract_version(was) if was else None
             if was is None or version is None:
                 continue
             fingerprint = snapshot.contract_fingerprint(dict(was))
