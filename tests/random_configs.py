@@ -1,23 +1,29 @@
-"""Hypothesis strategies for whole configs (tools.yaml as JSON, which is YAML 1.2): names of
-every length the language allows up to 64, texts with quotes, backslashes, unicode and
-newlines, values of every JSON kind (floats like 1e16, -0.0, 1.5e-7, huge integers), and every
-keyword of the schema subset. A stated value (default, const, enum, example) is drawn to fit
-its schema and kept only if the reference validator agrees, so a config fails to compile only
-for a reason worth reporting."""
+"""Hypothesis strategies for the pieces of a config (random_projects.py assembles them): names
+of every length the language allows up to 64, texts with quotes, backslashes, unicode and
+newlines, and the words generated code uses (`Optional`, `Field`, ...: a text naming one names
+nothing in the code), values of every JSON kind (floats like 1e16, -0.0, 1.5e-7, huge integers),
+and schemas using every keyword of the schema subset. A stated value (default, const, enum,
+example) is drawn to fit its schema and kept only if the reference validator agrees, so a
+config fails to compile only for a reason worth reporting."""
 
 from __future__ import annotations
 
 import json
-import re
 import string
 from typing import Any
 
 from hypothesis import strategies as st
 from reference import EcmaValidator
-from toolc.model.naming import pascal, snake
+from toolc.emit.pyimports import IMPORTABLE
 
 NAME_CHARS = string.ascii_letters + string.digits + "_.-"
-TEXT = st.text(
+# Names the generated modules import or define: in a description or an enum value they are
+# words of a string literal, never references (a text read as code once imported `Optional`).
+CODE_WORDS = [
+    *sorted(IMPORTABLE), "None", "True", "lambda", "TypeAlias", "model_rebuild", "K", "Item",
+    "Type", "Args", "Data", " | ", "[", "]", "(", ")", "=", "#",
+]  # fmt: skip
+CHARS = st.text(
     alphabet=st.one_of(
         st.sampled_from(list("\"'\\\n\t {}[]#:-`é€ß中文🙂")),
         # line and paragraph separators, NEL, form feed, BOM, zero-width space, a combining
@@ -27,6 +33,12 @@ TEXT = st.text(
     ),
     min_size=1,
     max_size=90,
+)
+TEXT = st.one_of(
+    CHARS,
+    st.lists(st.one_of(CHARS, st.sampled_from(CODE_WORDS)), min_size=1, max_size=6).map(
+        lambda parts: " ".join(parts)[:90]
+    ),
 )
 FLOATS = st.one_of(
     st.sampled_from([1e16, -0.0, 1.5e-7, 1e300, 2.5e20, 0.1, -1e16, 5e-324, 1e22]),
@@ -50,7 +62,7 @@ def names(min_size: int = 1, max_size: int = 64) -> st.SearchStrategy[str]:
     return st.text(alphabet=NAME_CHARS, min_size=min_size, max_size=max_size)
 
 
-def _distinct(values: list[str], forms: tuple[Any, ...]) -> list[str]:
+def distinct(values: list[str], forms: tuple[Any, ...]) -> list[str]:
     """`values` less those whose Python forms meet an earlier one's (a collision toolc
     refuses, and rightly)."""
     seen: set[tuple[int, str]] = set()
@@ -270,88 +282,3 @@ class Schemas:
             if draw(st.booleans()):  # required but not declared: any value
                 schema["required"] = [*schema.get("required", []), draw(names(1, 20))]
         return schema
-
-
-@st.composite
-def configs(draw: st.DrawFn) -> dict[str, Any]:
-    type_names = _distinct(
-        draw(st.lists(st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,63}", fullmatch=True), max_size=3)),
-        (pascal,),
-    )
-    schemas = Schemas(draw, [])
-    types: dict[str, Any] = {}
-    for name in type_names:  # each may use the ones before it
-        types[name] = schemas.schema(1)
-        schemas.types[name] = schemas.published(types[name])
-        schemas.type_names.append(name)
-    if type_names and draw(st.booleans()):  # a recursive type, through properties
-        name = type_names[0] + "Tree"
-        if pascal(name) not in {pascal(n) for n in types}:
-            ref = {"$ref": f"#/types/{name}"}
-            tree: dict[str, Any] = {
-                "type": "object",
-                "properties": {"child": ref, "children": {"type": "array", "items": ref}},
-            }
-            if draw(st.booleans()):
-                tree["properties"]["child"] = {**ref, "default": {}}
-            types[name] = tree
-            schemas.types[name] = schemas.published(tree)
-            schemas.type_names.append(name)
-    servers = draw(st.lists(names(), min_size=1, max_size=3, unique=True))
-    tool_names = _distinct(draw(st.lists(names(), min_size=1, max_size=4)), (snake, pascal))
-    tools: dict[str, Any] = {}
-    for name in tool_names:
-        args_names = _distinct(
-            draw(st.lists(st.one_of(TEXT.map(lambda s: s[:64]), names()), max_size=4)), (snake,)
-        )
-        args = {a: schemas.schema(1) for a in args_names}
-        tool: dict[str, Any] = {
-            "version": draw(st.sampled_from(["1.0.0", "0.1.0", "2.10.3-rc.1+b.5"])),
-            "description": draw(TEXT),
-            "mcp_server": draw(st.sampled_from(servers)),
-            "tool_type": draw(st.sampled_from(["query", "action"])),
-        }
-        if draw(st.booleans()):
-            tool["title"] = draw(TEXT)
-        if draw(st.integers(0, 5)) == 0:
-            tool["enabled"] = False
-        if tool["tool_type"] == "action" and draw(st.booleans()):
-            tool["confirmation_required"] = True
-        if args:
-            tool["args_schema"] = args
-            tool["requires"] = [a for a in args if draw(st.booleans())]
-        if draw(st.booleans()):
-            tool["unknown_args"] = draw(st.sampled_from(["ignore", "forbid"]))
-        if draw(st.integers(0, 3)) == 0:
-            item = schemas.object(2)
-            item["type"] = "object"
-            item.setdefault("properties", {})["ok"] = {"type": "boolean"}
-            item["required"] = [*item.get("required", []), "ok"]
-            item.pop("additionalProperties", None)
-            tool["multi_item"] = {"item": item, "workflow": draw(st.booleans())}
-        elif draw(st.booleans()):
-            tool["returns"] = schemas.object(1) if draw(st.booleans()) else schemas.schema(1)
-        codes = draw(st.lists(st.from_regex(r"[A-Z][A-Z0-9_]{0,40}", fullmatch=True), max_size=3))
-        if codes:
-            tool["errors"] = {
-                c: {"description": draw(TEXT), "retryable": draw(st.booleans()), "hint": draw(TEXT)}
-                for c in codes
-            }
-        tools[name] = tool
-    config: dict[str, Any] = {"tools": tools}
-    if types:
-        config["types"] = types
-    return config
-
-
-def _astral(match: re.Match[str]) -> str:
-    pair = (int(match[1], 16), int(match[2], 16))
-    return f"\\U{0x10000 + ((pair[0] - 0xD800) << 10) + (pair[1] - 0xDC00):08x}"
-
-
-def as_yaml(config: dict[str, Any]) -> str:
-    """JSON text, which YAML 1.2 reads as the same values (non-ASCII escaped: YAML forbids
-    some characters raw, and every escape reads back; YAML spells a character beyond the BMP
-    `\\U0001f600`, not as JSON's surrogate pair)."""
-    text = json.dumps(config, ensure_ascii=True, indent=1) + "\n"
-    return re.sub(r"\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})", _astral, text)

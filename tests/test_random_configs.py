@@ -1,6 +1,7 @@
-"""Issue #9 item 13: random configs give packages that pass `black --check`, `ruff check` and
-`mypy --strict`, and import. The tools run once over a batch of packages (one temporary tree),
-not per example. `TOOLC_RANDOM_CONFIGS=N` (default 40, about a minute) sets the batch's size and
+"""Issue #9 item 13, issue #11 item 4: random configs (random_projects.py) give packages that
+pass `black --check`, `ruff check` and `mypy --strict`, and import: the proof that toolc's own
+layout, with no formatter in the build, is black-stable (decision 0041). The tools run once
+over a batch of packages (one temporary tree), not per example. `TOOLC_RANDOM_CONFIGS=N` (default 40, about a minute) sets the batch's size and
 `TOOLC_RANDOM_SEED` its seed (default 0, so `make test` is repeatable; `random` for a new one)."""
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, given, seed, settings
-from random_configs import as_yaml, configs
+from random_projects import as_yaml, projects
 from toolc import verbs
 from toolc.evolution.baseline import BaselineError
 
@@ -47,13 +48,17 @@ def _batch(root: Path) -> tuple[list[str], list[tuple[str, str]]]:
         phases=[Phase.generate],
         suppress_health_check=list(HealthCheck),
     )
-    @given(config=configs())
-    def generate(config: dict[str, Any]) -> None:
+    @given(project=projects())
+    def generate(project: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
         name = f"pkg_{len(built) + len(refused)}"
+        config, policies = project
         text = as_yaml(config)
+        policies_text = as_yaml(policies) if policies is not None else None
         (root / f"{name}.tools.yaml").write_text(text)
+        if policies_text is not None:
+            (root / f"{name}.tool_policies.yaml").write_text(policies_text)
         try:
-            files = verbs.compile_baseline(text, None, f"{name}:")
+            files = verbs.compile_baseline(text, policies_text, f"{name}:")
         except BaselineError as exc:
             refused.append((name, str(exc)))
             return

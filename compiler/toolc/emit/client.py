@@ -12,45 +12,24 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from toolc.emit.pyexpr import LINE_LENGTH, Expr, call, literal, one_line, render
-from toolc.emit.pylines import annotated
-from toolc.emit.pyliterals import docblock, docstring, py_str
-from toolc.emit.pymodel import NOT_DECLARED, PyField, PyModel
-from toolc.emit.pymodules import (
+from toolc.emit.pyexpr import LINE_LENGTH, Expr, call, literal, names_in, one_line, render
+from toolc.emit.pyfile import write
+from toolc.emit.pyimports import (
+    FUTURE,
     HELPERS,
     PYDANTIC,
     TYPING,
+    Groups,
     import_line,
     isort_key,
-    names_in,
     natural_key,
 )
+from toolc.emit.pylines import annotated
+from toolc.emit.pyliterals import docblock, py_str
+from toolc.emit.pymodel import NOT_DECLARED, PyField, PyModel
 from toolc.emit.pywidth import width
 from toolc.emit.serving import Serving, def_line, served_tools
 from toolc.model.naming import pascal, snake
-
-_DOC = '''"""Typed clients of the package's MCP servers: one method per tool, each argument a typed
-keyword, each answer an `Envelope` (`Success` with typed `data`, or `Failure` with the
-`error`). Arguments are validated here before anything is sent; the server's confirmation
-question goes to the `confirm` callback given to `connect`.
-"""'''
-
-_COMMON = '''
-
-class Unset(enum.Enum):
-    """The value of an optional argument that was not given (and is not sent)."""
-
-    UNSET = "UNSET"
-
-
-UNSET = Unset.UNSET
-
-
-def _given(*pairs: tuple[str, object]) -> dict[str, Any]:
-    """The arguments given, by wire name."""
-    return {name: value for name, value in pairs if value is not UNSET}
-'''
-
 
 # `ToolClient`'s own attributes (tests/test_client_generated.py keeps this list complete): a
 # tool named like one gets its method name with a trailing underscore.
@@ -67,12 +46,23 @@ def method_name(tool: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class ClientPiece:
-    """One tool's method, and every name its annotations use."""
+    """One tool's method (each part laid out), and every name its annotations use."""
 
-    method: str
+    signature: str  # `async def <tool>(...) -> Envelope[<Tool>Data]:`
+    doc: str  # its docstring, or ""
+    call: str  # its body: `return await self.call(...)`
     names: frozenset[str]
     imports: str = ""  # its import line (set once the tool module's own names are known)
     imported: frozenset[str] = frozenset()  # the names that line brings into client.py
+
+
+@dataclass(frozen=True, slots=True)
+class ClientClass:
+    """`class <Server>Client(ToolClient)`: the methods of one mcp_server's tools."""
+
+    name: str
+    server: str
+    methods: tuple[ClientPiece, ...]
 
 
 def _param(f: PyField) -> tuple[str, str]:
@@ -139,32 +129,32 @@ def client_piece(tool: str, args: PyModel, doc: str) -> ClientPiece:
     me = _receiver(args.fields)
     signature = _signature(tool, me, [_param(f) for f in args.fields], f"Envelope[{p}Data]")
     text = docblock(method_doc(doc, args.fields), "        ")
-    method = f"{signature}\n{text}{_body(tool, me, args.fields)}"
     names = {n for f in args.fields for n in names_in(f.type.annotation())} | {f"{p}Data"}
-    names.discard("None")
-    return ClientPiece(method, frozenset(names))
+    return ClientPiece(signature, text, _body(tool, me, args.fields), frozenset(names))
 
 
 def _imports(
     used: set[str], tools: list[str], pieces: Mapping[str, ClientPiece], shared: frozenset[str]
-) -> list[str]:
-    lines = ["from __future__ import annotations", "", "import enum"]
-    lines.append(import_line("typing", sorted({"Any", *(n for n in TYPING if n in used)})))
+) -> Groups:
     pydantic = [n for n in PYDANTIC if n in used]
-    if pydantic:
-        lines += ["", import_line("pydantic", pydantic)]
-    lines.append("")
     helpers = [n for n in HELPERS if n in used]
-    if helpers:
-        lines.append(import_line("._jsonschema", helpers))
-    lines.append(import_line(".client_runtime", ["Envelope", "ToolClient"]))
-    lines.append(import_line(".registry", ["ALL_TOOLS"]))
-    if used & shared:
-        lines.append(import_line(".shared", used & shared))
-    for tool in sorted(tools, key=lambda n: natural_key(snake(n))):
-        if pieces[tool].imports:
-            lines.append(pieces[tool].imports)
-    return lines
+    local = [import_line("._jsonschema", helpers)] if helpers else []
+    local += [
+        import_line(".client_runtime", ["Envelope", "ToolClient"]),
+        import_line(".registry", ["ALL_TOOLS"]),
+        *([import_line(".shared", used & shared)] if used & shared else []),
+        *(
+            pieces[tool].imports
+            for tool in sorted(tools, key=lambda n: natural_key(snake(n)))
+            if pieces[tool].imports
+        ),
+    ]
+    return (
+        (FUTURE,),
+        ("import enum", import_line("typing", {"Any", *(n for n in TYPING if n in used)})),
+        *([(import_line("pydantic", pydantic),)] if pydantic else []),
+        tuple(local),
+    )
 
 
 def with_imports(tool: str, piece: ClientPiece, local: frozenset[str]) -> ClientPiece:
@@ -196,7 +186,6 @@ def _no_clashes(tools: list[str], pieces: Mapping[str, ClientPiece]) -> None:
 
 
 def client_module(
-    header: str,
     serving: Mapping[str, Serving],
     pieces: Mapping[str, ClientPiece],
     shared: frozenset[str],
@@ -206,16 +195,8 @@ def client_module(
     tools = [t for names in servers.values() for t in names]
     _no_clashes(sorted(tools, key=lambda n: natural_key(snake(n))), pieces)
     used = {n for t in tools for n in pieces[t].names}
-    classes = []
-    for server, names in servers.items():
-        methods = "\n\n".join(pieces[t].method for t in names)
-        doc = docstring(
-            f"The tools of the MCP server `{server}`.\n\n"
-            f"`async with {pascal(server)}Client.connect(params, confirm=ask) as tools:`",
-            "    ",
-        )
-        body = f"{doc}\n\n    TOOLS = ALL_TOOLS\n\n{methods}\n"
-        classes.append(f"class {pascal(server)}Client(ToolClient):\n{body}")
-    imports = "\n".join(_imports(used, tools, pieces, shared))
-    text = f"{header}\n{_DOC}\n\n{imports}\n{_COMMON}\n\n" + "\n\n".join(classes)
-    return text.encode()
+    classes = [
+        ClientClass(f"{pascal(server)}Client", server, tuple(pieces[t] for t in names))
+        for server, names in servers.items()
+    ]
+    return write("client.py.j2", imports=_imports(used, tools, pieces, shared), classes=classes)

@@ -15,10 +15,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from toolc.emit.pyexpr import Expr, call
+from toolc.emit.pyexpr import Expr, call, names_in
 from toolc.emit.pyliterals import py_expr
 from toolc.emit.pymodel import TypeExpr
-from toolc.emit.pymodules import names_in
 from toolc.emit.pynames import Keyword
 
 

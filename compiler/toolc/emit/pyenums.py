@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from toolc.emit.pyexpr import Expr, call, name, one_line, sub
+from toolc.emit.pyexpr import Expr, call, name, names_in, sub, union
 from toolc.emit.pyliterals import py_expr, py_str, py_value
 from toolc.emit.pymodel import TypeExpr
 from toolc.emit.pynames import Keyword, keyword
@@ -19,7 +19,7 @@ UNION_LIMIT = 60  # longer unions are named, as the lowering names its own
 def enum_type(
     schema: dict[str, Any],
     hoist: Callable[[Expr, Keyword], Expr],
-    alias: Callable[[Keyword, str], str],
+    alias: Callable[[Keyword, Expr], str],
 ) -> tuple[TypeExpr, set[str]]:
     """The type, and the names it uses. `hoist` names a member as an alias; `alias` names a
     long union."""
@@ -39,15 +39,14 @@ def enum_type(
     if any(isinstance(v, dict) for v in values):
         parts.append(("Object", sub("dict", "str", "Any")))
     used = {"PlainValidator", "one_of"}
-    used |= {n for n in ("Literal", "Any") if any(n in one_line(e) for _, e in parts)}
+    used |= {n for _, e in parts for n in names_in(e) if n in ("Literal", "Any")}
     checker = call("one_of", *(py_expr(v) for v in values))
-    null = ["None"] if None in values else []
+    null = [name("None")] if None in values else []
     if len(parts) == 1 and not null:
         return TypeExpr(parts[0][1], plain=checker), used
-    union = " | ".join([*(one_line(e) for _, e in parts), *null])
-    if len(union) > UNION_LIMIT:
-        hoisted = [hoist(e, keyword("Type", schema, kind)) for kind, e in parts]
-        union = " | ".join([*(h.head for h in hoisted), *null])
-        if len(union) > UNION_LIMIT:
-            union = alias(keyword("Union", schema), union)
-    return TypeExpr(name(union), plain=checker, null_ok=bool(null)), used
+    joined = union(*(e for _, e in parts), *null)
+    if len(joined.head) > UNION_LIMIT:
+        joined = union(*(hoist(e, keyword("Type", schema, kind)) for kind, e in parts), *null)
+        if len(joined.head) > UNION_LIMIT:
+            joined = name(alias(keyword("Union", schema), joined))
+    return TypeExpr(joined, plain=checker, null_ok=bool(null)), used

@@ -5,7 +5,8 @@ comma" then keeps it so), except single-element subscripts, where a comma would 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import keyword
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from toolc.emit.pywidth import width
@@ -16,7 +17,8 @@ LINE_LENGTH = 88  # black's default, pinned: the user's [tool.black] never appli
 @dataclass(frozen=True)
 class Expr:
     """`head[args]` (subscript) or `head(args)` (call), or a plain name when `args` is None;
-    with `literal` "[]" or "{}", a list or dict literal (`head` empty)."""
+    with `literal` "[]" or "{}", a list or dict literal (`head` empty); with `members`, a
+    union written out in `head` (`A | B | None`), its members kept for what reads them."""
 
     head: str
     args: tuple[Expr | str, ...] | None = None
@@ -24,6 +26,7 @@ class Expr:
     exploded: bool = False  # always one element per line (e.g. Field(...) for readability)
     kwargs: tuple[tuple[str, Expr | str], ...] = field(default=())
     literal: str = ""
+    members: tuple[Expr, ...] = ()
 
     def items(self) -> list[str | tuple[str, Expr | str] | Expr]:
         return [*(self.args or ()), *self.kwargs]
@@ -45,6 +48,12 @@ def name(text: str) -> Expr:
 
 def sub(head: str, *args: Expr | str) -> Expr:
     return Expr(head, tuple(args))
+
+
+def union(*members: Expr) -> Expr:
+    """`A | B | ...` as one name (a member that is a union gives its own members)."""
+    flat = tuple(m for member in members for m in (member.members or (member,)))
+    return Expr(" | ".join(one_line(m) for m in flat), members=flat)
 
 
 def call(
@@ -73,6 +82,32 @@ def one_line(e: Expr | str) -> str:
     parts += [f"{k}{e.binds}{one_line(v)}" for k, v in e.kwargs]
     open_, close = e.brackets
     return f"{e.head}{open_}{', '.join(parts)}{close}"
+
+
+def names_in(e: Expr | str | tuple[str, Expr | str]) -> Iterator[str]:
+    """The names an expression refers to (for its imports and the order of definitions): the
+    heads and atoms of its tree, a union's members. An atom or head is a name, `lambda:
+    X...` (a factory naming X) or a literal (a string, a number), which names nothing
+    whatever its text says."""
+    if isinstance(e, tuple):
+        yield from names_in(e[1])
+        return
+    if isinstance(e, str):
+        yield from _atom_names(e)
+        return
+    for member in e.members:
+        yield from names_in(member)
+    yield from _atom_names("" if e.members else e.head)
+    for item in e.items():
+        yield from names_in(item)
+
+
+def _atom_names(text: str) -> Iterator[str]:
+    if not text or text[0] in "\"'":
+        return
+    ident = text.removeprefix("lambda: ").split(".", 1)[0]
+    if ident.isidentifier() and not keyword.iskeyword(ident):
+        yield ident
 
 
 def has_exploded(e: Expr | str) -> bool:

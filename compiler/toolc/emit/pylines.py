@@ -94,6 +94,9 @@ def _annotation(indent: int, annotation: Annotation, lead: int, rest: int) -> st
     text = _flat(annotation)
     parts: list[Expr | str] = []
     for member in annotation if isinstance(annotation, list) else [annotation]:
+        if isinstance(member, Expr) and member.members:  # a union the lowering made
+            parts += member.members
+            continue
         bare = isinstance(member, str) or (member.args is None and not member.call)
         parts += members(one_line(member)) if bare else [member]
     if len(parts) > 1:

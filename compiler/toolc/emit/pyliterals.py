@@ -92,9 +92,9 @@ def docstring(text: str, indent: str) -> str:
 
 
 def docblock(text: str | None, indent: str) -> str:
-    """The docstring and its line break, or nothing when no text would be left in it (an
-    empty docstring is ruff's D419)."""
+    """The docstring, or "" when no text would be left in it (an empty docstring is ruff's
+    D419)."""
     if text is None:
         return ""
     written = docstring(text, indent)
-    return "" if written.strip() == '""""""' else written + "\n"
+    return "" if written.strip() == '""""""' else written

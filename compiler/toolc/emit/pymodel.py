@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolc.emit.pyexpr import Expr, call, name, sub
+from toolc.emit.pyexpr import Expr, call, name, sub, union
 
 NOT_DECLARED: Any = object()  # a field whose schema declares no `default`
 
@@ -24,7 +24,7 @@ class TypeExpr:
         if not self.nullable or self.base.head in ("Any", "None"):
             return self.base
         # Bases are plain names here: the lowering hoists anything longer into an alias.
-        return name(f"{self.base.head} | None")
+        return union(self.base, name("None"))
 
     def metadata(self) -> list[Expr]:
         plain = [call("PlainValidator", self.plain)] if self.plain is not None else []

@@ -1,4 +1,4 @@
-"""The entries of the generated registry.py: one `ToolSpec(...)` per tool."""
+"""The entries of the generated registry.py: the arguments of one `ToolSpec(...)` per tool."""
 
 from __future__ import annotations
 
@@ -27,7 +27,9 @@ def _mapping(value: dict[str, str], indent: int) -> str:
     return f"MappingProxyType(\n{pad}    {{\n{items}{pad}    }}\n{pad})"
 
 
-def tool_entry(tool: ToolDecl, published: dict[str, Any]) -> str:
+def tool_entry(tool: ToolDecl, published: dict[str, Any]) -> dict[str, str]:
+    """The arguments of the tool's `ToolSpec(...)` in registry.py, as Python expressions laid
+    out for their place in it (the template writes one `key=value,` line each)."""
     p = pascal(tool.name)
     pre = tool.policy.pre_validation if tool.policy is not None else None
     pre_expr = "None"
@@ -47,25 +49,23 @@ def tool_entry(tool: ToolDecl, published: dict[str, Any]) -> str:
         for code, spec in sorted((tool.decl.errors or {}).items())
     }  # fmt: skip
     annotations = {k: py_value(v) for k, v in published["annotations"].items()}
-    fields = [
-        ("name", py_str(tool.name)),
-        ("version", py_str(tool.decl.version)),
-        ("title", py_str(published["title"])),
-        ("description", py_str(tool.decl.description)),
-        ("mcp_server", py_str(tool.decl.mcp_server)),
-        ("enabled", str(tool.enabled)),
-        ("module", py_str(f".tools.{snake(tool.name)}")),
-        ("annotations", _mapping(annotations, 8)),
-        ("operation_type", py_str(tool.operation_type)),
-        ("require_confirmation", str(tool.require_confirmation)),
-        ("pre_validation", pre_expr),
-        ("multi_item", str(tool.decl.multi_item is not None)),
-        ("workflow", str(bool(tool.decl.multi_item and tool.decl.multi_item.workflow))),
-        ("unknown_args", py_str(tool.decl.unknown_args or "ignore")),
-        ("errors", _mapping(errors, 8)),
-        ("envelope_reserve_bytes", str(reserve_bytes(tool))),
-        ("args_name", py_str(f"{p}Args")),
-        ("data_name", py_str(f"{p}Data")),
-    ]
-    body = "".join(f"        {k}={v},\n" for k, v in fields)
-    return f"{py_str(tool.name)}: ToolSpec(\n{body}    ),"
+    return {
+        "name": py_str(tool.name),
+        "version": py_str(tool.decl.version),
+        "title": py_str(published["title"]),
+        "description": py_str(tool.decl.description),
+        "mcp_server": py_str(tool.decl.mcp_server),
+        "enabled": str(tool.enabled),
+        "module": py_str(f".tools.{snake(tool.name)}"),
+        "annotations": _mapping(annotations, 8),
+        "operation_type": py_str(tool.operation_type),
+        "require_confirmation": str(tool.require_confirmation),
+        "pre_validation": pre_expr,
+        "multi_item": str(tool.decl.multi_item is not None),
+        "workflow": str(bool(tool.decl.multi_item and tool.decl.multi_item.workflow)),
+        "unknown_args": py_str(tool.decl.unknown_args or "ignore"),
+        "errors": _mapping(errors, 8),
+        "envelope_reserve_bytes": str(reserve_bytes(tool)),
+        "args_name": py_str(f"{p}Args"),
+        "data_name": py_str(f"{p}Data"),
+    }

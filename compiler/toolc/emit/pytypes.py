@@ -12,7 +12,7 @@ from typing import Any
 
 from toolc.emit.pydefaults import accepts_null, default_of, endless, field_key
 from toolc.emit.pyenums import enum_type
-from toolc.emit.pyexpr import Expr, call, name, sub
+from toolc.emit.pyexpr import Expr, call, name, sub, union
 from toolc.emit.pyliterals import py_value
 from toolc.emit.pymodel import NOT_DECLARED, PyAlias, PyField, PyModel, TypeExpr
 from toolc.emit.pynames import Keyword, Names, Naming, Path, keyword
@@ -40,13 +40,21 @@ def _is_model(schema: Any) -> bool:
     )
 
 
+def _field_name(wire: str, taken: set[str]) -> str:
+    """The field's Python name: the wire name in snake case, `_` added until it is new."""
+    ident = snake(wire)
+    while ident in taken:
+        ident += "_"
+    taken.add(ident)
+    return ident
+
+
 class Lowering:
     """Lowers the schemas of one owner (a tool's args, data or item, or a shared type)."""
 
     def __init__(
         self,
         type_names: dict[str, str],
-        envelope_names: dict[str, str] | None = None,
         taken: Iterable[str] = (),
         nullable_types: frozenset[str] = frozenset(),
         type_schemas: dict[str, Any] | None = None,
@@ -57,15 +65,12 @@ class Lowering:
         self.current_type: str | None = None  # the shared type being lowered, if one is
         # The shared types that are model classes (their declared defaults are built).
         self.shared_models = {
-            type_names[t]
-            for t, s in (type_schemas or {}).items()
-            if t in type_names and _is_model(s)
+            type_names[t] for t, s in self.type_schemas.items() if t in type_names and _is_model(s)
         }
-        self.envelope_names = envelope_names or ENVELOPE_DEFS
+        self.envelope_names = ENVELOPE_DEFS
         # Models and aliases in the order they were made: an inner one before its user.
         self.definitions: list[PyModel | PyAlias] = []
         self.used: set[str] = set()  # helper names the rendered code needs imported
-        self.referenced: set[str] = set()  # shared types referenced
         self.names = Names(taken)  # every name given in the module
 
     def _models(self) -> set[str]:
@@ -103,11 +108,7 @@ class Lowering:
         ref = schema.get("$ref")
         if isinstance(ref, str) and ref.startswith(DEFS_REF):
             target = ref[len(DEFS_REF) :]
-            if target in self.envelope_names:
-                referenced = self.envelope_names[target]
-            else:
-                referenced = self.type_names[target]
-                self.referenced.add(target)
+            referenced = self.envelope_names.get(target) or self.type_names[target]
             expr = TypeExpr(name(referenced), null_ok=target in self.nullable_types)
             self._constraints(
                 schema, expr, self._types(schema) or {"string", "number", "integer", "array"}
@@ -150,12 +151,12 @@ class Lowering:
             self.hoist(m.inline(), owner, path, special, keyword("Type", schema, k.title()))
             for m, k in zip(members, concrete, strict=True)
         ]
-        union = " | ".join(p.head for p in parts)
-        if len(union) > 60:  # a named alias, laid out one member per line
+        joined = union(*parts)
+        if len(joined.head) > 60:  # a named alias, laid out one member per line
             alias = self.names.name(owner, path, special, keyword("Union", schema))
-            self.definitions.append(PyAlias(alias, None, name(union)))
-            union = alias
-        return TypeExpr(name(union), nullable=nullable)
+            self.definitions.append(PyAlias(alias, None, joined))
+            joined = name(alias)
+        return TypeExpr(joined, nullable=nullable)
 
     @staticmethod
     def _types(schema: dict[str, Any]) -> set[str]:
@@ -168,9 +169,9 @@ class Lowering:
         return kinds
 
     def _enum(self, schema: dict[str, Any], owner: str, path: Path, naming: Naming) -> TypeExpr:
-        def alias(word: Keyword, union: str) -> str:
+        def alias(word: Keyword, joined: Expr) -> str:
             named = self.names.name(owner, path, naming, word)
-            self.definitions.append(PyAlias(named, None, name(union)))
+            self.definitions.append(PyAlias(named, None, joined))
             return named
 
         expr, used = enum_type(
@@ -246,10 +247,7 @@ class Lowering:
         fields: list[PyField] = []
         names: set[str] = set()
         for wire, prop in props.items():
-            ident = snake(wire)
-            while ident in names:
-                ident += "_"
-            names.add(ident)
+            ident = _field_name(wire, names)
             spec = prop if isinstance(prop, dict) else {}
             expr = self.lower(prop, owner, (*path, wire), special, doc=spec.get("description"))
             is_required = wire in required
@@ -281,10 +279,7 @@ class Lowering:
                 default=default, declared=spec.get("default", NOT_DECLARED),
             ))  # fmt: skip
         for wire in sorted(required - set(props)):  # required but undeclared: any value
-            ident = snake(wire)
-            while ident in names:
-                ident += "_"
-            names.add(ident)
+            ident = _field_name(wire, names)
             self.used.add("Any")
             alias = wire if wire != ident else None
             fields.append(PyField(ident, TypeExpr(name("Any")), True, alias=alias))

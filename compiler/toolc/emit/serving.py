@@ -14,8 +14,9 @@ from typing import Literal
 
 from toolc.contract.semver import Version
 from toolc.emit.pyexpr import LINE_LENGTH, render, sub
-from toolc.emit.pyliterals import docblock, docstring, py_str
-from toolc.emit.pymodules import import_line, natural_key
+from toolc.emit.pyfile import HEADER, write
+from toolc.emit.pyimports import FUTURE, import_line, natural_key
+from toolc.emit.pyliterals import docblock, py_str
 from toolc.emit.pywidth import width
 from toolc.model import ToolDecl
 from toolc.model.naming import pascal, snake
@@ -39,7 +40,8 @@ class Serving:
     doc: str
     alias: str  # its `<Tool>Result` alias
     imports: str  # its import line
-    method: str  # its method in the server's Protocol
+    signature: str  # its method's `async def` in the server's Protocol
+    docstring: str  # that method's docstring, or "" (then the signature ends with ` ...`)
 
 
 def serving_of(tool: ToolDecl) -> Serving:
@@ -48,18 +50,18 @@ def serving_of(tool: ToolDecl) -> Serving:
     name = tool.name
     alias, names = _result_alias(name, kind)
     imports = import_line(f".tools.{snake(name)}", {f"{pascal(name)}Args", *names})
-    method = _method(name, tool.decl.description)
+    signature, docstring = _method(name, tool.decl.description)
     return Serving(
         tool.decl.mcp_server, tool.enabled, tool.decl.version, kind, tool.decl.description,
-        alias, imports, method,
+        alias, imports, signature, docstring,
     )  # fmt: skip
 
 
-def runtime_files(header: str) -> dict[str, bytes]:
+def runtime_files() -> dict[str, bytes]:
     files = {}
     for pattern in RUNTIME_GLOBS:
         for path in sorted(RUNTIME_DIR.glob(pattern)):
-            files[path.name] = (header + "\n" + path.read_text(encoding="utf-8")).encode()
+            files[path.name] = (HEADER + "\n" + path.read_text(encoding="utf-8")).encode()
     return files
 
 
@@ -68,20 +70,20 @@ def _result_alias(name: str, kind: Kind) -> tuple[str, set[str]]:
     multi-item answer itself, so those return `Items` of the item model, not `<Tool>Data`)."""
     p = pascal(name)
     if kind == "plain":
-        expr = f"{p}Data | Reply[{p}Data]"
+        members = [f"{p}Data", f"Reply[{p}Data]"]
         names = {f"{p}Data"}
     else:
         items = f"Items[{p}Item]"
-        expr = f"{items} | Reply[{items}]"
+        members = [items, f"Reply[{items}]"]
         names = {f"{p}Item"}
         if kind == "workflow":  # or the workflow's own output, read at `output[<tool>]`
-            expr = f"Mapping[str, Any] | {expr} | Reply[Mapping[str, Any]]"
-    head = f"{p}Result: TypeAlias = "
+            members = ["Mapping[str, Any]", *members, "Reply[Mapping[str, Any]]"]
+    head, expr = f"{p}Result: TypeAlias = ", " | ".join(members)
     if len(head) + len(expr) <= LINE_LENGTH:
         return head + expr, names
     if 4 + len(expr) <= LINE_LENGTH:
         return head + "(\n    " + expr + "\n)", names
-    return head + "(\n    " + "\n    | ".join(expr.split(" | ")) + "\n)", names
+    return head + "(\n    " + "\n    | ".join(members) + "\n)", names
 
 
 def def_line(indent: str, head: str, params: list[str], returns: str, body: str = "") -> str:
@@ -100,14 +102,15 @@ def def_line(indent: str, head: str, params: list[str], returns: str, body: str 
     return f"{indent}{head}(\n{lines}{indent}) -> {returns}:{body}"
 
 
-def _method(name: str, doc: str) -> str:
+def _method(name: str, doc: str) -> tuple[str, str]:
+    """The method's signature and docstring."""
     p = pascal(name)
     params = ["self", f"args: {p}Args", "ctx: ToolContext"]
     head = f"async def {snake(name)}"
     text = docblock(doc, "        ")
     if not text:  # black puts a body of `...` alone on the def's line
-        return def_line("    ", head, params, f"{p}Result", " ...")
-    return def_line("    ", head, params, f"{p}Result") + "\n" + text + "        ..."
+        return def_line("    ", head, params, f"{p}Result", " ..."), ""
+    return def_line("    ", head, params, f"{p}Result"), text
 
 
 def served_tools(per_tool: Mapping[str, Serving]) -> dict[str, list[str]]:
@@ -119,49 +122,38 @@ def served_tools(per_tool: Mapping[str, Serving]) -> dict[str, list[str]]:
     return dict(sorted(servers.items()))
 
 
-def handlers_module(header: str, per_tool: Mapping[str, Serving]) -> bytes:
+@dataclass(frozen=True, slots=True)
+class Protocol:
+    """`class <Server>Handlers(Protocol)`: one method per tool the server serves."""
+
+    name: str
+    server: str
+    methods: tuple[Serving, ...]
+
+
+def handlers_module(per_tool: Mapping[str, Serving]) -> bytes:
     servers = served_tools(per_tool)
     tools = [n for names in servers.values() for n in names]
     ordered = sorted(tools, key=lambda n: natural_key(snake(n)))
-    aliases = [per_tool[n].alias for n in ordered]
-    imports = [per_tool[n].imports for n in ordered]
     typing = {"Protocol", "TypeAlias"}
     if any(per_tool[n].kind == "workflow" for n in tools):
         typing.add("Any")
-    std: list[str] = [import_line("typing", typing)]
-    if "Any" in typing:
-        std.insert(0, "from collections.abc import Mapping")
+    std = ["from collections.abc import Mapping"] if "Any" in typing else []
     uses_items = any(per_tool[n].kind != "plain" for n in tools)
     runtime = import_line(
         ".server_runtime", {"Reply", "ToolContext", *(["Items"] if uses_items else [])}
     )
-    classes = []
-    for server, served in servers.items():
-        methods = "\n\n".join(per_tool[n].method for n in served)
-        doc = docstring(f"The tools of the MCP server `{server}`, one method each.", "    ")
-        classes.append(f"class {handlers_class(server)}(Protocol):\n{doc}\n\n{methods}\n")
-    text = "\n".join(
-        [
-            header,
-            docstring(
-                "What a server's handlers implement: one typed method per tool it serves.\n\n"
-                "Write a class with these methods (`toolc scaffold` starts one) and pass an\n"
-                "instance to `server.create_server`; a tool raises `ToolFailure` for a\n"
-                "declared error.",
-                "",
-            ),
-            "",
-            "from __future__ import annotations",
-            "",
-            *std,
-            "",
-            runtime,
-            *imports,
-            "",
-            *aliases,
-        ]
+    imports = (
+        (FUTURE,),
+        (*std, import_line("typing", typing)),
+        (runtime, *(per_tool[n].imports for n in ordered)),
     )
-    return (text + "\n\n\n" + "\n\n".join(classes)).encode()
+    protocols = [
+        Protocol(handlers_class(server), server, tuple(per_tool[n] for n in served))
+        for server, served in servers.items()
+    ]
+    aliases = [per_tool[n].alias for n in ordered]
+    return write("handlers.py.j2", imports=imports, aliases=aliases, protocols=protocols)
 
 
 def handlers_class(server: str) -> str:

@@ -1,0 +1,76 @@
+"""The import lines of the generated modules, grouped and sorted as isort (ruff's I rules)
+wants them, and the orders ruff checks names in (`__all__`, imported names, modules)."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
+
+from toolc.emit.pyexpr import LINE_LENGTH
+from toolc.emit.pywidth import width
+
+TYPING = ("Annotated", "Any", "Literal", "Optional", "TypeAlias", "Union")
+PYDANTIC = ("BaseModel", "BeforeValidator", "ConfigDict", "Field", "PlainValidator")
+HELPERS = ("JsonInt", "WireModel", "one_of", "reject_null", "unique_items", "validated")
+ENVELOPE = ("ErrorInfo", "Meta")
+# What a models module may import: no class or alias it defines may take one of these names.
+IMPORTABLE = frozenset((*TYPING, *PYDANTIC, *HELPERS, *ENVELOPE))
+FUTURE = "from __future__ import annotations"
+
+Groups = tuple[tuple[str, ...], ...]  # import lines, a blank line between two groups
+
+
+@functools.cache  # pure; the registry sorts every tool's names with it
+def natural_key(text: str) -> tuple[tuple[int, int, str], ...]:
+    """Runs of digits compare as numbers (t2 before t10), as ruff's sorts do."""
+    return tuple(
+        (0, int(chunk), "") if chunk.isdigit() else (1, 0, chunk)
+        for chunk in re.findall(r"[0-9]+|[^0-9]+", text)
+    )
+
+
+def _kind(name: str) -> int:
+    return 0 if name.isupper() and len(name) > 1 else 1 if name[:1].isupper() else 2
+
+
+@functools.cache
+def isort_key(name: str) -> tuple[int, tuple[tuple[int, int, str], ...]]:
+    """isort's order-by-type for imported names (CONSTANTS, Classes, others), case-blind."""
+    return _kind(name), natural_key(name.lower())
+
+
+@functools.cache
+def all_key(name: str) -> tuple[int, tuple[tuple[int, int, str], ...]]:
+    """ruff's RUF022 order for `__all__`: the same kinds, case-sensitive within each."""
+    return _kind(name), natural_key(name)
+
+
+def imports(used: set[str], local: set[str], shared: set[str], depth: str) -> Groups:
+    """The import groups of a models module: the names it uses and does not define itself
+    (`depth`: the relative prefix of the package, `.` or `..`)."""
+
+    def pick(offered: Iterable[str]) -> list[str]:
+        return sorted((n for n in offered if n in used and n not in local), key=isort_key)
+
+    own = (
+        (f"{depth}_jsonschema", pick(HELPERS)),
+        (f"{depth}envelope", pick(ENVELOPE)),
+        (f"{depth}shared", pick(shared)),
+    )
+    groups = [
+        (FUTURE,),
+        (import_line("typing", pick(TYPING)),) if pick(TYPING) else (),
+        (import_line("pydantic", pick(PYDANTIC)),) if pick(PYDANTIC) else (),
+        tuple(import_line(module, names) for module, names in own if names),
+    ]
+    return tuple(group for group in groups if group)
+
+
+def import_line(module: str, names: Iterable[str], indent: str = "") -> str:
+    listed = sorted(names, key=isort_key)
+    line = f"{indent}from {module} import {', '.join(listed)}"
+    if width(line) <= LINE_LENGTH:
+        return line
+    inner = "".join(f"{indent}    {n},\n" for n in listed)
+    return f"{indent}from {module} import (\n{inner}{indent})"

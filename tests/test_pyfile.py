@@ -1,0 +1,92 @@
+"""The typed model of a generated models module (emit/pyfile.py): definitions ordered from the
+names their expressions refer to, never from their text, and written by the templates as black
+writes them."""
+
+from __future__ import annotations
+
+import black
+from toolc import verbs
+from toolc.emit.pyexpr import call, name, names_in, sub, union
+from toolc.emit.pyfile import AliasDef, ClassDef, models_module, write
+from toolc.emit.pyimports import imports
+from toolc.emit.pyliterals import py_str
+from toolc.emit.pymodel import PyAlias, PyField, PyModel, TypeExpr
+from toolc.emit.pymodules import alias_def, class_def, used_by
+
+
+def _alias(alias: str, *refs: str) -> AliasDef:
+    return AliasDef(alias, True, " | ".join(refs) or "str", (), frozenset(refs))
+
+
+def _class(cls: str, *refs: str) -> ClassDef:
+    return ClassDef(cls, False, "", "forbid", (), frozenset(refs))
+
+
+def test_a_literal_names_nothing_whatever_its_text_says() -> None:
+    described = call("Field", kwargs=[("description", py_str("use Optional or K | None"))])
+    expr = sub("Annotated", union(name("A"), name("B"), name("None")), described)
+    assert set(names_in(expr)) == {"Annotated", "A", "B", "Field"}
+    assert set(names_in(sub("Literal", py_str("PlainValidator"), "1e16", "True"))) == {"Literal"}
+    factory = call("Field", kwargs=[("default_factory", name("lambda: M.model_validate"))])
+    assert "M" in set(names_in(factory))
+
+
+def test_unions_keep_their_members_flat() -> None:
+    inner = union(name("A"), name("B"))
+    whole = union(inner, name("None"))
+    assert whole.head == "A | B | None"
+    assert [m.head for m in whole.members] == ["A", "B", "None"]
+
+
+def test_aliases_follow_the_aliases_they_name_and_classes_come_first() -> None:
+    module = models_module(
+        (("from __future__ import annotations",),),
+        [_alias("C", "B"), _class("M", "C"), _alias("B", "A"), _alias("A"), _class("N", "str")],
+    )
+    assert [c.name for c in module.classes] == ["M", "N"]
+    assert [a.name for a in module.aliases] == ["A", "B", "C"]
+    assert module.rebuilt == ("M",)  # N names no alias
+
+
+def test_a_cycle_keeps_the_order_made() -> None:
+    module = models_module((), [_alias("X", "Y"), _alias("Y", "X")])
+    assert [a.name for a in module.aliases] == ["X", "Y"]
+
+
+def test_a_models_module_is_black_stable() -> None:
+    field = PyField("value", TypeExpr(name("Alias"), nullable=True), False, default="None")
+    long = "L" * 70
+    definitions = [
+        class_def(PyModel("Model", "A model.\n\nWith two paragraphs.", "forbid", [field])),
+        class_def(PyModel(long + "Wrapped", None, "allow", [])),
+        alias_def(PyAlias("Alias", "Its doc.", union(*(name(f"{long}{i}") for i in range(3))))),
+        alias_def(PyAlias("Short", None, name("str"))),
+    ]
+    groups = imports(used_by(definitions), {"Model", "Alias", "Short"}, set(), "..")
+    source = write("shared.py.j2", module=models_module(groups, definitions)).decode()
+    assert black.format_str(source, mode=black.Mode()) == source
+    assert source.endswith("Model.model_rebuild()\n")
+
+
+def test_words_of_code_in_texts_import_and_order_nothing() -> None:
+    """A description naming `Optional` once imported it unused (ruff F401); a string in an
+    enum naming a later alias once moved its alias after it."""
+    config = """
+types:
+  A: {enum: ["x B y", 2.5]}
+  B: {type: array, items: {type: boolean}, minItems: 2}
+tools:
+  t:
+    version: 1.0.0
+    description: "use Optional or PlainValidator"
+    mcp_server: s
+    tool_type: query
+    args_schema:
+      a: {type: string, description: "an Optional or ErrorInfo value"}
+"""
+    files = verbs.compile_baseline(config, None, "t:")
+    tool = files["tools/t.py"].decode()
+    assert "Optional" not in tool.split('"""', 2)[2].split("class ")[0]
+    assert "ErrorInfo" not in tool.split("class ")[0]
+    shared = files["shared.py"].decode()
+    assert shared.index("\nA: TypeAlias") < shared.index("\nB: TypeAlias")
