@@ -5,7 +5,8 @@ writes them."""
 from __future__ import annotations
 
 import black
-from toolc.emit.pyexpr import call, name, names_in, sub, union
+import pytest
+from toolc.emit.pyexpr import Expr, call, name, names_in, sub, union
 from toolc.emit.pyfile import AliasDef, ClassDef, models_module, write
 from toolc.emit.pyimports import imports
 from toolc.emit.pyliterals import py_str
@@ -15,7 +16,7 @@ from toolc.pipeline import compile_texts
 
 
 def _alias(alias: str, *refs: str) -> AliasDef:
-    return AliasDef(alias, True, " | ".join(refs) or "str", (), frozenset(refs))
+    return AliasDef(alias, True, False, " | ".join(refs) or "str", (), frozenset(refs))
 
 
 def _class(cls: str, *refs: str) -> ClassDef:
@@ -66,6 +67,29 @@ def test_a_models_module_is_black_stable() -> None:
     source = write("shared.py.j2", module=models_module(groups, definitions)).decode()
     assert black.format_str(source, mode=black.Mode()) == source
     assert source.endswith("Model.model_rebuild()\n")
+
+
+VALUES = [
+    name("str"),
+    sub("Literal", *(py_str(f"value-{i}") for i in range(4))),
+    sub("Annotated", sub("dict", "str", "Any"), call("PlainValidator", call("one_of", "1", "2"))),
+    sub("Annotated", sub("list", "bool"), call("Field", kwargs=[("min_length", "2")])),
+    union(*(name(f"Member{i}Type") for i in range(4))),
+    union(*(name(f"VeryLongMemberName{i}Type") for i in range(4))),
+    sub("list", "JsonInt"),
+    sub("dict", "str", sub("list", "Any")),
+]
+
+
+@pytest.mark.parametrize("value", VALUES, ids=lambda v: v.head or "literal")
+def test_aliases_are_black_stable_at_every_length(value: Expr) -> None:
+    """A random config found `<long name>: TypeAlias = Annotated[` wider than a line: black
+    then wraps the value in parentheses."""
+    for size in range(1, 140, 3):
+        statement = alias_def(PyAlias("A" * size, None, value))
+        module = models_module((), [statement])
+        source = write("_models.py.j2", module=module).decode().lstrip("\n")
+        assert black.format_str(source, mode=black.Mode()) == source
 
 
 def test_words_of_code_in_texts_import_and_order_nothing() -> None:

@@ -89,7 +89,8 @@ def _signature(tool: str, me: str, params: list[tuple[str, str]], returns: str) 
     head = f"async def {method_name(tool)}"
     flat = [me, *(["*"] if params else []), *(one for one, _ in params)]
     line = def_line("    ", head, flat, returns)
-    if all(width(x) <= LINE_LENGTH for x in line.split("\n")):
+    # No argument: nothing more to split (a lone `*` would not even parse).
+    if not params or all(width(x) <= LINE_LENGTH for x in line.split("\n")):
         return line
     laid = "".join(f"{full}\n" for _, full in params)
     return f"    {head}(\n        {me},\n        *,\n{laid}    ) -> {returns}:"
