@@ -4,11 +4,15 @@ writes them."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import black
 import pytest
 from toolc.emit.pyexpr import Expr, call, name, names_in, sub, union
 from toolc.emit.pyfile import AliasDef, ClassDef, models_module, write
-from toolc.emit.pyimports import imports
+from toolc.emit.pyimports import imports, natural_key
 from toolc.emit.pyliterals import py_str
 from toolc.emit.pymodel import PyAlias, PyField, PyModel, TypeExpr
 from toolc.emit.pymodules import alias_def, class_def, used_by
@@ -114,3 +118,20 @@ tools:
     assert "ErrorInfo" not in tool.split("class ")[0]
     shared = files["shared.py"].decode()
     assert shared.index("\nA: TypeAlias") < shared.index("\nB: TypeAlias")
+
+
+def test_modules_sort_as_ruff_sorts_them_with_leading_zeros(tmp_path: Path) -> None:
+    """A random config found tools `n.0` and `n.000` imported in an order ruff refused."""
+    names = ["n_10", "n_000_pv", "n_1", "n_0_pv", "n_2", "n_000", "n_01", "n_0"]
+    ordered = sorted(names, key=natural_key)
+    assert ordered == ["n_0", "n_0_pv", "n_000", "n_000_pv", "n_01", "n_1", "n_2", "n_10"]
+    source = "".join(f"from .{n} import A{i}\n" for i, n in enumerate(ordered))
+    source += "\n__all__ = [\n" + "".join(f'    "{n}",\n' for n in ordered) + "]\n"
+    (tmp_path / "m.py").write_text(source)
+    ruff = Path(sys.executable).parent / "ruff"
+    checked = subprocess.run(
+        [str(ruff), "check", "--isolated", "--select", "I,RUF022", "-q", str(tmp_path)],
+        capture_output=True,
+        text=True,
+    )
+    assert checked.returncode == 0, checked.stdout
