@@ -59,7 +59,11 @@ FORMATS = ["date", "date-time", "email", "uri", "uuid", "hostname"]
 
 
 def names(min_size: int = 1, max_size: int = 64) -> st.SearchStrategy[str]:
-    return st.text(alphabet=NAME_CHARS, min_size=min_size, max_size=max_size)
+    """A name of a length drawn evenly (hypothesis's text favours short ones, and the long
+    ones are where lines reach black's limit)."""
+    return st.integers(min_size, max_size).flatmap(
+        lambda n: st.text(alphabet=NAME_CHARS, min_size=n, max_size=n)
+    )
 
 
 def distinct(values: list[str], forms: tuple[Any, ...]) -> list[str]:
@@ -191,7 +195,12 @@ class Schemas:
         if kind == "names":  # strings only: the `Literal[...]` of long, odd names
             return {
                 "enum": draw(
-                    st.lists(TEXT.map(lambda s: s[:64]), min_size=1, max_size=5, unique=True)
+                    st.lists(
+                        st.one_of(TEXT.map(lambda s: s[:64]), names()),
+                        min_size=1,
+                        max_size=5,
+                        unique=True,
+                    )
                 )
             }
         if kind in ("enum", "const", "ref"):

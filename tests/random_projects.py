@@ -1,15 +1,17 @@
 """Hypothesis strategies for whole projects: tools.yaml and tool_policies.yaml as JSON (which is
 YAML 1.2), from the pieces random_configs.py draws. Every tool keyword is drawn (title,
 enabled, confirmation_required, args_schema, requires, unknown_args, multi_item, returns,
-errors, annotations), `types:` and `bump_policy`, and every policy keyword (operation_type,
-require_confirmation, requires, pre_validation with a validator taking the target's arguments).
-Server names are sometimes of the lengths that put server.py's `create_server` lines at black's
-line limit (the `@overload` of `github` beside another server was once 89 columns)."""
+errors, annotations), `types:`, `bump_policy` and `accepted_breaks`, and every policy keyword
+(operation_type, require_confirmation, requires, pre_validation with a validator taking the
+target's arguments). Server names are sometimes of the lengths that put server.py's
+`create_server` lines at black's limit (`github` beside another server made its `@overload`
+too wide once)."""
 
 from __future__ import annotations
 
 import json
 import re
+import string
 from typing import Any
 
 from hypothesis import strategies as st
@@ -122,10 +124,11 @@ def _tool(draw: st.DrawFn, schemas: Schemas, servers: list[str]) -> dict[str, An
 
 
 def _types(draw: st.DrawFn, schemas: Schemas) -> dict[str, Any]:
-    type_names = distinct(
-        draw(st.lists(st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,63}", fullmatch=True), max_size=3)),
-        (pascal,),
-    )
+    identifiers = st.tuples(
+        st.sampled_from(string.ascii_letters + "_"),
+        names(0, 63).map(lambda rest: "".join(c if c.isalnum() else "_" for c in rest)),
+    ).map("".join)
+    type_names = distinct(draw(st.lists(identifiers, max_size=3)), (pascal,))
     types: dict[str, Any] = {}
     for name in type_names:  # each may use the ones before it
         types[name] = schemas.schema(1)
@@ -176,6 +179,12 @@ def projects(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any] | None]:
         config["types"] = types
     if draw(st.integers(0, 3)) == 0:
         config["bump_policy"] = draw(st.sampled_from(["semver", "any"]))
+    if draw(st.integers(0, 3)) == 0:  # a break accepted ahead of its release
+        broken = draw(st.sampled_from(tool_names))
+        config["accepted_breaks"] = [
+            {"tool": broken, "from": tools[broken]["version"], "to": "99.0.0",
+             "rule": "arg-removed", "reason": draw(TEXT)}
+        ]  # fmt: skip
     return config, {"tool_policies": policies} if policies else None
 
 

@@ -4,18 +4,23 @@ writes them."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import black
+import pytest
 from toolc import verbs
-from toolc.emit.pyexpr import call, name, names_in, sub, union
+from toolc.emit.pyexpr import Expr, call, name, names_in, sub, union
 from toolc.emit.pyfile import AliasDef, ClassDef, models_module, write
-from toolc.emit.pyimports import imports
+from toolc.emit.pyimports import imports, natural_key
 from toolc.emit.pyliterals import py_str
 from toolc.emit.pymodel import PyAlias, PyField, PyModel, TypeExpr
 from toolc.emit.pymodules import alias_def, class_def, used_by
 
 
 def _alias(alias: str, *refs: str) -> AliasDef:
-    return AliasDef(alias, True, " | ".join(refs) or "str", (), frozenset(refs))
+    return AliasDef(alias, True, False, " | ".join(refs) or "str", (), frozenset(refs))
 
 
 def _class(cls: str, *refs: str) -> ClassDef:
@@ -68,6 +73,29 @@ def test_a_models_module_is_black_stable() -> None:
     assert source.endswith("Model.model_rebuild()\n")
 
 
+VALUES = [
+    name("str"),
+    sub("Literal", *(py_str(f"value-{i}") for i in range(4))),
+    sub("Annotated", sub("dict", "str", "Any"), call("PlainValidator", call("one_of", "1", "2"))),
+    sub("Annotated", sub("list", "bool"), call("Field", kwargs=[("min_length", "2")])),
+    union(*(name(f"Member{i}Type") for i in range(4))),
+    union(*(name(f"VeryLongMemberName{i}Type") for i in range(4))),
+    sub("list", "JsonInt"),
+    sub("dict", "str", sub("list", "Any")),
+]
+
+
+@pytest.mark.parametrize("value", VALUES, ids=lambda v: v.head or "literal")
+def test_aliases_are_black_stable_at_every_length(value: Expr) -> None:
+    """A random config found `<long name>: TypeAlias = Annotated[` wider than a line: black
+    then wraps the value in parentheses."""
+    for size in range(1, 140, 3):
+        statement = alias_def(PyAlias("A" * size, None, value))
+        module = models_module((), [statement])
+        source = write("_models.py.j2", module=module).decode().lstrip("\n")
+        assert black.format_str(source, mode=black.Mode()) == source
+
+
 def test_words_of_code_in_texts_import_and_order_nothing() -> None:
     """A description naming `Optional` once imported it unused (ruff F401); a string in an
     enum naming a later alias once moved its alias after it."""
@@ -90,3 +118,20 @@ tools:
     assert "ErrorInfo" not in tool.split("class ")[0]
     shared = files["shared.py"].decode()
     assert shared.index("\nA: TypeAlias") < shared.index("\nB: TypeAlias")
+
+
+def test_modules_sort_as_ruff_sorts_them_with_leading_zeros(tmp_path: Path) -> None:
+    """A random config found tools `n.0` and `n.000` imported in an order ruff refused."""
+    names = ["n_10", "n_000_pv", "n_1", "n_0_pv", "n_2", "n_000", "n_01", "n_0"]
+    ordered = sorted(names, key=natural_key)
+    assert ordered == ["n_0", "n_0_pv", "n_000", "n_000_pv", "n_01", "n_1", "n_2", "n_10"]
+    source = "".join(f"from .{n} import A{i}\n" for i, n in enumerate(ordered))
+    source += "\n__all__ = [\n" + "".join(f'    "{n}",\n' for n in ordered) + "]\n"
+    (tmp_path / "m.py").write_text(source)
+    ruff = Path(sys.executable).parent / "ruff"
+    checked = subprocess.run(
+        [str(ruff), "check", "--isolated", "--select", "I,RUF022", "-q", str(tmp_path)],
+        capture_output=True,
+        text=True,
+    )
+    assert checked.returncode == 0, checked.stdout

@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from toolc.emit.pyexpr import LINE_LENGTH, Expr, call, literal, names_in, one_line, render
+from toolc.emit.pyexpr import LINE_LENGTH, Expr, call, literal, names_in, one_line, render, sub
 from toolc.emit.pyfile import write
 from toolc.emit.pyimports import (
     FUTURE,
@@ -28,7 +28,7 @@ from toolc.emit.pylines import annotated
 from toolc.emit.pyliterals import docblock, py_str
 from toolc.emit.pymodel import NOT_DECLARED, PyField, PyModel
 from toolc.emit.pywidth import width
-from toolc.emit.serving import Serving, def_line, served_tools
+from toolc.emit.serving import Serving, def_line, def_tail, served_tools
 from toolc.model.naming import pascal, snake
 
 # `ToolClient`'s own attributes (tests/test_client_generated.py keeps this list complete): a
@@ -85,14 +85,15 @@ def _receiver(fields: list[PyField]) -> str:
     return next(n for n in ("self", "this", "client", "self_", "this_") if n not in taken)
 
 
-def _signature(tool: str, me: str, params: list[tuple[str, str]], returns: str) -> str:
+def _signature(tool: str, me: str, params: list[tuple[str, str]], returns: Expr) -> str:
     head = f"async def {method_name(tool)}"
     flat = [me, *(["*"] if params else []), *(one for one, _ in params)]
     line = def_line("    ", head, flat, returns)
-    if all(width(x) <= LINE_LENGTH for x in line.split("\n")):
+    # No argument: nothing more to split (a lone `*` would not even parse).
+    if not params or all(width(x) <= LINE_LENGTH for x in line.split("\n")):
         return line
     laid = "".join(f"{full}\n" for _, full in params)
-    return f"    {head}(\n        {me},\n        *,\n{laid}    ) -> {returns}:"
+    return f"    {head}(\n        {me},\n        *,\n{laid}{def_tail('    ', returns)}"
 
 
 def _body(tool: str, me: str, fields: list[PyField]) -> str:
@@ -127,7 +128,8 @@ def method_doc(doc: str, fields: list[PyField]) -> str:
 def client_piece(tool: str, args: PyModel, doc: str) -> ClientPiece:
     p = pascal(tool)
     me = _receiver(args.fields)
-    signature = _signature(tool, me, [_param(f) for f in args.fields], f"Envelope[{p}Data]")
+    returns = sub("Envelope", f"{p}Data")
+    signature = _signature(tool, me, [_param(f) for f in args.fields], returns)
     text = docblock(method_doc(doc, args.fields), "        ")
     names = {n for f in args.fields for n in names_in(f.type.annotation())} | {f"{p}Data"}
     return ClientPiece(signature, text, _body(tool, me, args.fields), frozenset(names))

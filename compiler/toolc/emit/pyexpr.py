@@ -123,7 +123,14 @@ def render(e: Expr | str, indent: int, trailer: str = "", lead: int = 0, reserve
     `trailer` (a comma, ` = None`, ...), laid out as black lays it out (`reserve`: the width
     of what follows the trailer on the same line, counted but not written)."""
     if isinstance(e, str) or (e.args is None and not e.call):
-        return one_line(e) + trailer
+        flat = one_line(e) + trailer
+        alone = isinstance(e, Expr) and e.members and lead == 0
+        if alone and indent + width(flat) + reserve > LINE_LENGTH:
+            # a union alone on its line that does not fit: black splits it at each `|`
+            assert isinstance(e, Expr)
+            pad = "\n" + " " * indent + "| "
+            return pad.join(one_line(m) for m in e.members) + trailer
+        return flat
     if not e.items():  # `[]`, `{}`, `f()`: nothing to lay out
         return one_line(e) + trailer
     flat = one_line(e)

@@ -43,7 +43,8 @@ class AliasDef:
 
     name: str
     typed: bool
-    value: str  # laid out after `<name>: TypeAlias = `
+    wrapped: bool  # `<name>` is too wide for the line: `<name>: (\n    TypeAlias\n) = <value>`
+    value: str  # laid out after `<name>: TypeAlias = ` (after `) = ` when wrapped)
     comment: tuple[str, ...]
     refs: frozenset[str]  # the names its value refers to
 

@@ -21,11 +21,17 @@ FUTURE = "from __future__ import annotations"
 Groups = tuple[tuple[str, ...], ...]  # import lines, a blank line between two groups
 
 
+Key = tuple[tuple[int, int, str], ...]
+
+
 @functools.cache  # pure; the registry sorts every tool's names with it
-def natural_key(text: str) -> tuple[tuple[int, int, str], ...]:
-    """Runs of digits compare as numbers (t2 before t10), as ruff's sorts do."""
+def natural_key(text: str) -> Key:
+    """ruff's natural order (strnatcmp's): runs of digits compare as numbers (t2 before t10),
+    a run with a leading zero digit by digit, as a fraction (t0 before t01 before t1)."""
     return tuple(
-        (0, int(chunk), "") if chunk.isdigit() else (1, 0, chunk)
+        ((0, 0, chunk) if chunk[0] == "0" else (0, 1, f"{len(chunk):06d}{chunk}"))
+        if chunk.isdigit()
+        else (1, 0, chunk)
         for chunk in re.findall(r"[0-9]+|[^0-9]+", text)
     )
 
@@ -35,13 +41,13 @@ def _kind(name: str) -> int:
 
 
 @functools.cache
-def isort_key(name: str) -> tuple[int, tuple[tuple[int, int, str], ...]]:
+def isort_key(name: str) -> tuple[int, Key]:
     """isort's order-by-type for imported names (CONSTANTS, Classes, others), case-blind."""
     return _kind(name), natural_key(name.lower())
 
 
 @functools.cache
-def all_key(name: str) -> tuple[int, tuple[tuple[int, int, str], ...]]:
+def all_key(name: str) -> tuple[int, Key]:
     """ruff's RUF022 order for `__all__`: the same kinds, case-sensitive within each."""
     return _kind(name), natural_key(name)
 

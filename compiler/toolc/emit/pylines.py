@@ -1,13 +1,18 @@
 """`name: annotation = default` statements and parameters laid out as black (the pinned
 version) lays them out when they do not fit one line, so the output is black-stable.
 
-What black does, in the order it tries (checked against black in tests/test_pylines.py):
-an annotation already exploded (it has magic trailing commas) stays exploded; otherwise a
-bracketed default is split at its brackets, an atom default is wrapped in parentheses (not
-in parameters); else the annotation is split: a union is wrapped in parentheses (one member
-per line if that is still too long), a subscript is exploded; a bare name is left long."""
+What black does, in the order it tries (checked against black in tests/test_pylines.py, at
+every length of name around the line limit): a long name before a subscript hint gets the
+hint wrapped in parentheses (or split at its brackets when even `name: (` is too wide), and
+the default split in turn; an annotation already exploded (it has magic trailing commas)
+stays exploded; otherwise a bracketed default is split at its brackets, an atom default is
+wrapped in parentheses (not in parameters); else the annotation is split: a union is wrapped
+in parentheses (one member per line if that is still too long), a subscript is exploded, a
+name is wrapped in parentheses (a parameter's is left long)."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from toolc.emit.pyexpr import LINE_LENGTH, Expr, has_exploded, one_line, render
 from toolc.emit.pywidth import width
@@ -59,6 +64,17 @@ def annotated(
     if not exploded and width(flat) <= LINE_LENGTH:
         return flat
     lead = width(field) + 2
+    if (
+        not parameter
+        and isinstance(annotation, Expr)
+        and _bracketed(annotation)
+        and width(head + _head(annotation)) > LINE_LENGTH  # a long name before the hint
+    ):
+        # black wraps the hint in parentheses, unless a line would still be too wide
+        wrapped = head + _wrapped(annotation, indent) + _after_wrapped(default, indent, exploded)
+        if all(width(line) <= LINE_LENGTH for line in wrapped.split("\n")):
+            return wrapped
+        return head + render(annotation, indent, "", lead=lead) + _after_split(default, indent)
     if exploded and not isinstance(annotation, list):
         return _then_default(head + render(annotation, indent, "", lead=lead), indent, default, end)
     if default is not None and not parameter:
@@ -69,7 +85,9 @@ def annotated(
             inner = render(default, indent + 4)
             return f"{opening}(\n{pad}    {inner}\n{pad}){end}"
     rest = width(flat) - width(head + _flat(annotation))
-    laid = _annotation(indent, annotation, lead, rest)
+    laid = _annotation(indent, annotation, lead, rest, parameter)
+    if not parameter and laid.endswith(")") and not _bracketed_hint(annotation):
+        return head + laid + _after_split(default, indent)  # a name or union in parentheses
     return _then_default(head + laid, indent, default, end)
 
 
@@ -77,6 +95,10 @@ def _head(e: Expr | str) -> str:
     """What comes before the first line break of `e` split at its brackets: `Field(`, `[`."""
     assert not isinstance(e, str)
     return e.head + e.brackets[0]
+
+
+def _bracketed_hint(annotation: Annotation) -> bool:
+    return isinstance(annotation, Expr) and _bracketed(annotation)
 
 
 def _then_default(before: str, indent: int, default: Expr | str | None, end: str) -> str:
@@ -87,9 +109,10 @@ def _then_default(before: str, indent: int, default: Expr | str | None, end: str
     return before + " = " + render(default, indent, end, lead=lead)
 
 
-def _annotation(indent: int, annotation: Annotation, lead: int, rest: int) -> str:
+def _annotation(indent: int, annotation: Annotation, lead: int, rest: int, parameter: bool) -> str:
     """The annotation split, as it does not fit with the `rest` of its line after it: a
-    union in parentheses, one member per line if need be (each split in turn)."""
+    union in parentheses, one member per line if need be (each split in turn); a subscript
+    split at its brackets; a name in parentheses (a parameter's left long)."""
     pad = " " * indent
     text = _flat(annotation)
     parts: list[Expr | str] = []
@@ -108,4 +131,41 @@ def _annotation(indent: int, annotation: Annotation, lead: int, rest: int) -> st
     assert not isinstance(annotation, list)
     if _bracketed(annotation):
         return render(annotation, indent, "", lead=lead, reserve=rest)
+    if not parameter and indent + 4 + width(text) <= LINE_LENGTH:
+        return _wrapped(annotation, indent)
     return text
+
+
+def _wrapped(annotation: Expr, indent: int) -> str:
+    """The annotation in parentheses, as black writes a type hint whose first line (up to its
+    opening bracket, or the whole name) would be too wide."""
+    pad = " " * indent
+    return f"(\n{pad}    {render(annotation, indent + 4)}\n{pad})"
+
+
+def _exploded_default(default: Expr, indent: int) -> str:
+    """A bracketed default split at its brackets, one element per line (black splits it once
+    the hint before it is split; the magic trailing comma keeps it so)."""
+    return " = " + render(replace(default, exploded=True), indent, lead=4)
+
+
+def _after_wrapped(default: Expr | str | None, indent: int, exploded: bool) -> str:
+    """` = default` after a subscript hint black wrapped in parentheses: an atom in
+    parentheses of its own (on their own lines after an exploded hint)."""
+    if default is None:
+        return ""
+    if isinstance(default, Expr) and _bracketed(default):
+        return _exploded_default(default, indent)
+    if exploded:
+        pad = " " * indent
+        return f" = (\n{pad}    {one_line(default)}\n{pad})"
+    return f" = ({one_line(default)})"
+
+
+def _after_split(default: Expr | str | None, indent: int) -> str:
+    """` = default` after a hint split at its brackets or a name in parentheses."""
+    if default is None:
+        return ""
+    if isinstance(default, Expr) and _bracketed(default):
+        return _exploded_default(default, indent)
+    return f" = {one_line(default)}"

@@ -69,10 +69,9 @@ def _printable(text: str) -> str:
     return "".join(ch if ch == "\n" or ord(ch) >= 0x20 else " " for ch in text.expandtabs(4))
 
 
-def comment(text: str) -> str:
-    """`text` as comment lines (`# ...`), or "" when nothing printable is left."""
-    lines = [f"# {line}".rstrip() for line in _printable(text).strip().splitlines()]
-    return "\n".join(lines)
+def comment_lines(text: str) -> list[str]:
+    """`text` as comment lines (`# ...`), none when nothing printable is left."""
+    return [f"# {line}".rstrip() for line in _printable(text).strip().splitlines()]
 
 
 def docstring(text: str, indent: str) -> str:

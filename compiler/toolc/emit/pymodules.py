@@ -5,11 +5,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 from toolc.emit.pyexpr import LINE_LENGTH, Expr, call, names_in, one_line, render, sub
 from toolc.emit.pyfile import AliasDef, ClassDef
 from toolc.emit.pylines import annotated
-from toolc.emit.pyliterals import comment, docblock, py_expr, py_str
+from toolc.emit.pyliterals import comment_lines, docblock, py_expr, py_str
 from toolc.emit.pymodel import PyAlias, PyField, PyModel
 from toolc.emit.pywidth import width
 
@@ -55,27 +56,62 @@ def class_def(m: PyModel) -> ClassDef:
     return ClassDef(m.name, wrapped, doc, m.extra, tuple(fields), frozenset(refs))
 
 
+def _value(head: str, expr: Expr) -> str | None:
+    """`expr` laid out after `head` (`X = `, `X: TypeAlias = `) as black lays out the right-hand
+    side of an assignment: on the line when it fits; split at its brackets when the line up to
+    the first one fits; else wrapped in parentheses, on one line inside them when it fits (a
+    union: else one member per line). None when even `head(` is too wide."""
+    lead = width(head)
+    flat = one_line(expr)
+    if lead + width(flat) <= LINE_LENGTH:
+        return flat
+    bracketed = expr.args is not None or expr.call
+    if bracketed and lead + width(expr.head) + 1 <= LINE_LENGTH:
+        return render(expr, 0, lead=lead)
+    if lead + 1 > LINE_LENGTH:
+        return None
+    if expr.members:
+        if 4 + width(flat) <= LINE_LENGTH:
+            return "(\n    " + flat + "\n)"
+        return "(\n    " + "\n    | ".join(one_line(m) for m in expr.members) + "\n)"
+    return "(\n    " + render(expr, 4) + "\n)"
+
+
+def _after_split_annotation(expr: Expr, head: str) -> str:
+    """The value after `) = ` once black has split the annotation of `head` (`X: (`). When
+    even `X: (` is too wide, black splits the value too: at its brackets (one element per
+    line, which the magic trailing comma keeps), a union in parentheses; otherwise the value
+    is laid out as a right-hand side after `) = `, a union in parentheses."""
+    flat = one_line(expr)
+    split = width(head) > LINE_LENGTH
+    if expr.members:
+        if not split and width(f") = ({flat})") <= LINE_LENGTH:
+            return f"({flat})"
+        if 4 + width(flat) <= LINE_LENGTH:
+            return f"(\n    {flat}\n)"
+        return "(\n    " + "\n    | ".join(one_line(m) for m in expr.members) + "\n)"
+    if expr.args is None and not expr.call:
+        return flat
+    if split:
+        return render(replace(expr, exploded=True), 0, lead=4)
+    return _value(") = ", expr) or flat
+
+
 def alias_def(a: PyAlias) -> AliasDef:
-    lead = len(f"{a.name}: TypeAlias = ")
-    members = a.expr.members
-    if members and lead + width(a.expr.head) > LINE_LENGTH:
-        # black wraps a long right-hand side in parentheses: on one line inside them when it
-        # fits, else one member per line.
-        if 4 + width(a.expr.head) <= LINE_LENGTH:
-            value = "(\n    " + a.expr.head + "\n)"
-        else:
-            value = "(\n    " + "\n    | ".join(one_line(m) for m in members) + "\n)"
-    else:
-        value = render(a.expr, 0, lead=lead)
-    lines = tuple(comment(a.doc).splitlines()) if a.doc else ()
-    return AliasDef(a.name, True, value, lines, frozenset(names_in(a.expr)))
+    value = _value(f"{a.name}: TypeAlias = ", a.expr)
+    wrapped = value is None  # black splits the annotation instead: `X: (TypeAlias) = ...`
+    if value is None:
+        value = _after_split_annotation(a.expr, f"{a.name}: (")
+    lines = tuple(comment_lines(a.doc)) if a.doc else ()
+    return AliasDef(a.name, True, wrapped, value, lines, frozenset(names_in(a.expr)))
 
 
 def literal_alias(alias: str, values: list[str]) -> AliasDef:
     """`<alias> = Literal[...]` of the strings `values` (a tool's error codes)."""
     expr = sub("Literal", *(py_str(v) for v in values))
-    value = render(expr, 0, lead=len(f"{alias} = "))
-    return AliasDef(alias, False, value, (), frozenset(names_in(expr)))
+    head = f"{alias} = "
+    value = _value(head, expr) or render(expr, 0, lead=len(head))  # black leaves a line too long
+    return AliasDef(alias, False, False, value, (), frozenset(names_in(expr)))
 
 
 def used_by(definitions: Iterable[ClassDef | AliasDef]) -> set[str]:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Literal
 
 from toolc.contract.semver import Version
-from toolc.emit.pyexpr import LINE_LENGTH, render, sub
+from toolc.emit.pyexpr import LINE_LENGTH, Expr, one_line, render, sub
 from toolc.emit.pyfile import HEADER, write
 from toolc.emit.pyimports import FUTURE, import_line, natural_key
 from toolc.emit.pyliterals import docblock, py_str
@@ -86,20 +86,29 @@ def _result_alias(name: str, kind: Kind) -> tuple[str, set[str]]:
     return head + "(\n    " + "\n    | ".join(members) + "\n)", names
 
 
-def def_line(indent: str, head: str, params: list[str], returns: str, body: str = "") -> str:
+def def_line(indent: str, head: str, params: list[str], returns: Expr | str, body: str = "") -> str:
     """`{head}(params) -> returns:` as black lays it out: one line, or the parameters on one
     line of their own, or one per line (`body`: what follows the colon on the same line,
     such as an overload's ` ...`, which counts towards the line's length)."""
     joined = ", ".join(params)
-    one = f"{indent}{head}({joined}) -> {returns}:{body}"
+    one = f"{indent}{head}({joined}) -> {one_line(returns)}:{body}"
     if width(one) <= LINE_LENGTH:
         return one
     inner = indent + "    "
     if len(params) > 1 and width(inner + joined) <= LINE_LENGTH:
-        return f"{indent}{head}(\n{inner}{joined}\n{indent}) -> {returns}:{body}"
+        return f"{indent}{head}(\n{inner}{joined}\n{def_tail(indent, returns, body)}"
     # one per line with a trailing comma (black adds one to a lone parameter)
     lines = "".join(f"{inner}{x},\n" for x in params)
-    return f"{indent}{head}(\n{lines}{indent}) -> {returns}:{body}"
+    return f"{indent}{head}(\n{lines}{def_tail(indent, returns, body)}"
+
+
+def def_tail(indent: str, returns: Expr | str, body: str = "") -> str:
+    """`) -> returns:` closing a definition's parameters; a subscript too wide for the line
+    split at its brackets, as black splits it."""
+    line = f"{indent}) -> {one_line(returns)}:{body}"
+    if width(line) <= LINE_LENGTH or isinstance(returns, str):
+        return line
+    return f"{indent}) -> " + render(returns, len(indent), ":" + body, lead=len(") -> "))
 
 
 def _method(name: str, doc: str) -> tuple[str, str]:
