@@ -1,5 +1,5 @@
 """Renderers: GCC-style text with the source line and a caret, JSON lines, GitHub annotations,
-a Markdown PR comment, and JUnit XML for CI test reports."""
+a Markdown PR comment, JUnit XML for CI test reports and SARIF 2.1.0 for code scanning."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Mapping
 from toolc.diagnostics.model import Diagnostic, Span
 from toolc.diagnostics.textlines import yaml_lines
 
-FORMATS = ("text", "json", "github", "markdown", "junit")
+FORMATS = ("text", "json", "github", "markdown", "junit", "sarif")
 
 _VERSION_GATE = {
     "version-not-bumped", "version-decreased", "version-bump-too-small", "tool-removed",
@@ -181,10 +181,19 @@ def render_junit(diagnostics: Iterable[Diagnostic], sources: Mapping[str, str]) 
     return junit("toolc", cases)
 
 
+def render_sarif(diagnostics: Iterable[Diagnostic], sources: Mapping[str, str]) -> str:
+    # Imported on use: the catalogue it reads loads every code and rule, which a build that
+    # prints text has no need of.
+    from toolc.diagnostics import sarif
+
+    return sarif.render_sarif(diagnostics, sources)
+
+
 RENDERERS: dict[str, Callable[[Iterable[Diagnostic], Mapping[str, str]], str]] = {
     "text": render_text,
     "json": render_json,
     "github": render_github,
     "markdown": render_markdown,
     "junit": render_junit,
+    "sarif": render_sarif,
 }

@@ -1,15 +1,19 @@
 """`toolc diff` output in every format: text (a terminal), json (one object per finding, then a
 summary naming the gate that failed), github (workflow annotations on the tool's line),
 markdown (a PR comment: by mcp_server then tool, breaking first, with the required bump, and
-the text the model reads in a section of its own) and junit (one test case per changed tool)."""
+the text the model reads in a section of its own), junit (one test case per changed tool) and
+sarif (code scanning: one result per finding)."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import Literal
 
 from toolc.diagnostics.render import _gh_data, _gh_property, junit
+from toolc.diagnostics.sarif import SarifResult, sarif_log
 from toolc.evolution.changes import ToolChange
+from toolc.evolution.findings import Finding
 
 LEVELS = ("breaking", "warning", "compatible", "unclassified", "docs")
 
@@ -84,20 +88,21 @@ def render_json(changes: list[ToolChange], label: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _kind(c: ToolChange, f: Finding) -> Literal["error", "warning", "notice"]:
+    """An error where this finding alone sets a bump the version misses; breaks and warnings
+    warn; the rest is a notice."""
+    if not c.ok and f.rule in c.forcing:
+        return "error"
+    return "warning" if f.level in ("breaking", "warning") else "notice"
+
+
 def render_github(changes: list[ToolChange], label: str) -> str:
     out = []
     for c in changes:
         if c.span is None:
             continue
         for f in c.findings:
-            forcing = not c.ok and f.rule in c.forcing
-            kind = (
-                "error"
-                if forcing
-                else "warning"
-                if f.level in ("breaking", "warning")
-                else "notice"
-            )
+            kind = _kind(c, f)
             props = [
                 f"file={_gh_property(c.span.path)}",
                 f"line={c.span.line}",
@@ -162,10 +167,33 @@ def render_junit(changes: list[ToolChange], label: str) -> str:
     return junit("toolc diff", cases)
 
 
+def render_sarif(changes: list[ToolChange], label: str) -> str:
+    """Each finding a result at its tool's line (a removed tool has none), the accepted ones
+    suppressed in source: the `accepted_breaks` entry is their justification."""
+    results = [
+        SarifResult(
+            f.rule,
+            "note" if (kind := _kind(c, f)) == "notice" else kind,
+            f"{f.message} ({f.level}; {_versions(c)}, {_verdict(c)})",
+            c.span,
+        )
+        for c in changes
+        for f in c.findings
+    ]
+    results += [
+        SarifResult(f.rule, "note", f"{f.message} ({f.level}; {_versions(c)})", c.span,
+                    suppressed=f"an accepted break of {c.tool} (accepted_breaks)")
+        for c in changes
+        for f in c.accepted
+    ]  # fmt: skip
+    return sarif_log(results)
+
+
 RENDERERS: dict[str, Callable[[list[ToolChange], str], str]] = {
     "text": render_text,
     "json": render_json,
     "github": render_github,
     "markdown": render_markdown,
     "junit": render_junit,
+    "sarif": render_sarif,
 }
