@@ -217,7 +217,14 @@ def test_diagnostics_shown_in_text_blocks_have_real_codes() -> None:
 
 
 # A name in backquotes that looks like a code, and is none: a format, an annotation, an example.
-NOT_CODES = {"cancel-order", "date-time", "x-toolc-label", "x-toolc-user-prompt"}
+NOT_CODES = {
+    "cancel-order",
+    "date-time",
+    "x-toolc-label",
+    "x-toolc-user-prompt",
+    "toolc-check",
+    "toolc-build",
+}
 NAME = r"`([a-z][a-z0-9]*(?:-[a-z0-9]+)+)`"
 LEVEL_AFTER = re.compile(
     NAME + r"\)?,?\s+\(?(?:is\s+)?(?:an?\s+)?(warning|error|breaking|compatible)\b"
