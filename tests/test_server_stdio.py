@@ -8,6 +8,7 @@ arguments, so one process per fixture covers many cases. Every envelope goes thr
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import re
 from collections.abc import Iterator
@@ -156,6 +157,32 @@ def test_list_tools_is_tools_json(name: str, request: pytest.FixtureRequest) -> 
     listed = _listed(connection)
     assert listed == list(connection.published.values())
     assert all(t["_meta"]["version"] for t in listed)
+
+
+def _jcs(value: Any) -> bytes:
+    """RFC 8785 for what descriptors hold (no floats): members sorted by UTF-16 code units,
+    compact, strings as JSON.stringify writes them. Written here apart from toolc's own."""
+    if isinstance(value, dict):
+        members = sorted(value.items(), key=lambda kv: kv[0].encode("utf-16-be"))
+        inner = b",".join(json.dumps(k, ensure_ascii=False).encode() + b":" + _jcs(v)
+                          for k, v in members)  # fmt: skip
+        return b"{" + inner + b"}"
+    if isinstance(value, list):
+        return b"[" + b",".join(_jcs(v) for v in value) + b"]"
+    assert not isinstance(value, float)
+    return json.dumps(value, ensure_ascii=False).encode()
+
+
+@pytest.mark.parametrize("name", ["retail", "telecom"])
+def test_each_listed_tool_carries_the_digest_of_what_it_lists(
+    name: str, request: pytest.FixtureRequest
+) -> None:
+    """A gateway pins a tool by `_meta["dev.toolc/sha256"]`: the SHA-256 of the canonical JSON of
+    the listed tool without `_meta`, recomputed here from what the client received."""
+    connection: Connection = request.getfixturevalue(name)
+    for tool in _listed(connection):
+        meta = tool.pop("_meta")
+        assert meta["dev.toolc/sha256"] == hashlib.sha256(_jcs(tool)).hexdigest(), tool["name"]
 
 
 def test_list_tools_serves_one_mcp_server(lab: Connection) -> None:

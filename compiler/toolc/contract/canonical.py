@@ -102,6 +102,11 @@ def canonical_json(value: Any) -> str:
     raise TypeError(f"not JSON: {type(value).__name__}")
 
 
+def sha256(value: Any) -> str:
+    """The full SHA-256 of the value's canonical JSON, in hex: what a gateway pins a tool by."""
+    return hashlib.sha256(canonical_bytes(value)).hexdigest()
+
+
 def sha16(value: Any) -> str:
     """The first 16 hex digits of the sha256 of the value's canonical JSON in UTF-8."""
     return hashlib.sha256(canonical_bytes(value)).hexdigest()[:16]

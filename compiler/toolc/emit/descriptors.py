@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolc.contract.canonical import sha256
 from toolc.contract.framework import ENVELOPE_VERSION
 from toolc.emit.schemas import input_schema, output_schema
 from toolc.model import ToolDecl
@@ -18,6 +19,10 @@ def display_title(tool: ToolDecl) -> str:
     text = " ".join(words)
     return text[:1].upper() + text[1:]
 
+
+# The `_meta` key of a descriptor's digest (decision 0062): reverse-DNS prefixed, as MCP asks of
+# keys that are not its own, so no client mistakes it for a field of the protocol.
+DIGEST_KEY = "dev.toolc/sha256"
 
 HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 
@@ -40,16 +45,19 @@ def tool_annotations(tool: ToolDecl) -> dict[str, Any]:
 def descriptor(
     tool: ToolDecl, types: dict[str, dict[str, Any]], validates: list[str]
 ) -> dict[str, Any]:
-    """The tool as `tools/list` publishes it (the MCP `Tool` object, wire names)."""
-    return {
+    """The tool as `tools/list` publishes it (the MCP `Tool` object, wire names). `_meta`
+    carries the SHA-256 of the canonical JSON (RFC 8785) of everything else, so a client or a
+    gateway can pin the exact tool it reviewed."""
+    published: dict[str, Any] = {
         "name": tool.name,
         "title": display_title(tool),
         "description": tool.decl.description,
         "inputSchema": input_schema(tool, types),
         "outputSchema": output_schema(tool, types, validates),
         "annotations": tool_annotations(tool),
-        "_meta": {"version": tool.decl.version, "envelopeVersion": ENVELOPE_VERSION},
     }
+    meta = {"version": tool.decl.version, "envelopeVersion": ENVELOPE_VERSION}
+    return {**published, "_meta": {**meta, DIGEST_KEY: sha256(published)}}
 
 
 def contract(tool: ToolDecl, published: dict[str, Any]) -> dict[str, Any]:
