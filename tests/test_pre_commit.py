@@ -13,9 +13,8 @@ from pathlib import Path
 
 import pytest
 
-EXAMPLES_DIR = Path(__file__).resolve().parents[1] / "examples"
-
 ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES_DIR = ROOT / "examples"
 # What building toolc from a checkout needs (pyproject's wheel and its force-include).
 SHIPPED = (
     "pyproject.toml",

@@ -20,6 +20,7 @@ from mcp import types
 from mcp.shared.exceptions import MCPError
 from runtime_support.harness import EXAMPLES, SUPPORT, Connection, build, package
 from runtime_support.markers import PNG, SECRET
+from toolc.contract.listing import wire_size
 
 MODERN = "2026-07-28"
 LEGACY = "2025-11-25"
@@ -183,6 +184,18 @@ def test_each_listed_tool_carries_the_digest_of_what_it_lists(
     for tool in _listed(connection):
         meta = tool.pop("_meta")
         assert meta["dev.toolc/sha256"] == hashlib.sha256(_jcs(tool)).hexdigest(), tool["name"]
+
+
+@pytest.mark.parametrize("name", ["retail", "telecom"])
+def test_the_listing_cost_is_what_the_client_receives(
+    name: str, request: pytest.FixtureRequest
+) -> None:
+    """`toolc check --stats` counts each descriptor's bytes as sent: the JSON the SDK client
+    parsed, written back compactly, has exactly that size."""
+    connection: Connection = request.getfixturevalue(name)
+    for tool in connection.list_tools().tools:
+        received = tool.model_dump_json(by_alias=True, exclude_none=True).encode()
+        assert wire_size(connection.published[tool.name]) == len(received), tool.name
 
 
 def test_list_tools_serves_one_mcp_server(lab: Connection) -> None:

@@ -17,15 +17,27 @@ from toolc.cli.common import (
     report,
     settings_for,
 )
+from toolc.cli.settings import Settings
 from toolc.diagnostics.paths import shown_path
+
+
+def budget_of(settings: Settings) -> tuple[int, str] | None:
+    """The listing budget and where it was set, for the warning's message."""
+    if settings.listing_budget is None:
+        return None
+    return settings.listing_budget, f"listing_budget at {settings.origin('listing_budget')}"
 
 
 @click.command()
 @build_options
 @click.option("--diff", "show_diff", is_flag=True, help="Print unified diffs of changed files.")
+@click.option(
+    "--stats", is_flag=True,
+    help="Print what each server's tools/list costs: bytes and estimated tokens, per tool.",
+)  # fmt: skip
 def check(
     config_dir: Path, fmt: str | None, strict: bool | None, out: Path | None,
-    snapshot: Path | None, show_diff: bool, no_cache: bool, against: str | None,
+    snapshot: Path | None, show_diff: bool, stats: bool, no_cache: bool, against: str | None,
 ) -> None:  # fmt: skip
     """Validate the config in DIR, and compare the generated files with what a build would write.
 
@@ -42,8 +54,13 @@ def check(
     with BaselineUsage():
         result = verbs.build(
             config_dir, out_dir, snapshot_path, write=False, cache=not no_cache,
-            against=against, notify=notify,
+            against=against, notify=notify, stats=stats, listing_budget=budget_of(settings),
         )  # fmt: skip
+    if result.costs is not None and stats:
+        from toolc.contract.listing import render_costs
+
+        # The table is what was asked for; beside a machine format it goes to stderr.
+        click.echo(render_costs(result.costs), nl=False, err=settings.format != "text")
     if show_diff and result.drift is not None and result.files is not None:
         from toolc.workspace.textdiff import unified
 
@@ -78,6 +95,7 @@ def build(
         result = verbs.build(
             config_dir, out_dir, snapshot_path, write=True, strict=settings.strict,
             cache=not no_cache, against=against, notify=notify,
+            listing_budget=budget_of(settings),
         )  # fmt: skip
     written = f"wrote {shown_path(out_dir)} and {shown_path(snapshot_path)}"
     done = written if result.written else "nothing written"

@@ -24,6 +24,7 @@ class Settings:
     format: str = "text"
     out: Path | None = None  # the generated package directory; its name is the package name
     snapshot: Path | None = None
+    listing_budget: int | None = None  # tokens per mcp_server's tools/list (an estimate)
     # Where each path setting came from, for messages: `--out`, or `pyproject.toml:3:1`.
     origins: tuple[tuple[str, str], ...] = ()
 
@@ -62,20 +63,30 @@ def load_settings(config_dir: Path) -> Settings:
     table = tool.get("toolc", {}) if isinstance(tool, dict) else None
     if not isinstance(table, dict):
         raise SettingsError(f"{pyproject}: [tool.toolc] must be a table")
-    known: dict[str, type] = {"strict": bool, "format": str, "out": str, "snapshot": str}
+    known: dict[str, type] = {
+        "strict": bool, "format": str, "out": str, "snapshot": str, "listing_budget": int,
+    }  # fmt: skip
     for key, value in table.items():
         if key not in known:
             raise SettingsError(
                 f"{pyproject}: unknown setting '{key}' in [tool.toolc] "
                 f"(known: {', '.join(sorted(known))})"
             )
-        if not isinstance(value, known[key]):
+        if not isinstance(value, known[key]) or (known[key] is int and isinstance(value, bool)):
             raise SettingsError(f"{pyproject}: [tool.toolc] {key} must be a {known[key].__name__}")
+    if table.get("listing_budget", 1) < 1:
+        raise SettingsError(
+            f"{pyproject}: [tool.toolc] listing_budget must be a positive number of tokens"
+        )
     if "format" in table and table["format"] not in FORMATS:
         raise SettingsError(f"{pyproject}: [tool.toolc] format must be one of {', '.join(FORMATS)}")
     # Paths in pyproject.toml are relative to the file that states them.
     text = pyproject.read_text(encoding="utf-8")
-    origins = tuple((k, _located(pyproject, text, k)) for k in ("out", "snapshot") if k in table)
+    origins = tuple(
+        (k, _located(pyproject, text, k))
+        for k in ("listing_budget", "out", "snapshot")
+        if k in table
+    )
     paths = {k: pyproject.parent / table.pop(k) for k in ("out", "snapshot") if k in table}
     return Settings(**table, **paths, origins=origins)
 

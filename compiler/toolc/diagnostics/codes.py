@@ -596,6 +596,18 @@ _RULES += [
         "(`to: removed`) goes stale only if the tool is declared again.",
     ),
     Rule(
+        "listing-over-budget",
+        W,
+        "build",
+        "A server's `tools/list` is estimated over the token budget you set.",
+        "Every agent that connects to a server reads its whole listing, in every conversation: "
+        "`listing_budget` in `[tool.toolc]` (tokens, per mcp_server) says how much of the "
+        "context it may take. Tokens are estimated as UTF-8 bytes / 4 of the descriptors as the "
+        "server sends them. The warning points at the server's largest tool; `toolc check "
+        "--stats` lists each tool's bytes and tokens. Shorten descriptions, share repeated "
+        "shapes as `types:`, split the tools over servers, or raise the budget.",
+    ),
+    Rule(
         "snapshot-invalid",
         E,
         "build",

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from toolc import workspace
 from toolc.cache.store import Store, open_store
+from toolc.contract.listing import listing_costs, over_budget
 from toolc.diagnostics import sort_key
 from toolc.diagnostics.paths import shown_path
 from toolc.evolution.baseline import BaselineError, resolve
@@ -84,8 +85,12 @@ def build(
     cache: bool = True,
     against: str | None = None,
     notify: Notify | None = None,
+    stats: bool = False,
+    listing_budget: tuple[int, str] | None = None,
 ) -> BuildResult:
-    """compile → guard → write (or compare with the disk, when not `write`)."""
+    """compile → guard → write (or compare with the disk, when not `write`). With `stats` or
+    a `listing_budget` (tokens, and where it was set) the result carries each server's
+    `tools/list` cost, and a listing over the budget is a warning."""
     cwd = cwd or Path.cwd()
     inputs = read_inputs(config_dir, cwd)
     store = open_store(config_dir, out_dir, snapshot_path, notify) if cache else None
@@ -98,12 +103,19 @@ def build(
     previous = read_previous(
         snapshot_path, snapshot_shown, against, config_dir, out_dir, compile_baseline
     )
-    found = sorted([*compilation.diagnostics, *guard(compilation, previous)], key=sort_key)
+    found = [*compilation.diagnostics, *guard(compilation, previous)]
+    costs = None
+    if stats or listing_budget is not None:
+        served = {name: d.server for name, d in compilation.tools.items() if d.enabled}
+        costs = listing_costs(compilation.files["tools.json"], served)
+        if listing_budget is not None:
+            entries = {name: d.entry for name, d in compilation.tools.items()}
+            found += over_budget(costs, entries, *listing_budget)
     result = BuildResult(
-        found, compilation.sources, False, None, compilation.files, reread,
-        len(compilation.tools),
+        sorted(found, key=sort_key), compilation.sources, False, None, compilation.files,
+        reread, len(compilation.tools), costs,
     )  # fmt: skip
-    if any(d.is_error or strict for d in found):  # under --strict a warning stops it
+    if any(d.is_error or strict for d in result.diagnostics):  # under --strict a warning stops it
         return result
     if not write:
         return compare_output(result, out_dir, previous, compilation, cwd)

@@ -11,6 +11,7 @@ from toolc import __version__, workspace
 from toolc.cache.store import Store
 from toolc.cache.uptodate import inputs_digest
 from toolc.contract import snapshot
+from toolc.contract.listing import ServerCost
 from toolc.diagnostics import Diagnostic, Span, diag, sort_key
 from toolc.diagnostics.paths import shown_path
 from toolc.evolution.previous import Previous
@@ -29,6 +30,7 @@ class BuildResult:
     files: dict[str, bytes] | None = None
     reread: frozenset[str] | None = None  # an incremental build: the tools read again
     tool_count: int = 0
+    costs: list[ServerCost] | None = None  # each server's tools/list, when asked for
 
     @property
     def has_errors(self) -> bool:
