@@ -198,6 +198,18 @@ def test_the_listing_cost_is_what_the_client_receives(
         assert wire_size(connection.published[tool.name]) == len(received), tool.name
 
 
+@pytest.mark.parametrize("name", ["retail", "telecom"])
+def test_every_listed_tool_has_its_title_in_both_places(
+    name: str, request: pytest.FixtureRequest
+) -> None:
+    """Directories and older clients read `annotations.title`, newer ones the top-level
+    `title` (MCP 2025-06-18 on): both are published, and they agree."""
+    connection: Connection = request.getfixturevalue(name)
+    for tool in connection.list_tools().tools:
+        assert tool.title and tool.annotations is not None
+        assert tool.annotations.title == tool.title, tool.name
+
+
 def test_list_tools_serves_one_mcp_server(lab: Connection) -> None:
     listed = _listed(lab)
     assert [t["name"] for t in listed] == ["checar", "reservar"]
