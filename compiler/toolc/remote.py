@@ -1,0 +1,74 @@
+"""A live MCP server's `tools/list`, read with the official SDK client over stdio (a command) or
+Streamable HTTP (a URL), every page: what `toolc verify` compares with a build and what
+`toolc import` translates. The tools come back as their wire JSON (`_meta`, camelCase)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+# Pages a listing may take before it counts as a server that never stops paging.
+MAX_PAGES = 10_000
+
+
+class RemoteError(Exception):
+    """The server could not be started, reached or listed (the message says which)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    server: str | None  # the name the server gives in `initialize`
+    tools: list[dict[str, Any]]
+
+
+def list_remote(command: Sequence[str] | None, url: str | None, timeout: float = 30) -> Listing:
+    """Every tool the server lists. Exactly one of `command` (stdio) and `url` is given."""
+    import anyio
+
+    try:
+        return anyio.run(_list, command, url, timeout)
+    except RemoteError:
+        raise
+    except Exception as exc:  # the SDK's and the transport's errors alike: say what failed
+        target = " ".join(command) if command is not None else url
+        detail = _innermost(exc)
+        raise RemoteError(f"cannot list the tools of {target}: {detail}") from exc
+
+
+def _innermost(exc: BaseException) -> str:
+    """The first real cause inside exception groups (anyio wraps a transport's failure)."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+async def _list(command: Sequence[str] | None, url: str | None, timeout: float) -> Listing:
+    from mcp import Client, StdioServerParameters
+
+    target: StdioServerParameters | str
+    if command is not None:
+        if not command:
+            raise RemoteError("--stdio needs a command: `--stdio -- CMD ARGS...`")
+        # The server gets this environment (the SDK passes only a minimal safe one by default):
+        # a server started by hand here would see it too.
+        target = StdioServerParameters(
+            command=command[0], args=list(command[1:]), env=dict(os.environ)
+        )
+    else:
+        assert url is not None
+        target = url
+    tools: list[dict[str, Any]] = []
+    async with Client(target, read_timeout_seconds=timeout) as client:
+        info = client.server_info
+        cursor: str | None = None
+        for _ in range(MAX_PAGES):
+            page = await client.list_tools(cursor=cursor)
+            tools += [
+                t.model_dump(by_alias=True, mode="json", exclude_none=True) for t in page.tools
+            ]
+            cursor = page.next_cursor
+            if cursor is None:
+                return Listing(info.name if info is not None else None, tools)
+    raise RemoteError(f"the server was still paging after {MAX_PAGES} pages of tools/list")
