@@ -76,9 +76,7 @@ def input_schema(
     return schema
 
 
-def handler_input_schema(
-    tool: ToolDecl, types: dict[str, dict[str, Any]]
-) -> dict[str, Any] | None:
+def handler_input_schema(tool: ToolDecl, types: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
     """The handler's form of the arguments, for a tool whose callers send another (None
     otherwise: the published inputSchema is both)."""
     return input_schema(tool, types, handler=True) if tool.accepts else None
