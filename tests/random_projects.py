@@ -1,9 +1,10 @@
 """Hypothesis strategies for whole projects: tools.yaml and tool_policies.yaml as JSON (which is
 YAML 1.2), from the pieces random_configs.py draws. Every tool keyword is drawn (title,
 enabled, confirmation_required, args_schema, requires, unknown_args, multi_item, returns,
-errors, annotations), `types:`, `bump_policy` and `accepted_breaks`, and every policy keyword
-(operation_type, require_confirmation, requires, pre_validation with a validator taking the
-target's arguments). Server names are sometimes of the lengths that put server.py's
+errors, annotations, and `accepts` beside an enabled, fail-closed pre-validation), `types:`,
+`bump_policy` and `accepted_breaks`, and every policy keyword (operation_type,
+require_confirmation, requires, pre_validation with a validator taking the target's arguments
+as its callers send them). Server names are sometimes of the lengths that put server.py's
 `create_server` lines at black's limit (`github` beside another server made its `@overload`
 too wide once)."""
 
@@ -73,6 +74,8 @@ def _validator(draw: st.DrawFn, tool: dict[str, Any]) -> dict[str, Any]:
     for key in ("args_schema", "requires", "unknown_args"):
         if key in tool:
             validator[key] = tool[key]
+    if "accepts" in tool:  # it is sent what callers send
+        validator["args_schema"] = {**tool["args_schema"], **tool["accepts"]}
     return validator
 
 
@@ -166,13 +169,18 @@ def projects(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any] | None]:
         if draw(st.integers(0, 2)) == 0:
             policies[name] = _policy(draw, tools[name])
         validator = f"{name}_pv"
-        if draw(st.integers(0, 3)) == 0 and _free(validator, tools):
-            tools[validator] = _validator(draw, tools[name])
+        if draw(st.integers(0, 2)) == 0 and _free(validator, tools):
             check: dict[str, Any] = {"tool": validator}
             if draw(st.booleans()):
                 check["fail_open"] = draw(st.booleans())
             if draw(st.booleans()):
                 check["enabled"] = draw(st.booleans())
+            args = list(tools[name].get("args_schema", {}))
+            resolving = check.get("fail_open") is not True and check.get("enabled") is not False
+            if resolving and args and draw(st.integers(0, 3)) > 0:  # callers send another form
+                sent = draw(st.lists(st.sampled_from(args), min_size=1, unique=True))
+                tools[name]["accepts"] = {a: schemas.schema(1) for a in sent}
+            tools[validator] = _validator(draw, tools[name])
             policies.setdefault(name, {})["pre_validation"] = check
     config: dict[str, Any] = {"tools": tools}
     if types:

@@ -86,6 +86,19 @@ def _policy(tools: str, policies: str) -> tuple[str, str]:
     return _bump(tools, name), p
 
 
+def _accepts(tools: str, policies: str) -> tuple[str, str]:
+    """A pre-validated tool gains `accepts`: it and its validator are checked together."""
+    match = re.search(
+        r"^  (\w+):\n(?:    .*\n)*?    pre_validation: \{enabled: true", policies, re.M
+    )
+    assert match is not None
+    name = match.group(1)
+    sent = '    accepts:\n      cart_id: {type: string, pattern: "^CRT-[0-9]{4,10}$"}\n'
+    return _bump(
+        _in_tool(tools, name, "    args_schema:\n", sent + "    args_schema:\n"), name
+    ), policies
+
+
 def _types(tools: str, policies: str) -> tuple[str, str]:
     at = tools.index("\ntypes:\n")
     where = tools.index("description: ", at) + len("description: ")
@@ -118,6 +131,7 @@ CASES: dict[str, tuple[Edit, bool]] = {
     "error-falls-back": (_break, False),
     "contract-changed-without-bump": (_no_bump, True),
     "policy-changed": (_policy, True),
+    "accepts-added": (_accepts, True),
     "shared-type-changed": (_types, False),
     "tool-added": (_add_tool, False),
     "comment-only": (_comment_only, True),

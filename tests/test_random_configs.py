@@ -28,7 +28,7 @@ import importlib, sys
 for name in sys.argv[1:]:
     pkg = importlib.import_module(name)
     for spec in pkg.TOOLS.values():
-        for model in (spec.args_model, spec.data_model):
+        for model in (spec.args_model, spec.data_model, spec.resolved_model):
             fields = getattr(model, "model_fields", {})
             for field in fields.values():  # every default, factories called
                 field.get_default(call_default_factory=True, validated_data={})

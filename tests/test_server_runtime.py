@@ -72,6 +72,7 @@ class Spec:
         default_factory=lambda: MappingProxyType({"BUSY": Err(True, "Later.")})
     )
     args_model: type[BaseModel] = Args
+    resolved_model: type[BaseModel] | None = None
     data_model: Any = Data
 
 

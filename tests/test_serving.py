@@ -114,6 +114,22 @@ def test_mock_server_validates_arguments() -> None:
     assert envelope["error"]["code"] == "VALIDATION_ERROR"
 
 
+def test_mock_validator_resolves_into_the_handler_s_form() -> None:
+    """examples/telecom's callers send names (`accepts`): the mock pre-validator resolves
+    them into synthesized canonical products, one per name, which the handler echoes."""
+    config = EXAMPLES / "telecom"
+    published = _published(config)
+
+    async def script(client: Client) -> types.CallToolResult:
+        args = {"customer_id": "1", "items": ["TIM Fashion", "Neymar Jr"]}
+        return await client.call_tool("cancelar_produtos", args)
+
+    result = _session([str(BIN / "toolc"), "serve", str(config), "--mock"], script)
+    envelope = sealed(published["cancelar_produtos"], result)
+    assert envelope["ok"] is True, envelope
+    assert len(envelope["data"]["results"]) == 2
+
+
 def test_serve_needs_mock_and_a_server_choice(tmp_path: Path) -> None:
     toolc = str(BIN / "toolc")
     plain = subprocess.run(

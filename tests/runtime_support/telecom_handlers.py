@@ -4,7 +4,11 @@ behaviour each call's customer id chooses. The pre-validator:
 - `2`: ineligible with a reason; `3`: resolves the items to canonical names, with a
   confirmation message; `4`: resolves to arguments of the wrong shape;
 - `5`: raises; `6`: returns data that is not a decision; `7`: a domain failure;
-- otherwise eligible, arguments unchanged.
+- `8`: eligible, nothing resolved;
+- otherwise, names as the customer said them (the guide's §1–3) are resolved through the
+  catalogue into canonical products, with one confirmation naming them; a name the
+  catalogue lacks is kept (id 9…) so the tool reports it per item; products already
+  canonical: eligible, arguments unchanged.
 
 The tool returns the workflow's output: an item whose id starts with 9 fails; an item
 named `aux-fail` makes a later step fail (`ok: false` on the run); customer `404` is a
@@ -14,8 +18,33 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp_tools import CancelarProdutosArgs, ValidarProdutosCancelamentoArgs
+from mcp_tools import CancelarProdutosResolved, ValidarProdutosCancelamentoArgs
 from mcp_tools.server_runtime import ToolContext, ToolFailure
+
+CATALOGUE = {
+    "tim fashion": {"id": "1001", "name": "TIM Fashion Mensal"},
+    "aya audiobooks": {"id": "1002", "name": "Aya Audiobooks Premium"},
+    "neymar jr": {"id": "1003", "name": "Neymar Jr"},
+}
+
+
+def _resolved(customer: str, said: list[Any]) -> dict[str, Any]:
+    items = [
+        CATALOGUE.get(name.casefold(), {"id": f"9{i:03}", "name": name})
+        if isinstance(name, str)
+        else name
+        for i, name in enumerate(said)
+    ]
+    names = [i["name"] for i in items]
+    listed = ", ".join(names[:-1]) + f" e {names[-1]}" if len(names) > 1 else names[0]
+    return {
+        "eligible": True,
+        "transaction_decision": {
+            "resolved_arguments": {"customer_id": customer, "items": items},
+            "target_tool": "cancelar_produtos",
+            "confirmation_message": f"Você confirma o cancelamento de {listed}?",
+        },
+    }
 
 
 class Handlers:
@@ -54,9 +83,11 @@ class Handlers:
             return {"eligible": "sim"}
         if customer == "7":
             raise ToolFailure("VALIDATOR_DOWN", "validator down")
+        if customer != "8" and any(isinstance(i, str) for i in args.items):
+            return _resolved(customer, list(args.items))
         return {"eligible": True}
 
-    async def cancelar_produtos(self, args: CancelarProdutosArgs, ctx: ToolContext) -> Any:
+    async def cancelar_produtos(self, args: CancelarProdutosResolved, ctx: ToolContext) -> Any:
         if args.customer_id == "404":
             raise ToolFailure("CUSTOMER_NOT_FOUND", "O cliente não existe.")
         if args.customer_id == "500":
@@ -71,6 +102,7 @@ class Handlers:
             "results": results,
             "confirmed": ctx.confirmed,
             "pre_validated": ctx.decision is not None,
+            "received": sorted({type(p).__name__ for p in args.items}),
         }
         run = {
             "status": "COMPLETED",

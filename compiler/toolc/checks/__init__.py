@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from toolc.checks import breaks, fragments, names, policies, prevalidators, types, values
+from toolc.checks import accepts, breaks, fragments, names, policies, prevalidators, types, values
 from toolc.checks.context import CheckContext
 from toolc.diagnostics import Diagnostic
 from toolc.model import Project
@@ -15,6 +15,7 @@ Check = Callable[[CheckContext], Iterable[Diagnostic]]
 CHECKS: tuple[Check, ...] = (
     *policies.CHECKS,
     *prevalidators.CHECKS,
+    *accepts.CHECKS,
     *names.CHECKS,
     *types.CHECKS,
     *fragments.CHECKS,

@@ -72,8 +72,9 @@ def generated_names(ctx: CheckContext) -> Iterator[Diagnostic]:
     """Class names derived from tools and types must not meet each other or the package's own."""
     project = ctx.project
     owners: dict[str, str] = {}
-    for name in project.tools:
-        for suffix in TOOL_SUFFIXES:
+    for name, tool in project.tools.items():
+        # `<Tool>Resolved`, the handler's model of a tool whose callers send another form
+        for suffix in (*TOOL_SUFFIXES, "Resolved") if tool.accepts else TOOL_SUFFIXES:
             derived = pascal(name) + suffix
             if derived in PACKAGE_NAMES:
                 yield diag(

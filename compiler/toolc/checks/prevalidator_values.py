@@ -68,13 +68,16 @@ def argument_values(
     ctx: CheckContext, target: ToolDecl, validator: ToolDecl
 ) -> Iterator[Diagnostic]:
     project = ctx.project
-    if not (target.knows("args_schema") and validator.knows("args_schema")):
+    if not (target.knows("args_schema", "accepts") and validator.knows("args_schema")):
         return
     loops = frozenset(name for cycle in alias_cycles(project) for name in cycle)
     document = {"$defs": ctx.published_types}
-    for arg, sent in target.args.items():
+    for arg, handled in target.args.items():
         taken = validator.args.get(arg)
-        sent_at: JsonPath = ("tools", target.name, "args_schema", arg)
+        # The validator is sent what the caller sent: the argument's `accepts`, if declared.
+        sent = target.accepts.get(arg, handled)
+        form = "accepts" if arg in target.accepts else "args_schema"
+        sent_at: JsonPath = ("tools", target.name, form, arg)
         taken_at: JsonPath = ("tools", validator.name, "args_schema", arg)
         if taken is None or not (
             ctx.judgeable(sent_at, sent, loops) and ctx.judgeable(taken_at, taken, loops)

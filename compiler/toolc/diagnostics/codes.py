@@ -421,6 +421,29 @@ _RULES = [
         "which receives arguments the target already validated.",
     ),
     Rule(
+        "accepts-unresolved",
+        E,
+        "policy",
+        "A tool declares `accepts`, but nothing resolves what callers send.",
+        "`accepts` publishes, for an argument, what a caller may send (the names a user said) "
+        "apart from what the handler receives (its `args_schema`, the canonical items). Only "
+        "the tool's pre-validator turns one into the other, in "
+        "`transaction_decision.resolved_arguments`, so the tool needs one that runs on every "
+        "call and never lets the caller's form through: a `pre_validation` in "
+        "tool_policies.yaml, enabled, with `fail_open: false`. A tool that is itself a "
+        "pre-validator cannot declare `accepts` either: it is called with its target's "
+        "arguments, which nothing resolves for it. Add such a pre-validation, or remove "
+        "`accepts`.",
+    ),
+    Rule(
+        "accepts-unknown-arg",
+        E,
+        "policy",
+        "`accepts` names an argument that does not exist.",
+        "Every key of a tool's `accepts` must be a key of its `args_schema`: `accepts` gives "
+        "the caller's form of an argument the tool declares, `args_schema` the handler's.",
+    ),
+    Rule(
         "requires-unknown-arg",
         E,
         "policy",

@@ -60,9 +60,13 @@ def descriptor(
     return {**published, "_meta": {**meta, DIGEST_KEY: sha256(published)}}
 
 
-def contract(tool: ToolDecl, published: dict[str, Any]) -> dict[str, Any]:
+def contract(
+    tool: ToolDecl, published: dict[str, Any], handler: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The canonical record of the tool's contract: the descriptor without `_meta`, the policy,
-    the error catalogue, whether it is served, and the envelope version."""
+    the error catalogue, whether it is served, the envelope version, and for a tool whose
+    callers send another form the arguments its pre-validator must resolve to (decision
+    0054: only then, so no other tool's fingerprint moves)."""
     pre = tool.policy.pre_validation if tool.policy is not None else None
     errors = {
         code: {
@@ -71,7 +75,7 @@ def contract(tool: ToolDecl, published: dict[str, Any]) -> dict[str, Any]:
         }
         for code, spec in sorted((tool.decl.errors or {}).items())
     }
-    return {
+    document: dict[str, Any] = {
         "tool": {k: v for k, v in published.items() if k != "_meta"},
         "policy": {
             "operation_type": tool.operation_type,
@@ -92,3 +96,6 @@ def contract(tool: ToolDecl, published: dict[str, Any]) -> dict[str, Any]:
         "enabled": tool.enabled,
         "envelope_version": ENVELOPE_VERSION,
     }
+    if handler is not None:
+        document["handler_input_schema"] = handler
+    return document

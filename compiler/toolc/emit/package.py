@@ -11,7 +11,7 @@ import orjson
 from toolc.contract.snapshot import Entry, contract_fingerprint, schema_fingerprint
 from toolc.emit.descriptors import contract, descriptor
 from toolc.emit.python import ToolPython, accepting_null, python_files, tool_python
-from toolc.emit.schemas import published_types, validator_targets
+from toolc.emit.schemas import handler_input_schema, published_types, validator_targets
 from toolc.memory import release_free_memory
 from toolc.model import Project, ToolDecl
 from toolc.model.naming import pascal
@@ -96,7 +96,8 @@ def emit_tool(tool: ToolDecl, shared: SharedInputs) -> ToolOutput:
     # (measured: holding 5,000 descriptors to the end was a third of the build's memory).
     name = tool.name
     published = descriptor(tool, shared.types, shared.targets.get(name, []))
-    document = contract(tool, published)
+    handler = handler_input_schema(tool, shared.types)
+    document = contract(tool, published, handler)
     files = {
         f"schemas/{name}.input.json": pretty_json(published["inputSchema"]),
         f"schemas/{name}.output.json": pretty_json(published["outputSchema"]),
@@ -110,7 +111,10 @@ def emit_tool(tool: ToolDecl, shared: SharedInputs) -> ToolOutput:
     )
     item = _tools_json_item(published) if tool.enabled else None
     return ToolOutput(
-        files, item, entry, tool_python(tool, published, shared.type_names, shared.nullable)
+        files,
+        item,
+        entry,
+        tool_python(tool, published, shared.type_names, shared.nullable, handler),
     )
 
 

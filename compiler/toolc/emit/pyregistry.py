@@ -49,6 +49,7 @@ def tool_entry(tool: ToolDecl, published: dict[str, Any]) -> dict[str, str]:
         for code, spec in sorted((tool.decl.errors or {}).items())
     }  # fmt: skip
     annotations = {k: py_value(v) for k, v in published["annotations"].items()}
+    resolved = {"resolved_name": py_str(f"{p}Resolved")} if tool.accepts else {}
     return {
         "name": py_str(tool.name),
         "version": py_str(tool.decl.version),
@@ -68,4 +69,5 @@ def tool_entry(tool: ToolDecl, published: dict[str, Any]) -> dict[str, str]:
         "envelope_reserve_bytes": str(reserve_bytes(tool)),
         "args_name": py_str(f"{p}Args"),
         "data_name": py_str(f"{p}Data"),
+        **resolved,
     }

@@ -63,13 +63,20 @@ def tool_module(
     published: dict[str, Any],
     type_names: dict[str, str],
     nullable: frozenset[str] = frozenset(),
+    handler: dict[str, Any] | None = None,
 ) -> tuple[bytes, list[str], ClientPiece, frozenset[str]]:
     """A tool's module, the public names it defines, its client method, and every name it
-    defines."""
+    defines. `handler`: the arguments as the handler receives them, when callers send
+    another form (`accepts`): typed by `<Tool>Resolved`, while `<Tool>Args` types the
+    published inputSchema."""
     p = pascal(tool.name)
-    args, data, item = f"{p}Args", f"{p}Data", f"{p}Item"
+    args, data, item, resolved = f"{p}Args", f"{p}Data", f"{p}Item", f"{p}Resolved"
     multi = tool.decl.multi_item is not None
-    defs = {**published["inputSchema"].get("$defs", {}), **published["outputSchema"]["$defs"]}
+    defs = {
+        **(handler or {}).get("$defs", {}),
+        **published["inputSchema"].get("$defs", {}),
+        **published["outputSchema"]["$defs"],
+    }
     lowering = Lowering(
         type_names,
         taken={*type_names.values(), *IMPORTABLE},
@@ -87,6 +94,13 @@ def tool_module(
     args_model = next(d for d in lowering.definitions if isinstance(d, PyModel) and d.name == args)
     client = client_piece(tool.name, args_model, tool.decl.description)
     blocks += _lowered(lowering, expr, args, tool.decl.description)
+    if handler is not None:
+        doc = f"The arguments of `{tool.name}` as its pre-validator resolves them."
+        expr = lowering.lower(
+            handler, resolved, (), special=root_named(resolved), doc=doc,
+            extra_default="forbid" if forbid else "ignore",
+        )  # fmt: skip
+        blocks += _lowered(lowering, expr, resolved, doc)
 
     def data_names(path: Path) -> str | None:
         if path == ():
@@ -102,6 +116,7 @@ def tool_module(
         item_expr = lowering.lower(item_schema, item, (), special=root_named(item))
         blocks += _lowered(lowering, item_expr, item, f"One entry of `{tool.name}`'s results.")
     names = [f"{p}ErrorCode", args, data] + ([item] if multi else [])
+    names += [resolved] if handler is not None else []
     local = {*names, *(b.name for b in blocks)}
     groups = imports(lowering.used | used_by(blocks), local, set(type_names.values()), "..")
     source = write(
@@ -151,9 +166,13 @@ class ToolPython:
 
 
 def tool_python(
-    tool: ToolDecl, published: dict[str, Any], type_names: dict[str, str], nullable: frozenset[str]
+    tool: ToolDecl,
+    published: dict[str, Any],
+    type_names: dict[str, str],
+    nullable: frozenset[str],
+    handler: dict[str, Any] | None = None,
 ) -> ToolPython:
-    source, names, client, defines = tool_module(tool, published, type_names, nullable)
+    source, names, client, defines = tool_module(tool, published, type_names, nullable, handler)
     client = with_imports(tool.name, client, defines)
     module_name = f".tools.{snake(tool.name)}"
     return ToolPython(

@@ -23,9 +23,9 @@ class Starter:
     todo: str
 
 
-def _starter(name: str, doc: str) -> Starter:
+def _starter(name: str, doc: str, args: str) -> Starter:
     p = pascal(name)
-    params = ["self", f"args: {p}Args", "ctx: ToolContext"]
+    params = ["self", f"args: {args}", "ctx: ToolContext"]
     signature = def_line("    ", f"async def {snake(name)}", params, f"{p}Result")
     return Starter(signature, docblock(doc, "        "), py_str(f"{name}: not implemented yet"))
 
@@ -40,7 +40,7 @@ def scaffold_module(package: str, server: str, serving: Mapping[str, Serving]) -
         import_line(f"{package}.handlers", {protocol} | {f"{pascal(n)}Result" for n in names}),
         import_line(f"{package}.server", ["main"]),
         import_line(f"{package}.server_runtime", ["ToolContext"]),
-        *(import_line(f"{package}.tools.{snake(n)}", [f"{pascal(n)}Args"]) for n in names),
+        *(import_line(f"{package}.tools.{snake(n)}", [serving[n].args_class]) for n in names),
     ]
     # The template writes no generated-code header: the file is the user's from the start.
     return write(
@@ -48,6 +48,6 @@ def scaffold_module(package: str, server: str, serving: Mapping[str, Serving]) -
         server=server,
         protocol=protocol,
         imports=imports,
-        methods=[_starter(n, serving[n].doc) for n in names],
+        methods=[_starter(n, serving[n].doc, serving[n].args_class) for n in names],
         main_call=render(call("main", "handlers", kwargs=[("server", py_str(server))]), 4),
     )

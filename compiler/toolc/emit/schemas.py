@@ -42,10 +42,29 @@ def published_types(project: Project) -> dict[str, dict[str, Any]]:
     return {name: to_json_schema(schema) for name, schema in project.types.items()}
 
 
-def input_schema(tool: ToolDecl, types: dict[str, dict[str, Any]]) -> dict[str, Any]:
+# What a caller form takes from its argument's handler form, unless it states its own: these
+# describe the argument (how an agent names it and asks for it), not its values.
+ARGUMENT_NOTES = ("description", "title", "deprecated", "x-toolc-label", "x-toolc-user-prompt")
+
+
+def _caller_form(tool: ToolDecl, name: str, handler: dict[str, Any]) -> dict[str, Any]:
+    accepted = tool.accepts.get(name)
+    if accepted is None:
+        return handler
+    caller = to_json_schema(accepted)
+    notes = {k: handler[k] for k in ARGUMENT_NOTES if k in handler and k not in caller}
+    return {**caller, **notes}
+
+
+def input_schema(
+    tool: ToolDecl, types: dict[str, dict[str, Any]], handler: bool = False
+) -> dict[str, Any]:
+    """The published inputSchema (each argument in the form a caller sends, its `accepts`
+    where declared), or with `handler` the arguments as the handler receives them."""
+    args = {name: to_json_schema(spec) for name, spec in tool.args.items()}
     schema: dict[str, Any] = {
         "type": "object",
-        "properties": {name: to_json_schema(spec) for name, spec in tool.args.items()},
+        "properties": args if handler else {n: _caller_form(tool, n, s) for n, s in args.items()},
     }
     if tool.requires:
         schema["required"] = list(tool.requires)
@@ -55,6 +74,12 @@ def input_schema(tool: ToolDecl, types: dict[str, dict[str, Any]]) -> dict[str, 
     if defs:
         schema["$defs"] = defs
     return schema
+
+
+def handler_input_schema(tool: ToolDecl, types: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
+    """The handler's form of the arguments, for a tool whose callers send another (None
+    otherwise: the published inputSchema is both)."""
+    return input_schema(tool, types, handler=True) if tool.accepts else None
 
 
 def validator_targets(project: Project) -> dict[str, list[str]]:

@@ -42,6 +42,7 @@ class Serving:
     imports: str  # its import line
     signature: str  # its method's `async def` in the server's Protocol
     docstring: str  # that method's docstring, or "" (then the signature ends with ` ...`)
+    args_class: str  # what its handler receives: `<Tool>Args`, or `<Tool>Resolved`
 
 
 def serving_of(tool: ToolDecl) -> Serving:
@@ -49,11 +50,13 @@ def serving_of(tool: ToolDecl) -> Serving:
     kind: Kind = "plain" if multi is None else "workflow" if multi.workflow else "multi"
     name = tool.name
     alias, names = _result_alias(name, kind)
-    imports = import_line(f".tools.{snake(name)}", {f"{pascal(name)}Args", *names})
-    signature, docstring = _method(name, tool.decl.description)
+    # A tool whose callers send another form gets what its pre-validator resolved.
+    args = f"{pascal(name)}Resolved" if tool.accepts else f"{pascal(name)}Args"
+    imports = import_line(f".tools.{snake(name)}", {args, *names})
+    signature, docstring = _method(name, tool.decl.description, args)
     return Serving(
         tool.decl.mcp_server, tool.enabled, tool.decl.version, kind, tool.decl.description,
-        alias, imports, signature, docstring,
+        alias, imports, signature, docstring, args,
     )  # fmt: skip
 
 
@@ -111,10 +114,10 @@ def def_tail(indent: str, returns: Expr | str, body: str = "") -> str:
     return f"{indent}) -> " + render(returns, len(indent), ":" + body, lead=len(") -> "))
 
 
-def _method(name: str, doc: str) -> tuple[str, str]:
+def _method(name: str, doc: str, args: str) -> tuple[str, str]:
     """The method's signature and docstring."""
     p = pascal(name)
-    params = ["self", f"args: {p}Args", "ctx: ToolContext"]
+    params = ["self", f"args: {args}", "ctx: ToolContext"]
     head = f"async def {snake(name)}"
     text = docblock(doc, "        ")
     if not text:  # black puts a body of `...` alone on the def's line

@@ -22,7 +22,7 @@ def validator_of(tool: ToolDecl) -> str | None:
 
 
 def facts_of(tool: ToolDecl) -> ToolFacts:
-    schemas = list(tool.args.values())
+    schemas = [*tool.args.values(), *tool.accepts.values()]
     if tool.decl.returns is not None:
         schemas.append(tool.decl.returns)
     if tool.decl.multi_item is not None:

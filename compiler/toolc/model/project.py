@@ -54,6 +54,11 @@ class ToolDecl:
     def args(self) -> Mapping[str, Schema]:
         return self.decl.args_schema or {}
 
+    @property
+    def accepts(self) -> Mapping[str, Schema]:
+        """The caller's form of each argument it differs for (`args` is the handler's)."""
+        return self.decl.accepts or {}
+
 
 BumpPolicy = Literal["semver", "any"]
 

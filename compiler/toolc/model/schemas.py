@@ -25,6 +25,8 @@ def roots(project: Project) -> Iterator[tuple[JsonPath, Schema]]:
     for name, tool in project.tools.items():
         for arg, spec in tool.args.items():
             yield ("tools", name, "args_schema", arg), spec
+        for arg, spec in tool.accepts.items():
+            yield ("tools", name, "accepts", arg), spec
         if tool.decl.returns is not None:
             yield ("tools", name, "returns"), tool.decl.returns
         if tool.decl.multi_item is not None:

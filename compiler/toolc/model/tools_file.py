@@ -261,6 +261,12 @@ class Tool(BaseModel):
             description="The arguments, by name: each a JSON Schema 2020-12 fragment in toolc's supported subset."
         ),
     ] = None
+    accepts: Annotated[
+        Mapping[Annotated[str, StringConstraints(min_length=1)], Schema] | None,
+        Field(
+            description="What a caller may send for an argument, where it differs from what the handler receives (its `args_schema`): by argument name, a JSON Schema 2020-12 fragment in toolc's supported subset. Published as the argument's inputSchema; the tool's pre-validator (enabled, fail-closed) resolves it into the `args_schema` form."
+        ),
+    ] = None
     unknown_args: Annotated[
         Literal["ignore", "forbid"] | None,
         Field(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import importlib
+import json
 import sys
 import tempfile
 from collections.abc import Awaitable, Callable, Mapping
@@ -16,7 +17,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from toolc import workspace
-from toolc.serve.mock_values import folded, is_valid, mock_data
+from toolc.serve.mock_values import example_value, folded, is_valid, mock_data
 from toolc.validate import ecma_regex
 
 Handler = Callable[[Any, Any], Awaitable[Any]]
@@ -79,6 +80,46 @@ def _per_item(spec: Any, data: Any, workflow: bool) -> Handler:
     return handler
 
 
+def _handler_form(value: Any, schema: Mapping[str, Any], root: Mapping[str, Any]) -> Any:
+    """`value` if the handler takes it as is, else a synthesized one: one item per element
+    sent, for a list (falling back to the schema's own example when those break it)."""
+    if is_valid(value, schema, root, ecma_regex.search):
+        return value
+    item = schema.get("items")
+    if isinstance(value, list) and isinstance(item, Mapping):
+        try:
+            made = [example_value(item, root, ecma_regex.search) for _ in value]
+        except ValueError:
+            made = None
+        if made is not None and is_valid(made, schema, root, ecma_regex.search):
+            return made
+    return example_value(schema, root, ecma_regex.search)
+
+
+def _resolving(handler_forms: Mapping[str, Mapping[str, Any]]) -> Handler:
+    """A mock validator of tools whose callers send another form than their handlers take
+    (`accepts`): it resolves each call into the handler's form, keeping what already fits and
+    synthesizing the rest, so the real checks and the handler see canonical values."""
+
+    async def handler(args: Any, ctx: Any) -> Any:
+        params = getattr(ctx.request, "params", None) or {}
+        target = params.get("name")  # the call being pre-validated
+        schema = handler_forms.get(target) if isinstance(target, str) else None
+        if schema is None:
+            return {"eligible": True}
+        sent = dict(params.get("arguments") or {})
+        resolved = {
+            name: _handler_form(value, schema["properties"][name], schema)
+            if name in schema["properties"]
+            else value
+            for name, value in sent.items()
+        }
+        decision = {"resolved_arguments": resolved, "target_tool": target}
+        return {"eligible": True, "transaction_decision": decision}
+
+    return handler
+
+
 def _failing(reason: str) -> Handler:
     async def handler(args: Any, ctx: Any) -> Any:
         raise RuntimeError(reason)  # sealed as TOOL_ERROR; the reason stays in the log
@@ -86,12 +127,20 @@ def _failing(reason: str) -> Handler:
     return handler
 
 
-def mock_handlers(tools: Mapping[str, Any], warn: Callable[[str], None]) -> SimpleNamespace:
-    """One handler per tool, named as the server looks them up (the tool's module name)."""
+def mock_handlers(
+    tools: Mapping[str, Any],
+    warn: Callable[[str], None],
+    handler_forms: Mapping[str, Mapping[str, Any]] | None = None,
+) -> SimpleNamespace:
+    """One handler per tool, named as the server looks them up (the tool's module name).
+    `handler_forms`: the handler's input schema of each tool whose callers send another."""
     validators = {s.pre_validation.tool for s in tools.values() if s.pre_validation is not None}
     handlers = SimpleNamespace()
     for name, spec in tools.items():
         method = spec.module.rpartition(".")[2]
+        if name in validators and handler_forms:
+            setattr(handlers, method, _resolving(handler_forms))
+            continue
         if name in validators:
             # A mock validator accepts every call as it came: the original arguments proceed.
             setattr(handlers, method, _answer({"eligible": True}))
@@ -109,6 +158,16 @@ def mock_handlers(tools: Mapping[str, Any], warn: Callable[[str], None]) -> Simp
             data = {"output": {name: data}}
         setattr(handlers, method, _answer(data))
     return handlers
+
+
+def handler_forms(files: Mapping[str, bytes]) -> dict[str, Any]:
+    """Each tool's handler form, from the contracts of those whose callers send another."""
+    forms = {}
+    for path, data in files.items():
+        if path.startswith("contracts/") and b'"handler_input_schema"' in data:
+            document = json.loads(data)
+            forms[document["tool"]["name"]] = document["handler_input_schema"]
+    return forms
 
 
 def load_package(files: Mapping[str, bytes], package: str) -> Any:
@@ -140,7 +199,7 @@ def serve(
     registry = importlib.import_module(f"{package}.registry")
     served = importlib.import_module(f"{package}.server")
     runtime = importlib.import_module(f"{package}.server_runtime")
-    handlers = mock_handlers(registry.ALL_TOOLS, warn)
+    handlers = mock_handlers(registry.ALL_TOOLS, warn, handler_forms(files))
     app = served.create_server(handlers, server)
     del pkg
     if http is None:

@@ -58,7 +58,7 @@ def show(value: object) -> str:
 def where(path: JsonPath) -> str:
     """Name the place a path points at, for messages: "tool 'x'", "`multi_item` of tool 'x'",
     "argument 'a' of tool 'x'", "policy 'y'", "type 'T'", "`tools`"."""
-    if len(path) >= 4 and path[0] == "tools" and path[2] == "args_schema":
+    if len(path) >= 4 and path[0] == "tools" and path[2] in ("args_schema", "accepts"):
         return f"argument '{path[3]}' of tool '{path[1]}'"
     if len(path) >= 2 and path[0] in ("tools", "tool_policies", "types"):
         owner = {"tools": "tool", "tool_policies": "policy", "types": "type"}[str(path[0])]

@@ -65,10 +65,19 @@ class ToolSpec(Generic[ArgsT, DataT]):
     envelope_reserve_bytes: int
     args_name: str
     data_name: str
+    # The handler's model, where callers send another form its pre-validator resolves
+    # (`accepts`); None: the handler receives `args_model`.
+    resolved_name: str | None = None
 
     @property
     def args_model(self) -> type[ArgsT]:
         return cast(type[ArgsT], getattr(_module(self.module), self.args_name))
+
+    @property
+    def resolved_model(self) -> type[BaseModel] | None:
+        if self.resolved_name is None:
+            return None
+        return cast(type[BaseModel], getattr(_module(self.module), self.resolved_name))
 
     @property
     def data_model(self) -> Any:

@@ -63,6 +63,14 @@ def invalid_arguments(tool: str, exc: ValidationError) -> dict[str, Any]:
     )
 
 
+def unresolved(tool: str, exc: ValidationError) -> dict[str, Any]:
+    """PRE_VALIDATION_FAILED: resolved arguments the handler does not take, by field."""
+    logger.warning("%s: pre-validator resolved invalid arguments", tool)
+    text = f"The pre-validator of {tool} resolved arguments this tool does not accept."
+    details = invalid_arguments(tool, exc)["details"]
+    return framework_error("PRE_VALIDATION_FAILED", text, details)
+
+
 class ServedTool:
     """One served (or pre-validating) tool, with what its calls need, made once."""
 
@@ -94,6 +102,10 @@ class ServedTool:
 
     def parse(self, arguments: Mapping[str, Any]) -> BaseModel:
         return self.args_model.model_validate(arguments)
+
+    def resolve(self, arguments: Mapping[str, Any]) -> BaseModel:
+        """Arguments as the handler receives them (the pre-validator's resolution)."""
+        return (self.spec.resolved_model or self.args_model).model_validate(arguments)
 
 
 def _wire_args(args: BaseModel) -> dict[str, Any]:
@@ -166,6 +178,12 @@ class ToolCalls:
             if isinstance(checked, Sealed):
                 return checked
             args, decision = checked
+        handler_form = spec.resolved_model  # None: callers send what the handler takes
+        if handler_form is not None and not isinstance(args, handler_form):
+            try:  # nothing resolved: what was sent must already be the handler's form
+                args = tool.resolve(_wire_args(args))
+            except ValidationError as exc:
+                return seal_error(spec, unresolved(spec.name, exc))
         confirmed = False
         if spec.require_confirmation:
             asked = await self._confirm(tool, ctx, params, args, decision)
@@ -229,19 +247,9 @@ class ToolCalls:
         if decided is None:
             return args, data
         try:
-            return tool.parse(decided["resolved_arguments"]), data
+            return tool.resolve(decided["resolved_arguments"]), data
         except ValidationError as exc:
-            logger.warning("%s: pre-validator resolved invalid arguments", spec.name)
-            wrong = invalid_arguments(spec.name, exc)
-            return seal_error(
-                spec,
-                framework_error(
-                    "PRE_VALIDATION_FAILED",
-                    f"The pre-validator of {spec.name} resolved arguments this tool "
-                    "does not accept.",
-                    wrong["details"],
-                ),
-            )
+            return seal_error(spec, unresolved(spec.name, exc))
 
     async def _confirm(
         self,

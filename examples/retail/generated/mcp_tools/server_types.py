@@ -81,6 +81,9 @@ class ToolSpecLike(SpecLike, Protocol):
     def args_model(self) -> type[BaseModel]: ...
 
     @property
+    def resolved_model(self) -> type[BaseModel] | None: ...
+
+    @property
     def data_model(self) -> Any: ...
 
 

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
         CancelarProdutosData,
         CancelarProdutosErrorCode,
         CancelarProdutosItem,
+        CancelarProdutosResolved,
     )
     from .tools.validar_produtos_cancelamento import (
         ValidarProdutosCancelamentoArgs,
@@ -38,6 +39,7 @@ _LAZY = {
     "CancelarProdutosData": ".tools.cancelar_produtos",
     "CancelarProdutosErrorCode": ".tools.cancelar_produtos",
     "CancelarProdutosItem": ".tools.cancelar_produtos",
+    "CancelarProdutosResolved": ".tools.cancelar_produtos",
     "Produto": ".shared",
     "ValidarProdutosCancelamentoArgs": ".tools.validar_produtos_cancelamento",
     "ValidarProdutosCancelamentoData": ".tools.validar_produtos_cancelamento",
@@ -61,6 +63,7 @@ __all__ = [
     "CancelarProdutosData",
     "CancelarProdutosErrorCode",
     "CancelarProdutosItem",
+    "CancelarProdutosResolved",
     "Envelope",
     "Err",
     "ErrorInfo",

@@ -12,8 +12,7 @@ from typing import Any
 
 from .client_runtime import Envelope, ToolClient
 from .registry import ALL_TOOLS
-from .shared import Produto
-from .tools.cancelar_produtos import CancelarProdutosData
+from .tools.cancelar_produtos import CancelarProdutosArgsItemsItem, CancelarProdutosData
 from .tools.validar_produtos_cancelamento import (
     ValidarProdutosCancelamentoArgsItemsItemObjectType,
     ValidarProdutosCancelamentoData,
@@ -43,7 +42,7 @@ class ContasClient(ToolClient):
     TOOLS = ALL_TOOLS
 
     async def cancelar_produtos(
-        self, *, customer_id: str, items: list[Produto]
+        self, *, customer_id: str, items: list[CancelarProdutosArgsItemsItem | str]
     ) -> Envelope[CancelarProdutosData]:
         """Cancela um ou mais produtos do cliente.
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any, Protocol, TypeAlias
 
 from .server_runtime import Items, Reply, ToolContext
-from .tools.cancelar_produtos import CancelarProdutosArgs, CancelarProdutosItem
+from .tools.cancelar_produtos import CancelarProdutosItem, CancelarProdutosResolved
 from .tools.validar_produtos_cancelamento import (
     ValidarProdutosCancelamentoArgs,
     ValidarProdutosCancelamentoData,
@@ -33,7 +33,7 @@ class ContasHandlers(Protocol):
     """The tools of the MCP server `contas`, one method each."""
 
     async def cancelar_produtos(
-        self, args: CancelarProdutosArgs, ctx: ToolContext
+        self, args: CancelarProdutosResolved, ctx: ToolContext
     ) -> CancelarProdutosResult:
         """Cancela um ou mais produtos do cliente."""
         ...

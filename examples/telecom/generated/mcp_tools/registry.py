@@ -68,10 +68,19 @@ class ToolSpec(Generic[ArgsT, DataT]):
     envelope_reserve_bytes: int
     args_name: str
     data_name: str
+    # The handler's model, where callers send another form its pre-validator resolves
+    # (`accepts`); None: the handler receives `args_model`.
+    resolved_name: str | None = None
 
     @property
     def args_model(self) -> type[ArgsT]:
         return cast(type[ArgsT], getattr(_module(self.module), self.args_name))
+
+    @property
+    def resolved_model(self) -> type[BaseModel] | None:
+        if self.resolved_name is None:
+            return None
+        return cast(type[BaseModel], getattr(_module(self.module), self.resolved_name))
 
     @property
     def data_model(self) -> Any:
@@ -111,7 +120,7 @@ ToolsByName = TypedDict(
 TOOLS: ToolsByName = {
     "cancelar_produtos": ToolSpec(
         name="cancelar_produtos",
-        version="2.0.0",
+        version="2.1.0",
         title="Cancelar produtos",
         description="Cancela um ou mais produtos do cliente.",
         mcp_server="contas",
@@ -144,6 +153,7 @@ TOOLS: ToolsByName = {
         envelope_reserve_bytes=73,
         args_name="CancelarProdutosArgs",
         data_name="CancelarProdutosData",
+        resolved_name="CancelarProdutosResolved",
     ),
     "validar_produtos_cancelamento": ToolSpec(
         name="validar_produtos_cancelamento",

@@ -25,7 +25,7 @@ from .server_runtime import build_server, run_http, run_stdio, token_from_env
 ServerName = Literal["contas"]
 # Each server's version: the highest version among its tools.
 VERSIONS: dict[str, str] = {
-    "contas": "2.0.0",
+    "contas": "2.1.0",
 }
 _PACKAGE = __name__.rpartition(".")[0]
 
