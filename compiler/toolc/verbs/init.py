@@ -1,0 +1,102 @@
+"""`toolc init [DIR]`: a starting config a new user can read and build at once — tools.yaml and
+tool_policies.yaml with comments on every key, the editor schemas they name, a `[tool.toolc]`
+section, a CI workflow and a pre-commit hook. Planned in memory first (`plan`), so a refusal
+writes nothing; an existing tools.yaml or tool_policies.yaml is never touched (decision 0063)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from toolc import __version__, workspace
+from toolc.resources import data_dir, schema_path
+
+Action = Literal["create", "append"]
+
+
+@dataclass(frozen=True, slots=True)
+class Planned:
+    path: Path
+    data: bytes
+    action: Action
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    files: list[Planned]
+    kept: list[Path]  # files that exist and are left as they are (the user's, or already set up)
+    refused: list[Path]  # config files that exist: init stops without writing anything
+
+
+def _template(name: str, **values: str) -> bytes:
+    text = (data_dir("templates") / "init" / name).read_text(encoding="utf-8")
+    for key, value in values.items():
+        text = text.replace("{{" + key + "}}", value)
+    return text.encode("utf-8")
+
+
+def repository_root(config_dir: Path) -> Path:
+    """The git work tree that holds the config (CI and pre-commit files belong at its top), or
+    the config folder itself outside git."""
+    start = config_dir.resolve()
+    for folder in (start, *start.parents):
+        if (folder / ".git").exists():
+            return folder
+    return start
+
+
+def plan(config_dir: Path) -> Plan:
+    root = repository_root(config_dir)
+    shown = (
+        config_dir.resolve().relative_to(root).as_posix() if root != config_dir.resolve() else "."
+    )
+    planned: list[Planned] = []
+    kept: list[Path] = []
+    refused = [
+        config_dir / n for n in ("tools.yaml", "tool_policies.yaml") if (config_dir / n).exists()
+    ]
+    for name in ("tools.yaml", "tool_policies.yaml"):
+        planned.append(Planned(config_dir / name, _template(name), "create"))
+    for kind in ("tools", "policies"):
+        source = schema_path(kind)
+        planned.append(Planned(config_dir / ".toolc" / source.name, source.read_bytes(), "create"))
+    pyproject = config_dir / "pyproject.toml"
+    section = _template("pyproject-section.toml")
+    if not pyproject.exists():
+        planned.append(Planned(pyproject, section.lstrip(b"\n"), "create"))
+    elif "[tool.toolc]" in pyproject.read_text(encoding="utf-8", errors="replace").replace(" ", ""):
+        kept.append(pyproject)
+    else:
+        planned.append(Planned(pyproject, section, "append"))
+    extras = {
+        root / ".github" / "workflows" / "toolc.yml": _template("toolc.yml", CONFIG=shown),
+        root / ".pre-commit-config.yaml": _template(
+            "pre-commit-config.yaml", CONFIG=shown, VERSION=__version__
+        ),
+    }
+    for path, data in extras.items():
+        if path.exists():
+            kept.append(path)
+        else:
+            planned.append(Planned(path, data, "create"))
+    schemas = [p for p in planned if p.path.parent.name == ".toolc" and p.path.exists()]
+    planned = [p for p in planned if p not in schemas]
+    kept += [p.path for p in schemas]
+    return Plan(planned, kept, refused)
+
+
+def carry_out(init: Plan) -> list[Path]:
+    """Write the plan (nothing when it was refused); the paths written, in order."""
+    if init.refused:
+        return []
+    written = []
+    for item in init.files:
+        if item.action == "append":
+            old = item.path.read_bytes()
+            joiner = b"" if old.endswith(b"\n") or not old else b"\n"
+            workspace.replace_file(item.path, old + joiner + item.data)
+        elif not workspace.create_new(item.path, item.data):
+            continue  # appeared since the plan: it is the user's now
+        written.append(item.path)
+    return written
