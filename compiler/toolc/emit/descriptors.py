@@ -37,6 +37,22 @@ def tool_annotations(tool: ToolDecl) -> dict[str, Any]:
     return {"title": display_title(tool), **{k: hints[k] for k in HINTS if k in hints}}
 
 
+# The content kinds in the order the server sends them (decision 0057), and what a tool that
+# declares none may return: neither is published for it (decision 0058).
+CONTENT_KINDS = ("image", "audio", "resource_link", "resource")
+DEFAULT_CONTENT = {"image": ["image/*"]}
+
+
+def declared_content(tool: ToolDecl) -> dict[str, list[str]] | None:
+    """The tool's `content:` (kind → media types, kinds in sending order), or None when it
+    declares nothing beyond the default."""
+    stated = tool.decl.content
+    if stated is None:
+        return None
+    kinds = {k: [m.root for m in v] for k in CONTENT_KINDS if (v := getattr(stated, k))}
+    return None if kinds == DEFAULT_CONTENT else kinds
+
+
 def descriptor(
     tool: ToolDecl, types: dict[str, dict[str, Any]], validates: list[str]
 ) -> dict[str, Any]:
@@ -48,13 +64,19 @@ def descriptor(
         "inputSchema": input_schema(tool, types),
         "outputSchema": output_schema(tool, types, validates),
         "annotations": tool_annotations(tool),
-        "_meta": {"version": tool.decl.version, "envelopeVersion": ENVELOPE_VERSION},
+        "_meta": {
+            "version": tool.decl.version,
+            "envelopeVersion": ENVELOPE_VERSION,
+            **({} if (content := declared_content(tool)) is None else {"content": content}),
+        },
     }
 
 
 def contract(tool: ToolDecl, published: dict[str, Any]) -> dict[str, Any]:
     """The canonical record of the tool's contract: the descriptor without `_meta`, the policy,
-    the error catalogue, whether it is served, and the envelope version."""
+    the error catalogue, whether it is served, and the envelope version; the declared content,
+    media types sorted, only when the tool declares more than the default (so the contract of a
+    tool that declares none is what it was before content could be declared)."""
     pre = tool.policy.pre_validation if tool.policy is not None else None
     errors = {
         code: {
@@ -83,4 +105,9 @@ def contract(tool: ToolDecl, published: dict[str, Any]) -> dict[str, Any]:
         "unknown_args": tool.decl.unknown_args or "ignore",
         "enabled": tool.enabled,
         "envelope_version": ENVELOPE_VERSION,
+        **(
+            {}
+            if (content := declared_content(tool)) is None
+            else {"content": {kind: sorted(media) for kind, media in content.items()}}
+        ),
     }
