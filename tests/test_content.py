@@ -4,7 +4,7 @@ its handler returns typed items, and the server sends them ordered — images, a
 embedded resources, then the one text block identical to structuredContent — to the SDK's
 Python client in both protocol eras, to the official TypeScript client and to the typed
 generated client; content a tool does not declare is INVALID_RESULT, never sent. The
-shop-window example (examples/vitrine) sends its product photo before its sheet's link."""
+shop-window example (examples/vitrine) sends its media before its documents."""
 
 from __future__ import annotations
 
@@ -157,15 +157,18 @@ def test_the_typed_client_exposes_the_content_typed(
     assert len(envelope.content) == 6  # the raw blocks, the envelope's text left out
 
 
-def test_the_shop_window_s_photo_comes_before_its_sheet(tmp_path: Path) -> None:
+def test_the_shop_window_sends_its_media_before_its_documents(tmp_path: Path) -> None:
     pkg = package(EXAMPLES / "vitrine" / "generated" / "mcp_tools", tmp_path)
     connection = Connection(pkg, "vitrine_handlers")
     try:
         result = connection.run(connection.client.call_tool, "foto_produto", {"sku": "SKU-7"})
         envelope = connection.sealed("foto_produto", result)
         missing = connection.call("foto_produto", {"sku": "SKU-404"})
+        spoken = connection.run(connection.client.call_tool, "descrever_produto", {"sku": "SKU-7"})
+        connection.sealed("descrever_produto", spoken)
     finally:
         connection.close()
     assert envelope["data"] == {"sku": "SKU-7", "nome": "Caneca", "legenda": "Uma caneca azul."}
     assert [b.type for b in result.content] == ["image", "resource_link", "text"]
     assert missing["error"]["code"] == "PRODUCT_NOT_FOUND"
+    assert [b.type for b in spoken.content] == ["audio", "resource", "text"]

@@ -17,7 +17,7 @@ from typing import Any
 import anyio
 import pytest
 from mcp import Client, StdioServerParameters, types
-from runtime_support.harness import SUPPORT, sealed
+from runtime_support.harness import EXAMPLES, SUPPORT, sealed
 from toolc.pipeline import compile
 from toolc.runtime.server_content import (
     Audio,
@@ -171,3 +171,23 @@ def test_the_mock_sends_one_item_of_each_declared_kind() -> None:
     assert isinstance(embedded, types.EmbeddedResource)
     assert isinstance(embedded.resource, types.TextResourceContents)
     assert embedded.resource.mime_type == "text/plain" and embedded.resource.text
+
+
+def test_the_mock_of_the_shop_window_sends_what_each_tool_declares() -> None:
+    config = EXAMPLES / "vitrine"
+
+    async def main() -> dict[str, list[str]]:
+        params = StdioServerParameters(
+            command=str(BIN / "toolc"), args=["serve", str(config), "--mock"]
+        )
+        async with Client(params) as client:
+            calls = {
+                n: await client.call_tool(n, {"sku": "SKU-1"})
+                for n in ("foto_produto", "descrever_produto")
+            }
+        return {n: [b.type for b in r.content] for n, r in calls.items()}
+
+    assert anyio.run(main) == {
+        "foto_produto": ["image", "resource_link", "text"],
+        "descrever_produto": ["audio", "resource", "text"],
+    }

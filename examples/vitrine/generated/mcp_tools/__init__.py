@@ -19,6 +19,11 @@ from .envelope import (
 from .registry import ALL_TOOLS, TOOLS, ErrorSpec, PreValidation, ToolSpec
 
 if TYPE_CHECKING:
+    from .tools.descrever_produto import (
+        DescreverProdutoArgs,
+        DescreverProdutoData,
+        DescreverProdutoErrorCode,
+    )
     from .tools.foto_produto import (
         FotoProdutoArgs,
         FotoProdutoData,
@@ -27,6 +32,9 @@ if TYPE_CHECKING:
 
 # The models load on first use (PEP 562): importing the package stays fast at any size.
 _LAZY = {
+    "DescreverProdutoArgs": ".tools.descrever_produto",
+    "DescreverProdutoData": ".tools.descrever_produto",
+    "DescreverProdutoErrorCode": ".tools.descrever_produto",
     "FotoProdutoArgs": ".tools.foto_produto",
     "FotoProdutoData": ".tools.foto_produto",
     "FotoProdutoErrorCode": ".tools.foto_produto",
@@ -45,6 +53,9 @@ __all__ = [
     "ENVELOPE_VERSION",
     "FRAMEWORK_ERROR_CODES",
     "TOOLS",
+    "DescreverProdutoArgs",
+    "DescreverProdutoData",
+    "DescreverProdutoErrorCode",
     "Envelope",
     "Err",
     "ErrorInfo",

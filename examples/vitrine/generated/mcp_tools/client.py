@@ -12,6 +12,7 @@ from typing import Any
 
 from .client_runtime import Envelope, ToolClient
 from .registry import ALL_TOOLS
+from .tools.descrever_produto import DescreverProdutoData
 from .tools.foto_produto import FotoProdutoData
 
 
@@ -36,6 +37,14 @@ class VitrineClient(ToolClient):
     """
 
     TOOLS = ALL_TOOLS
+
+    async def descrever_produto(self, *, sku: str) -> Envelope[DescreverProdutoData]:
+        """Descreve um produto em áudio, para quem não pode ver a foto, com a ficha em texto.
+
+        Args:
+            sku: Código do produto, como SKU-1.
+        """
+        return await self.call("descrever_produto", _given(("sku", sku)))
 
     async def foto_produto(self, *, sku: str) -> Envelope[FotoProdutoData]:
         """Mostra a foto de um produto do catálogo e o link da sua ficha técnica.

@@ -11,13 +11,21 @@ from __future__ import annotations
 from typing import Protocol, TypeAlias
 
 from .server_runtime import Reply, ToolContext
+from .tools.descrever_produto import DescreverProdutoArgs, DescreverProdutoData
 from .tools.foto_produto import FotoProdutoArgs, FotoProdutoData
 
+DescreverProdutoResult: TypeAlias = DescreverProdutoData | Reply[DescreverProdutoData]
 FotoProdutoResult: TypeAlias = FotoProdutoData | Reply[FotoProdutoData]
 
 
 class VitrineHandlers(Protocol):
     """The tools of the MCP server `vitrine`, one method each."""
+
+    async def descrever_produto(
+        self, args: DescreverProdutoArgs, ctx: ToolContext
+    ) -> DescreverProdutoResult:
+        """Descreve um produto em áudio, para quem não pode ver a foto, com a ficha em texto."""
+        ...
 
     async def foto_produto(
         self, args: FotoProdutoArgs, ctx: ToolContext

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypedDict, TypeVar, cas
 from pydantic import BaseModel
 
 if TYPE_CHECKING:
+    from .tools.descrever_produto import DescreverProdutoArgs, DescreverProdutoData
     from .tools.foto_produto import FotoProdutoArgs, FotoProdutoData
 ArgsT = TypeVar("ArgsT", bound=BaseModel)
 DataT = TypeVar("DataT")
@@ -99,11 +100,37 @@ def _schema(tool: str, kind: str) -> Mapping[str, Any]:
 ToolsByName = TypedDict(
     "ToolsByName",
     {
+        "descrever_produto": "ToolSpec[DescreverProdutoArgs, DescreverProdutoData]",
         "foto_produto": "ToolSpec[FotoProdutoArgs, FotoProdutoData]",
     },
 )
 
 TOOLS: ToolsByName = {
+    "descrever_produto": ToolSpec(
+        name="descrever_produto",
+        version="1.0.0",
+        title="Descrever produto",
+        description="Descreve um produto em áudio, para quem não pode ver a foto, com a ficha em texto.",
+        mcp_server="vitrine",
+        enabled=True,
+        module=".tools.descrever_produto",
+        annotations=MappingProxyType(
+            {
+                "title": "Descrever produto",
+                "readOnlyHint": True,
+            }
+        ),
+        operation_type="read_only",
+        require_confirmation=False,
+        pre_validation=None,
+        multi_item=False,
+        workflow=False,
+        unknown_args="ignore",
+        errors=MappingProxyType({}),
+        envelope_reserve_bytes=73,
+        args_name="DescreverProdutoArgs",
+        data_name="DescreverProdutoData",
+    ),
     "foto_produto": ToolSpec(
         name="foto_produto",
         version="1.0.0",
