@@ -1,8 +1,8 @@
 """Hypothesis strategies for whole projects: tools.yaml and tool_policies.yaml as JSON (which is
 YAML 1.2), from the pieces random_configs.py draws. Every tool keyword is drawn (title,
 enabled, confirmation_required, args_schema, requires, unknown_args, multi_item, returns,
-errors, annotations, and `accepts` beside an enabled, fail-closed pre-validation), `types:`,
-`bump_policy` and `accepted_breaks`, and every policy keyword (operation_type,
+errors, annotations, content, and `accepts` beside an enabled, fail-closed pre-validation),
+`types:`, `bump_policy` and `accepted_breaks`, and every policy keyword (operation_type,
 require_confirmation, requires, pre_validation with a validator taking the target's arguments
 as its callers send them). Server names are sometimes of the lengths that put server.py's
 `create_server` lines at black's limit (`github` beside another server made its `@overload`
@@ -123,7 +123,23 @@ def _tool(draw: st.DrawFn, schemas: Schemas, servers: list[str]) -> dict[str, An
         }
     if draw(st.integers(0, 2)) == 0:
         tool["annotations"] = _annotations(draw, tool["tool_type"])
+    if draw(st.integers(0, 3)) == 0:
+        tool["content"] = _content(draw)
     return tool
+
+
+_MEDIA = {
+    "image": ["image/png", "image/*", "image/svg+xml"],
+    "audio": ["audio/wav", "audio/*"],
+    "resource_link": ["application/pdf", "*/*", "text/*"],
+    "resource": ["text/plain", "application/json", "*/*"],
+}
+
+
+def _content(draw: st.DrawFn) -> dict[str, Any]:
+    """A `content:` declaration: some kinds (maybe none), each with distinct media types."""
+    kinds = draw(st.lists(st.sampled_from(sorted(_MEDIA)), unique=True, max_size=4))
+    return {k: draw(st.lists(st.sampled_from(_MEDIA[k]), min_size=1, unique=True)) for k in kinds}
 
 
 def _types(draw: st.DrawFn, schemas: Schemas) -> dict[str, Any]:

@@ -73,7 +73,7 @@ def test_every_code_has_a_fixture() -> None:
             "test_evolution_cli.py",
             "test_output_safety.py",
             "test_listing_cost.py",
-        )  # fmt: skip
+        )
     )
     assert all(f'"{code}"' in build_tests for code in build_codes), "build codes untested"
     untested = set(CODES) - covered - {"file-too-large", "yaml-size-limit"} - build_codes

@@ -42,6 +42,22 @@ def tool_annotations(tool: ToolDecl) -> dict[str, Any]:
     return {"title": display_title(tool), **{k: hints[k] for k in HINTS if k in hints}}
 
 
+# The content kinds in the order the server sends them (decision 0057), and what a tool that
+# declares none may return: neither is published for it (decision 0058).
+CONTENT_KINDS = ("image", "audio", "resource_link", "resource")
+DEFAULT_CONTENT = {"image": ["image/*"]}
+
+
+def declared_content(tool: ToolDecl) -> dict[str, list[str]] | None:
+    """The tool's `content:` (kind → media types, kinds in sending order), or None when it
+    declares nothing beyond the default."""
+    stated = tool.decl.content
+    if stated is None:
+        return None
+    kinds = {k: [m.root for m in v] for k in CONTENT_KINDS if (v := getattr(stated, k))}
+    return None if kinds == DEFAULT_CONTENT else kinds
+
+
 def descriptor(
     tool: ToolDecl, types: dict[str, dict[str, Any]], validates: list[str]
 ) -> dict[str, Any]:
@@ -56,7 +72,9 @@ def descriptor(
         "outputSchema": output_schema(tool, types, validates),
         "annotations": tool_annotations(tool),
     }
-    meta = {"version": tool.decl.version, "envelopeVersion": ENVELOPE_VERSION}
+    meta: dict[str, Any] = {"version": tool.decl.version, "envelopeVersion": ENVELOPE_VERSION}
+    if (content := declared_content(tool)) is not None:
+        meta["content"] = content
     return {**published, "_meta": {**meta, DIGEST_KEY: sha256(published)}}
 
 
@@ -64,9 +82,10 @@ def contract(
     tool: ToolDecl, published: dict[str, Any], handler: dict[str, Any] | None = None
 ) -> dict[str, Any]:
     """The canonical record of the tool's contract: the descriptor without `_meta`, the policy,
-    the error catalogue, whether it is served, the envelope version, and for a tool whose
-    callers send another form the arguments its pre-validator must resolve to (decision
-    0054: only then, so no other tool's fingerprint moves)."""
+    the error catalogue, whether it is served and the envelope version; the declared content,
+    media types sorted, only when the tool declares more than the default (decision 0058); and
+    for a tool whose callers send another form, the arguments its pre-validator must resolve
+    to (decision 0054). Both only then, so no other tool's fingerprint moves."""
     pre = tool.policy.pre_validation if tool.policy is not None else None
     errors = {
         code: {
@@ -95,6 +114,11 @@ def contract(
         "unknown_args": tool.decl.unknown_args or "ignore",
         "enabled": tool.enabled,
         "envelope_version": ENVELOPE_VERSION,
+        **(
+            {}
+            if (content := declared_content(tool)) is None
+            else {"content": {kind: sorted(media) for kind, media in content.items()}}
+        ),
     }
     if handler is not None:
         document["handler_input_schema"] = handler

@@ -136,6 +136,13 @@ _OUTPUTS = _rules(
     ("output-constraint-loosened", "warning",
      "A bound, `pattern` or closed object on `data` was removed, loosened or changed.",
      "Conforming callers do not care; callers that validate the answer strictly may refuse it."),
+    ("content-added", "warning",
+     "The tool may return a content kind or media type it did not declare before (`content:`).",
+     "Like a new enum value: a client that handles only the declared images, audio or "
+     "resources meets one it does not know. (No `content:` declares images of any type.)"),
+    ("content-removed", "compatible",
+     "The tool no longer returns a content kind or media type it declared (`content:`).",
+     "Callers receive a subset of what they handled."),
 )  # fmt: skip
 
 _ERRORS_AND_POLICY = _rules(

@@ -43,6 +43,88 @@ class Annotations(BaseModel):
     ] = None
 
 
+class ImageItem(RootModel[str]):
+    model_config = ConfigDict(
+        frozen=True,
+    )
+    root: Annotated[
+        str, Field(pattern="^image/(\\*|[a-z0-9][a-z0-9!#$&^_.+-]{0,126})$")
+    ]
+
+
+class AudioItem(RootModel[str]):
+    model_config = ConfigDict(
+        frozen=True,
+    )
+    root: Annotated[
+        str, Field(pattern="^audio/(\\*|[a-z0-9][a-z0-9!#$&^_.+-]{0,126})$")
+    ]
+
+
+class ResourceLinkItem(RootModel[str]):
+    model_config = ConfigDict(
+        frozen=True,
+    )
+    root: Annotated[
+        str,
+        Field(
+            pattern="^(\\*/\\*|[a-z0-9][a-z0-9!#$&^_.+-]{0,126}/(\\*|[a-z0-9][a-z0-9!#$&^_.+-]{0,126}))$"
+        ),
+    ]
+
+
+class ResourceItem(RootModel[str]):
+    model_config = ConfigDict(
+        frozen=True,
+    )
+    root: Annotated[
+        str,
+        Field(
+            pattern="^(\\*/\\*|[a-z0-9][a-z0-9!#$&^_.+-]{0,126}/(\\*|[a-z0-9][a-z0-9!#$&^_.+-]{0,126}))$"
+        ),
+    ]
+
+
+class Content(BaseModel):
+    """
+    The content blocks the tool's result may carry besides the envelope's text block, by kind, each kind with the media types it may have (lowercase `type/subtype`; `type/*` for any subtype). Without this key a tool may return images of any type (`image: [image/*]`); with it, exactly what it lists. The server refuses anything else as INVALID_RESULT.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+        frozen=True,
+    )
+    image: Annotated[
+        Sequence[ImageItem] | None,
+        Field(
+            description="Image blocks (`ImageContent`), e.g. `[image/png, image/jpeg]`.",
+            min_length=1,
+        ),
+    ] = None
+    audio: Annotated[
+        Sequence[AudioItem] | None,
+        Field(
+            description="Audio blocks (`AudioContent`), e.g. `[audio/wav]`.",
+            min_length=1,
+        ),
+    ] = None
+    resource_link: Annotated[
+        Sequence[ResourceLinkItem] | None,
+        Field(
+            description="Links to resources (`ResourceLink`), by the linked resource's media type, e.g. `[application/pdf]`.",
+            min_length=1,
+        ),
+    ] = None
+    resource: Annotated[
+        Sequence[ResourceItem] | None,
+        Field(
+            description="Embedded resources (`EmbeddedResource`, text or blob), by their media type, e.g. `[text/plain]`.",
+            min_length=1,
+        ),
+    ] = None
+
+
 class ErrorSpec(BaseModel):
     """
     A domain error the tool may return.
@@ -277,6 +359,12 @@ class Tool(BaseModel):
         Schema | None,
         Field(
             description="The JSON Schema of the success `data` of the response envelope."
+        ),
+    ] = None
+    content: Annotated[
+        Content | None,
+        Field(
+            description="The non-JSON content the result may carry (images, audio, resource links, embedded resources) and their media types."
         ),
     ] = None
     multi_item: Annotated[

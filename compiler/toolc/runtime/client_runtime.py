@@ -42,19 +42,33 @@ from .client_envelope import (
     parse_envelope,
     parse_result,
 )
+from .server_content import (
+    Audio,
+    Content,
+    EmbeddedBlob,
+    EmbeddedText,
+    Image,
+    ResourceLink,
+)
 
 logger = logging.getLogger(__name__)
 
 __all__ = [
     "FRAMEWORK_CODES",
+    "Audio",
     "ClientSpecLike",
     "Confirm",
     "ConfirmationRequest",
+    "Content",
+    "EmbeddedBlob",
+    "EmbeddedText",
     "Envelope",
     "ErrorReport",
     "Failure",
+    "Image",
     "MissingArgument",
     "MultiItem",
+    "ResourceLink",
     "ResultMeta",
     "Success",
     "ToolCallError",

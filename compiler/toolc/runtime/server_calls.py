@@ -16,6 +16,7 @@ from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from .server_confirmation import RequestStates, ask, binding, message, visible
+from .server_content import DeclaredContent
 from .server_items import BadReturn
 from .server_outputs import FormatCheck
 from .server_sealing import (
@@ -78,6 +79,7 @@ class ServedTool:
         self.handler = handler
         self.labels: dict[str, str] = {}
         self.formats: FormatCheck | None = None  # its data schema's formats, if any
+        self.content = DeclaredContent()  # its published `_meta.content`, if any
 
     @cached_property
     def args_model(self) -> type[BaseModel]:
@@ -199,7 +201,7 @@ class ToolCalls:
             raise  # the call itself was cancelled: there is nobody to answer
         except BaseException:  # noqa: BLE001 -- SystemExit too: TOOL_ERROR
             return seal_error(spec, internal_error(spec, "Handler exception"))
-        return seal_return(spec, returned, tool.check)
+        return seal_return(spec, returned, tool.check, tool.content)
 
     async def _pre_validate(
         self,

@@ -19,14 +19,26 @@ from mcp.server.stdio import stdio_server
 
 from .server_calls import ServedTool, ToolCalls, handler_name
 from .server_confirmation import labels
+from .server_content import (
+    Audio,
+    DeclaredContent,
+    EmbeddedBlob,
+    EmbeddedText,
+    Image,
+    ResourceLink,
+)
 from .server_http import http_app, run_http, token_from_env
 from .server_outputs import FormatCheck
-from .server_types import Image, Items, Reply, ToolContext, ToolFailure, ToolSpecLike
+from .server_types import Items, Reply, ToolContext, ToolFailure, ToolSpecLike
 
 __all__ = [
+    "Audio",
+    "EmbeddedBlob",
+    "EmbeddedText",
     "Image",
     "Items",
     "Reply",
+    "ResourceLink",
     "ToolContext",
     "ToolFailure",
     "ToolSpecLike",
@@ -85,6 +97,7 @@ def build_server(
         if d.get("_meta", {}).get("version") != specs[d["name"]].version:
             raise ValueError(f"{d['name']}: tools.json and the registry disagree")
         made[d["name"]].labels = labels(d.get("inputSchema", {}))
+        made[d["name"]].content = DeclaredContent(d.get("_meta", {}).get("content"))
         defs = d.get("outputSchema", {}).get("$defs", {})
         if "envelope.Data" in defs:
             check = FormatCheck(defs["envelope.Data"], defs)

@@ -1,8 +1,8 @@
 """The response envelope (ADR-016) as the server seals it: what a handler returns or
 raises becomes `{ok, data, meta}` or `{ok: false, error, meta, data?}`, the same JSON in
-`structuredContent` and in one text block, non-text blocks first. Config-independent: a
-tool is described by the `SpecLike` protocol, which the generated `registry.ToolSpec`
-satisfies."""
+`structuredContent` and in one text block, the content blocks the tool declares before
+it (server_content). Config-independent: a tool is described by the `SpecLike`
+protocol, which the generated `registry.ToolSpec` satisfies."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from typing import Any
 from mcp import types
 from pydantic import BaseModel
 
+from .server_content import Content, DeclaredContent, ordered
 from .server_framework import (
     FRAMEWORK_ERROR_CODES,
     FRAMEWORK_ERRORS,
@@ -28,7 +29,7 @@ from .server_items import (
     workflow_failure,
     workflow_primary,
 )
-from .server_types import Image, Items, Reply, SpecLike, ToolFailure
+from .server_types import Items, Reply, SpecLike, ToolFailure
 
 logger = logging.getLogger(__name__)
 
@@ -51,14 +52,14 @@ class Sealed:
 
     envelope: dict[str, Any]
     text: str
-    images: tuple[Image, ...] = ()
+    content: tuple[Content, ...] = ()  # in the order sent (server_content.ordered)
 
     @property
     def ok(self) -> bool:
         return bool(self.envelope["ok"])
 
     def result(self) -> types.CallToolResult:
-        content: list[types.ContentBlock] = [i.block() for i in self.images]
+        content: list[types.ContentBlock] = [i.block() for i in self.content]
         content.append(types.TextContent(type="text", text=self.text))
         return types.CallToolResult(
             content=content, structured_content=self.envelope, is_error=not self.ok
@@ -184,24 +185,31 @@ def seal_error(
     spec: SpecLike,
     error: dict[str, Any],
     data: dict[str, Any] | None = None,
-    images: Sequence[Image] = (),
+    content: Sequence[Content] = (),
 ) -> Sealed:
     envelope: dict[str, Any] = {"ok": False, "error": error, "meta": _meta(spec)}
     if data is not None:
         envelope["data"] = data
-    return Sealed(envelope, compact(envelope), tuple(images))
+    return Sealed(envelope, compact(envelope), tuple(ordered(content)))
 
 
-def seal_ok(spec: SpecLike, data: Any, images: Sequence[Image] = ()) -> Sealed:
+def seal_ok(spec: SpecLike, data: Any, content: Sequence[Content] = ()) -> Sealed:
     envelope = {"ok": True, "data": data, "meta": _meta(spec)}
-    return Sealed(envelope, compact(envelope), tuple(images))
+    return Sealed(envelope, compact(envelope), tuple(ordered(content)))
 
 
-def seal_return(spec: SpecLike, returned: Any, check: DataCheck) -> Sealed:
+def seal_return(
+    spec: SpecLike,
+    returned: Any,
+    check: DataCheck,
+    declared: DeclaredContent | None = None,
+) -> Sealed:
     """Seal what a handler returned (data, `Items`, a workflow's output, or a `Reply`
-    of one of them). Anything its contract does not allow is INVALID_RESULT."""
+    of one of them). Anything its contract does not allow is INVALID_RESULT: data
+    outside its schema, content it does not declare (`declared`: the tool's
+    declaration, images of any type when None)."""
     try:
-        return _seal_return(spec, returned, check)
+        return _seal_return(spec, returned, check, declared or DeclaredContent())
     except BadReturn as bad:
         return seal_error(spec, invalid_result(spec, bad))
     except Exception as exc:  # noqa: BLE001 -- nothing returned may escape unsealed
@@ -217,7 +225,10 @@ def seal_failure(spec: SpecLike, failure: ToolFailure, check: DataCheck) -> Seal
         rest = ToolFailure(failure.code, failure.message, failure.details)
         try:
             return _seal_return(
-                spec, Reply(failure.data, secondary_failure=rest), check
+                spec,
+                Reply(failure.data, secondary_failure=rest),
+                check,
+                DeclaredContent(),
             )
         except Exception:
             logger.exception("Invalid data with a failure of %s", spec.name)
@@ -231,18 +242,24 @@ def _all_failed(spec: SpecLike, data: dict[str, Any]) -> dict[str, Any]:
     )
 
 
-def _seal_return(spec: SpecLike, returned: Any, check: DataCheck) -> Sealed:
-    images: Sequence[Image] = ()
+def _seal_return(
+    spec: SpecLike, returned: Any, check: DataCheck, declared: DeclaredContent
+) -> Sealed:
+    content: Sequence[Content] = ()
     secondary: ToolFailure | None = None
     if isinstance(returned, Reply):
-        images, secondary = returned.images, returned.secondary_failure
+        content = [*returned.images, *returned.content]
+        secondary = returned.secondary_failure
         returned = returned.data
+        refused = declared.problems(content)
+        if refused:
+            raise BadReturn("content the tool does not declare", refused)
     if not spec.multi_item:
         if secondary is not None:
             raise BadReturn("only a multi-item tool reports a secondary failure")
         data = to_wire(returned)
         check(data)
-        return seal_ok(spec, data, images)
+        return seal_ok(spec, data, content)
     if spec.workflow and not isinstance(returned, Items):
         primary, failure = workflow_primary(spec.name, to_wire(returned))
         if failure is not None and secondary is None:
@@ -258,12 +275,12 @@ def _seal_return(spec: SpecLike, returned: Any, check: DataCheck) -> Sealed:
         if counts["items_count"] and not completed:
             # The call ran and every item failed: an error answer (isError), its
             # per-item evidence kept, so no agent reads total failure as success.
-            return seal_error(spec, _all_failed(spec, data), data, images)
-        return seal_ok(spec, data, images)
+            return seal_error(spec, _all_failed(spec, data), data, content)
+        return seal_ok(spec, data, content)
     error = declared_error(spec, secondary)
     if not completed:
         check(data)  # nothing completed: the call failed, its evidence kept
-        return seal_error(spec, error, data, images)
+        return seal_error(spec, error, data, content)
     data.update(original_ok=False, secondary_error=error)
     check(data)
-    return seal_ok(spec, data, images)
+    return seal_ok(spec, data, content)

@@ -1,7 +1,9 @@
 """`toolc serve --mock`: the declared tools served by the generated package's own server
 runtime, with handlers that answer from each tool's `returns` schema (declared examples
 first, else deterministic synthesized values), so agent developers can work before the
-backend exists. Validation, pre-validation, confirmation and sealing are the real ones."""
+backend exists; a tool that declares content returns one item of each declared kind beside
+its data (mock_content). Validation, pre-validation, confirmation and sealing are the real
+ones."""
 
 from __future__ import annotations
 
@@ -10,13 +12,14 @@ import importlib
 import json
 import sys
 import tempfile
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 from toolc import workspace
+from toolc.serve.mock_content import mock_content
 from toolc.serve.mock_values import example_value, folded, is_valid, mock_data
 from toolc.validate import ecma_regex
 
@@ -127,13 +130,39 @@ def _failing(reason: str) -> Handler:
     return handler
 
 
+def _with_content(handler: Handler, content: list[Any], runtime: Any) -> Handler:
+    async def replying(args: Any, ctx: Any) -> Any:
+        return runtime.Reply(await handler(args, ctx), content=content)
+
+    return replying
+
+
 def mock_handlers(
     tools: Mapping[str, Any],
     warn: Callable[[str], None],
     handler_forms: Mapping[str, Mapping[str, Any]] | None = None,
+    descriptors: Sequence[Mapping[str, Any]] = (),
+    runtime: Any = None,
 ) -> SimpleNamespace:
     """One handler per tool, named as the server looks them up (the tool's module name).
-    `handler_forms`: the handler's input schema of each tool whose callers send another."""
+    `handler_forms`: the handler's input schema of each tool whose callers send another; with
+    the package's `descriptors` and `runtime`, each tool's declared content too."""
+    handlers = _data_handlers(tools, warn, handler_forms)
+    for d in descriptors:
+        declared = d.get("_meta", {}).get("content")
+        spec = tools.get(d["name"])
+        if declared and runtime is not None and spec is not None:
+            method = spec.module.rpartition(".")[2]
+            made = mock_content(d["name"], declared, runtime, warn)
+            setattr(handlers, method, _with_content(getattr(handlers, method), made, runtime))
+    return handlers
+
+
+def _data_handlers(
+    tools: Mapping[str, Any],
+    warn: Callable[[str], None],
+    handler_forms: Mapping[str, Mapping[str, Any]] | None,
+) -> SimpleNamespace:
     validators = {s.pre_validation.tool for s in tools.values() if s.pre_validation is not None}
     handlers = SimpleNamespace()
     for name, spec in tools.items():
@@ -199,7 +228,8 @@ def serve(
     registry = importlib.import_module(f"{package}.registry")
     served = importlib.import_module(f"{package}.server")
     runtime = importlib.import_module(f"{package}.server_runtime")
-    handlers = mock_handlers(registry.ALL_TOOLS, warn, handler_forms(files))
+    descriptors = json.loads(files["tools.json"])["tools"]
+    handlers = mock_handlers(registry.ALL_TOOLS, warn, handler_forms(files), descriptors, runtime)
     app = served.create_server(handlers, server)
     del pkg
     if http is None:

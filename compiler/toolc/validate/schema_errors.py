@@ -19,6 +19,7 @@ from toolc.diagnostics.suggest import did_you_mean
 from toolc.resources import load_schema
 from toolc.source import JsonPath, LoadedFile
 from toolc.source.scalars import yaml11_reading
+from toolc.validate.content_hints import is_content_location, media_type_problem, unknown_kind_hint
 from toolc.validate.describe import JSON_SCHEMA_KEYWORDS, TYPE_NAMES, json_type, show, where
 from toolc.validate.hints import flow_comma_hint, version_number_hint
 
@@ -118,6 +119,20 @@ class Mapper:
                 "`tools` declares no tool",
                 "declare at least one tool under `tools:`",
             )
+        elif kind == "minItems" and is_content_location(loc):
+            yield diag(
+                "invalid-value",
+                self.value_span(path),
+                f"{where(path)} lists no media type",
+                "list the media types it may have, or leave the kind out",
+            )
+        elif kind == "uniqueItems" and is_content_location(loc):
+            yield diag(
+                "invalid-value",
+                self.value_span(path),
+                f"{where(path)} lists a media type twice",
+                "list each media type once",
+            )
         else:
             yield diag(
                 "invalid-value", self.value_span(path), f"{error.message} (in {where(path)})"
@@ -155,6 +170,8 @@ class Mapper:
                     "the display title is the tool's own `title:`, published as `title` and "
                     "`annotations.title`: move it there"
                     if title
+                    else unknown_kind_hint(key)
+                    if is_content_location(loc)
                     else None,
                 )
 
@@ -248,6 +265,9 @@ class Mapper:
                 f"`$ref` {show(value)} is not a shared type reference",
                 "write `$ref: '#/types/<Name>'` and declare <Name> under `types:`",
             )
+        if is_content_location(loc) and len(path) >= 2:
+            message, fix = media_type_problem(str(path[-2]), value)
+            return diag("invalid-value", span, message, fix)
         sub = _subschema(self.kind, loc[:-1])
         return diag(
             "invalid-value",

@@ -18,6 +18,7 @@ import anyio
 from mcp import types
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from .server_content import ContentView
 from .server_framework import FRAMEWORK_ERRORS
 
 logger = logging.getLogger(__name__)
@@ -98,19 +99,20 @@ class MultiItem:
 
 
 @dataclass(frozen=True, slots=True)
-class Success(Generic[DataT]):
+class Success(ContentView, Generic[DataT]):
     data: DataT
     meta: ResultMeta
     multi_item: MultiItem | None = None
     dropped: tuple[str, ...] = ()  # paths of unknown fields closed models refused
     envelope: Mapping[str, Any] = field(default_factory=dict)
-    # The result's other content blocks (images, audio, resources), in the order sent.
+    # The result's other content blocks (images, audio, resources), in the order sent;
+    # typed: `attachments`, `images`, `audio`, `resource_links`, `resources`.
     content: tuple[types.ContentBlock, ...] = ()
     ok: Literal[True] = True
 
 
 @dataclass(frozen=True, slots=True)
-class Failure(Generic[DataT]):
+class Failure(ContentView, Generic[DataT]):
     error: ErrorReport
     meta: ResultMeta
     data: DataT | None = None  # a multi-item failure keeps its per-item evidence

@@ -2,18 +2,18 @@
 """The types a generated server's handlers and the runtime share: what the runtime
 needs to know of a tool (protocols the generated `registry.ToolSpec` satisfies), what a
 handler receives besides its arguments (`ToolContext`), and what it may return or raise
-besides its data (`Items`, `Reply`, `Image`, `ToolFailure`)."""
+besides its data (`Items`, `Reply`, `ToolFailure`; content items: server_content)."""
 
 from __future__ import annotations
 
-import base64
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-from mcp import types
 from mcp.server.context import ServerRequestContext
 from pydantic import BaseModel
+
+from .server_content import Content, Image
 
 DataT = TypeVar("DataT")
 ItemT = TypeVar("ItemT")
@@ -105,21 +105,6 @@ class ToolFailure(Exception):
 
 
 @dataclass(frozen=True, slots=True)
-class Image:
-    """An image block, sent before the envelope's text block. `data`: raw bytes, or
-    text already in base64."""
-
-    data: bytes | str
-    mime_type: str
-
-    def block(self) -> types.ImageContent:
-        text = self.data
-        if isinstance(text, bytes):
-            text = base64.b64encode(text).decode("ascii")
-        return types.ImageContent(type="image", data=text, mime_type=self.mime_type)
-
-
-@dataclass(frozen=True, slots=True)
 class Items(Generic[ItemT]):
     """A multi-item tool's answer: one result per item (each with a boolean `success`
     or `ok`) and any other declared data fields. The normalization is added here."""
@@ -130,12 +115,15 @@ class Items(Generic[ItemT]):
 
 @dataclass(frozen=True, slots=True)
 class Reply(Generic[DataT]):
-    """A handler's answer with more than data: images shown first, or a failure that
-    happened after items were completed (multi-item tools)."""
+    """A handler's answer with more than data: content blocks sent beside the envelope
+    (images, audio, resource links, embedded resources, as the tool declares them;
+    `images` is the older spelling of image content), or a failure that happened after
+    items were completed (multi-item tools)."""
 
     data: DataT
     images: Sequence[Image] = ()
     secondary_failure: ToolFailure | None = None
+    content: Sequence[Content] = ()
 
 
 @dataclass(frozen=True, slots=True)
