@@ -192,6 +192,23 @@ def test_compatible_on_an_input_never_narrows(
             assert now.is_valid(value), f"{value!r}: old {old} new {new}"
 
 
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)  # fmt: skip
+@given(data=st.data(), pair=_pairs(), values=st.lists(_JSON, min_size=8, max_size=8))
+def test_compatible_on_data_never_widens(
+    data: st.DataObject, pair: tuple[Any, Any], values: list[Any]
+) -> None:
+    """The mirror on `data`: without a break or a warning (and `data-field-added`, which judges
+    callers), every value the new schema allows the old one allowed."""
+    old, new = pair
+    found = compare_tool("t", contract(old, "output"), contract(new, "output"))
+    if any(f.level in ("breaking", "warning") or f.rule == "data-field-added" for f in found):
+        return
+    was, now = jsonschema.Draft202012Validator(old), jsonschema.Draft202012Validator(new)
+    for value in [*values, *(data.draw(valid(new, {})) for _ in range(4))]:
+        if now.is_valid(value):
+            assert was.is_valid(value), f"{value!r}: old {old} new {new}"
+
+
 # The same engine read by value (`accepts_all`, the pre-validator's check): `yes` is never
 # wrong for the later keywords either, and where the walk cannot decide it says `unknown`.
 @settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)  # fmt: skip
