@@ -22,7 +22,6 @@ Every schema the narrower side reaches is assumed satisfiable, as toolc's own ch
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -30,6 +29,15 @@ from typing import Any, Literal
 import jsonschema_rs
 
 from toolc.contract.canonical import canonical_bytes
+from toolc.evolution.by_value import (
+    APPLIES,
+    KEYWORD_RULES,
+    NAMED,
+    WIDENING,
+    kind,
+    may_be,
+    unmatched,
+)
 from toolc.evolution.keywords import show, type_set
 from toolc.evolution.places import chain, readable, segments
 from toolc.evolution.views import escape
@@ -53,20 +61,6 @@ class Inclusion:
 
 YES = Inclusion("yes")
 
-# Walk rules that never refuse a value the narrower side accepts.
-_WIDENING = frozenset(
-    {"arg-became-optional", "arg-type-widened", "nullability-added", "input-enum-value-added",
-     "input-enum-dropped", "bound-loosened", "pattern-removed", "input-object-opened",
-     "default-changed", "format-changed", "description-changed", "title-changed",
-     "label-changed", "user-prompt-changed", "examples-changed", "deprecation-changed"}
-)  # fmt: skip
-# Bounds, by the kind of value they constrain (on any other kind they are vacuous).
-_APPLIES = {
-    **dict.fromkeys(("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"), "number"),
-    **dict.fromkeys(("minLength", "maxLength", "pattern"), "string"),
-    **dict.fromkeys(("minItems", "maxItems", "uniqueItems"), "array"),
-}
-
 
 @dataclass
 class _Probe(Walk):
@@ -78,14 +72,9 @@ class _Probe(Walk):
     def emit(self, rule: str, path: str, where: str, what: str) -> None:
         self.changes.append((rule, path, where, what))
 
-    def note(self, path: str, what: str, *, moved: bool) -> None:
-        if not moved:  # a schema moved behind a $ref accepts the same values
+    def note(self, path: str, what: str, *, same_values: bool) -> None:
+        if not same_values:  # e.g. a schema moved behind a $ref accepts the same values
             self.unclassified.append((path, what))
-
-
-def _may_be(node: Mapping[str, Any], kind: str) -> bool:
-    types = type_set(node)
-    return kind in types or (kind == "number" and "integer" in types)
 
 
 def accepts_all(
@@ -124,7 +113,7 @@ class _Judge:
         found: list[Inclusion] = []
         by_values: dict[str, Inclusion] = {}
         for rule, path, at, what in probe.changes:
-            if rule in _WIDENING or not self.reachable(narrower, path):
+            if rule in WIDENING or not self.reachable(narrower, path):
                 continue
             enumerated = self.enumerated_ancestor(narrower, path)
             if enumerated is not None:
@@ -142,7 +131,7 @@ class _Judge:
         way = chain(narrower, path, self.narrower_doc)
         for (_, parent), (here, _) in itertools.pairwise(way):
             kind = "array" if here.endswith("/items") else "object"
-            if not isinstance(parent, Mapping) or not _may_be(parent, kind):
+            if not isinstance(parent, Mapping) or not may_be(parent, kind):
                 return False
         return True
 
@@ -194,6 +183,10 @@ class _Judge:
             Inclusion("no", path, f"{at}: {what}"),
             Inclusion("unknown", path, f"{at}: {what}"),
         )
+        if self.vacuous(narrower, parts):  # below a keyword that cannot apply to the values
+            return YES
+        if rule in KEYWORD_RULES:
+            return undecided
         is_property = len(parts) >= 2 and parts[-2] == "properties"
         owner = "/".join(path.split("/")[: -2 if is_property else -1])
         n_node = self.node(narrower, owner, self.narrower_doc)
@@ -201,12 +194,12 @@ class _Judge:
         if not isinstance(n_node, Mapping) or not isinstance(w_node, Mapping):
             return undecided
         if rule in ("arg-added-required", "arg-became-required", "input-object-closed"):
-            return proven if _may_be(n_node, "object") else YES
+            return proven if may_be(n_node, "object") else YES
         if rule in ("arg-type-changed", "nullability-removed", "input-enum-value-removed"):
             return proven
         if rule == "input-enum-introduced":
             if type_set(n_node) <= {"boolean", "null"}:  # few values: try each
-                listed = [v for v in (True, False, None) if _may_be(n_node, _kind(v))]
+                listed = [v for v in (True, False, None) if may_be(n_node, kind(v))]
                 check = jsonschema_rs.validator_for(
                     {**w_node, "$defs": self.wider_doc.get("$defs", {})}
                 )
@@ -217,12 +210,12 @@ class _Judge:
             return proven
         if rule in ("bound-tightened", "pattern-changed"):
             keyword = parts[-1]
-            if not _may_be(n_node, _APPLIES.get(keyword, "")):
+            if not may_be(n_node, APPLIES.get(keyword, "")):
                 return YES  # a bound on values the narrower side never holds
             if rule == "pattern-changed":
                 if "pattern" in n_node:
                     return undecided  # one regex against another: not decidable here
-                missed = _unmatched(w_node["pattern"], n_node)
+                missed = unmatched(w_node["pattern"], n_node)
                 if missed is None:
                     return undecided
                 return Inclusion("no", path, f"{at}: {what} ({show(missed)} refused)")
@@ -232,8 +225,10 @@ class _Judge:
                 return YES
             return proven
         if rule == "arg-removed":  # declared by narrower only: wider's undeclared properties
-            if not _may_be(n_node, "object"):
+            if not may_be(n_node, "object"):
                 return YES
+            if "patternProperties" in w_node or "unevaluatedProperties" in w_node:
+                return undecided  # the name may match a pattern, or be judged unevaluated
             extra = w_node.get("additionalProperties", True)
             if extra is False:
                 what = f"{at}: not declared, and undeclared properties are refused"
@@ -242,31 +237,26 @@ class _Judge:
             inner = self.judge(extra, prop, at, seen) if isinstance(extra, Mapping) else YES
             return inner if inner.verdict == "yes" else Inclusion(inner.verdict, path, inner.detail)
         if rule == "arg-added-optional":  # declared by wider only: narrower's undeclared ones
+            if "patternProperties" in n_node or "unevaluatedProperties" in n_node:
+                return undecided
             extra = n_node.get("additionalProperties", True)
-            if extra is False or not _may_be(n_node, "object"):
+            if extra is False or not may_be(n_node, "object"):
                 return YES
             prop = w_node.get("properties", {}).get(parts[-1], {})
             inner = self.judge(prop, extra if isinstance(extra, Mapping) else {}, at, seen)
             return inner if inner.verdict == "yes" else Inclusion(inner.verdict, path, inner.detail)
         return undecided  # a rule this reading does not know yet: never a silent yes
 
-
-def _unmatched(pattern: str, node: Mapping[str, Any]) -> str | None:
-    """A string the node accepts (no pattern of its own: only its length bounds) that `pattern`
-    does not match, searched among a few plain ones; None if none of them is."""
-    try:
-        compiled = re.compile(pattern)  # Python's `re` is the reference validator's engine
-    except re.error:
-        return None
-    low = node.get("minLength", 0)
-    high = node.get("maxLength", low + 2)
-    for length in sorted({low, min(low + 1, high), high}):
-        for char in ("", " ", "0", "a", "Z", "~", "-", "é", "\n"):
-            candidate = char * length if char else ""
-            if len(candidate) == length and not compiled.search(candidate):
-                return candidate
-    return None
-
-
-def _kind(value: Any) -> str:
-    return "null" if value is None else "boolean"
+    def vacuous(self, narrower: Any, parts: list[str]) -> bool:
+        """Whether a keyword on the way is one of a kind of value (an object's
+        `propertyNames`, an array's `contains`) the narrower schema there never holds."""
+        index = 0
+        while index < len(parts):
+            keyword = parts[index]
+            if keyword in APPLIES:
+                owner = "".join(f"/{escape(p)}" for p in parts[:index])
+                node = self.node(narrower, owner, self.narrower_doc)
+                if isinstance(node, Mapping) and not may_be(node, APPLIES[keyword]):
+                    return True
+            index += 2 if keyword in NAMED else 1  # skip the name or index that follows
+        return False

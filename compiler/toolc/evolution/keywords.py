@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any, Literal, Protocol
 
 from toolc.contract.canonical import canonical_bytes
 
-LOWER = ("minimum", "exclusiveMinimum", "minLength", "minItems")
-UPPER = ("maximum", "exclusiveMaximum", "maxLength", "maxItems")
+LOWER = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties")
+UPPER = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties")
 _SHOWN = {"x-toolc-label": "label", "x-toolc-user-prompt": "user_prompt"}
 PROSE = {
     "description": "description-changed",
@@ -32,6 +32,27 @@ class Emitter(Protocol):
     def direction(self) -> Literal["input", "output"]: ...
 
     def emit(self, rule: str, path: str, where: str, what: str) -> None: ...
+
+
+class Walker(Emitter, Protocol):
+    """What the keyword families beyond the first subset read of the walk."""
+
+    @property
+    def old_document(self) -> Mapping[str, Any]: ...
+
+    @property
+    def new_document(self) -> Mapping[str, Any]: ...
+
+    def note(self, path: str, what: str, *, same_values: bool) -> None: ...
+
+    def fits(self, old: Any, new: Any) -> bool:
+        """Whether `old` → `new` alone would be found compatible (no break, no warning)."""
+        ...
+
+
+# Compares a pair of subschemas below the node: (old, new, path, where, in_place), `in_place`
+# when the subschema applies to the node's own value (allOf, then, dependentSchemas...).
+Sub = Callable[[Any, Any, str, str, bool], None]
 
 
 def show(value: Any) -> str:
@@ -107,7 +128,7 @@ def types(walk: Emitter, o: Mapping[str, Any], n: Mapping[str, Any], path: str, 
     return any(_covered(t, old) for t in new) or any(_covered(t, new) for t in old)
 
 
-def _allowed(schema: Mapping[str, Any]) -> dict[bytes, Any] | None:
+def allowed(schema: Mapping[str, Any]) -> dict[bytes, Any] | None:
     """The values `enum` and `const` allow (a const is an enum of one), None for any value."""
     found: dict[bytes, Any] | None = None
     enum = schema.get("enum")
@@ -128,7 +149,7 @@ def values(
     walk: Emitter, o: Mapping[str, Any], n: Mapping[str, Any], path: str, where: str
 ) -> None:
     """`enum` / `const`, compared as sets of canonical values, and `default`."""
-    old, new = _allowed(o), _allowed(n)
+    old, new = allowed(o), allowed(n)
     at = f"{path}/enum" if "enum" in o or "enum" in n else f"{path}/const"
     side = "input" if walk.direction == "input" else "output"
     if old is None and new is not None:
@@ -178,7 +199,14 @@ def _tighter(key: str, old: Fraction | None, new: Fraction | None) -> bool | Non
     if key in UPPER:
         return new < old
     # multipleOf: loosened only when every old multiple is a new one (new divides old)
-    return (old / new).denominator != 1
+    return old <= 0 or new <= 0 or (old / new).denominator != 1
+
+
+def _multiple_both_ways(old: Fraction | None, new: Fraction | None) -> bool:
+    """m → m' where neither divides the other: values are lost (m itself) and gained (m')."""
+    if old is None or new is None or old <= 0 or new <= 0:
+        return False
+    return (old / new).denominator != 1 and (new / old).denominator != 1
 
 
 _NUMERIC = {"lower": ("minimum", "exclusiveMinimum"), "upper": ("maximum", "exclusiveMaximum")}
@@ -243,9 +271,12 @@ def constraints(
             key = next((k for k in keys if k in n), None) or next(k for k in keys if k in o)
             what = "; ".join(change(k, o, n) for k in keys if o.get(k) != n.get(k))
             walk.emit(tightened if tighter else loosened, f"{path}/{key}", where, what)
-    for key in ("minLength", "minItems", "maxLength", "maxItems", "multipleOf"):
+    for key in ("minLength", "minItems", "minProperties", "maxLength", "maxItems",
+                "maxProperties", "multipleOf"):  # fmt: skip
         old, new = _number(o.get(key)), _number(n.get(key))
         tighter = _tighter(key, old, new)
+        if key == "multipleOf" and _multiple_both_ways(old, new):
+            tighter = walk.direction == "input"  # each direction sees the loss it cares about
         if tighter is not None:
             what = change(key, o, n)
             walk.emit(tightened if tighter else loosened, f"{path}/{key}", where, what)

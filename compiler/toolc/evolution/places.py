@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from toolc.evolution.identity import deref
 from toolc.evolution.views import escape, obj
-from toolc.evolution.walk import deref
 
 
 def segments(pointer: str) -> list[str]:

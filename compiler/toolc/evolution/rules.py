@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from toolc.evolution.rules_keywords import INPUT_ROWS, OUTPUT_ROWS, TEXT_ROWS
+
 Level = Literal["breaking", "compatible", "docs", "warning"]
 LEVELS: tuple[Level, ...] = ("breaking", "warning", "compatible", "docs")  # report order
 
@@ -19,8 +21,14 @@ class Rule:
     explanation: str
 
 
-def _rules(*rows: tuple[str, Level, str, str]) -> dict[str, Rule]:
-    return {row[0]: Rule(*row) for row in rows}
+def _rules(*rows: tuple[str, str, str, str]) -> dict[str, Rule]:
+    return {row[0]: Rule(row[0], _level(row[1]), row[2], row[3]) for row in rows}
+
+
+def _level(name: str) -> Level:
+    if name not in LEVELS:
+        raise ValueError(f"unknown level {name!r}")
+    return name
 
 
 # Paths name a position inside the contract document; see docs/evolution.md, "Paths".
@@ -72,8 +80,10 @@ _INPUTS = _rules(
      "A widening: every value that was accepted still is."),
     ("bound-tightened", "breaking", "An input bound was added or tightened.",
      "One of `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `minLength`, "
-     "`maxLength`, `minItems`, `maxItems`, `multipleOf`, `uniqueItems` now refuses values it "
-     "accepted."),
+     "`maxLength`, `minItems`, `maxItems`, `minProperties`, `maxProperties`, `minContains`, "
+     "`maxContains`, `multipleOf`, `uniqueItems` now refuses values it accepted. A `multipleOf` "
+     "m → k·m tightens; m → m' where neither divides the other loses m too, so it counts here "
+     "(and as loosened on `data`, where m' is new)."),
     ("bound-loosened", "compatible", "An input bound was removed or loosened.",
      "The same keywords, in the direction that accepts more values."),
     ("pattern-changed", "breaking", "An input `pattern` was added or changed.",
@@ -92,6 +102,7 @@ _INPUTS = _rules(
      "and are now refused."),
     ("unknown-args-ignored", "compatible", "`unknown_args` went from `forbid` to `ignore`.",
      "Calls with undeclared arguments are accepted (the extras are dropped)."),
+    *INPUT_ROWS,
     ("default-changed", "warning", "A `default` was added, removed or changed.",
      "Callers that omit the value now get a different behaviour, though every call stays valid."),
     ("format-changed", "warning", "A `format` was added, removed or changed.",
@@ -143,6 +154,7 @@ _OUTPUTS = _rules(
     ("content-removed", "compatible",
      "The tool no longer returns a content kind or media type it declared (`content:`).",
      "Callers receive a subset of what they handled."),
+    *OUTPUT_ROWS,
 )  # fmt: skip
 
 _ERRORS_AND_POLICY = _rules(
@@ -197,6 +209,7 @@ _DOCS = _rules(
      "An annotation: nothing is refused, but models and IDEs steer away from deprecated items."),
     ("error-hint-changed", "docs", "An error code's `hint` changed.",
      "The text sent to the caller as `error.hint`."),
+    *TEXT_ROWS,
     ("unclassified-change", "docs", "The contract changed in a way no rule classifies.",
      "A `$def` renamed, a type moved between inline and `types`, a schema merely rewritten "
      "(`type: [string]` for `type: string`), `multi_item.workflow`: the contract document's "
@@ -264,6 +277,18 @@ as sets as well, but a reordered one changes the fingerprint, so it is an `uncla
 A tool has no finding exactly when its contract fingerprint is unchanged (the envelope aside).
 The envelope's `oneOf` is never compared per tool: the envelope is separated from each tool's
 own `data` and reported once (`envelope-changed`, whose tool is `*`).
+
+Every keyword of JSON Schema 2020-12 is compared by the direction it moves. A union (`anyOf`,
+or a `oneOf` whose branches are provably disjoint) is compared branch by branch, the node's
+other keywords merged into each branch, and a schema without one as the union of itself alone:
+`{type: string}` → `anyOf: [{type: string}, {type: 'null'}]` is a branch added. `allOf`
+branches, `then`/`else` under an unchanged `if`, `prefixItems`, `contains`, `patternProperties`,
+`propertyNames`, `dependentSchemas` and `unevaluated*` are compared keyword by keyword, an absent
+subschema as `{}` (as `true`), `false` as accepting nothing; keywords beside a `$ref` apply with
+its target. Where toolc cannot decide inclusion (a `not` or an `if` changed, a `oneOf` whose
+branches may overlap, `contains` beside `maxContains`, a pattern against `additionalProperties`,
+applicators beside `unevaluated*`, another `$schema` dialect, `$dynamicRef`), the change is
+`input-schema-undecided` or `output-schema-undecided`: breaking, never a patch.
 
 ## Paths
 

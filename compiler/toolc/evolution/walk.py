@@ -4,6 +4,9 @@ breaks) or `output` (what callers receive: widening breaks).
 Local `$ref`s are followed on both sides before anything is compared, so a type moved between
 inline and `$defs`, or a renamed `$def`, is no removal: it is recorded as a structural note (the
 document changed, nothing a caller depends on did), which becomes one `unclassified-change`.
+Every keyword of 2020-12 has its family: `keywords` (types, values, bounds), this module
+(properties), `containers`, `applicators` (unions, allOf, not, if) and `vocabulary` (annotations,
+content, core keywords); what no family classifies is a vendor extension.
 """
 
 from __future__ import annotations
@@ -13,19 +16,16 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from toolc.contract.snapshot import normalize
-from toolc.evolution import keywords
+from toolc.evolution import applicators, containers, identity, keywords, vocabulary
 from toolc.evolution.findings import Finding, finding
+from toolc.evolution.identity import deref
 from toolc.evolution.views import DATA_PTR, escape, obj
 
 Direction = Literal["input", "output"]
 
-# Keywords this module or `keywords` classifies; a difference in any other one (oneOf, not, a
-# vendor extension...) is a change no rule classifies.
-_KNOWN = frozenset(
-    {"type", "enum", "const", "pattern", "format", "default", "deprecated", "uniqueItems",
-     "properties", "required", "additionalProperties", "items", "$defs", "multipleOf",
-     *keywords.LOWER, *keywords.UPPER, *keywords.PROSE}
-)  # fmt: skip
+# Keywords classified here or in `keywords`, beside 2020-12's (`vocabulary.COMPARED`); a
+# difference in any other one (a vendor extension) is a change no rule classifies.
+_KNOWN = frozenset(keywords.PROSE)
 
 # Per direction: what removing, adding, requiring and un-requiring a property means.
 _PROPERTY_RULES = {
@@ -34,38 +34,6 @@ _PROPERTY_RULES = {
     "output": ("data-field-removed", "data-field-added", "data-field-added",
                "data-field-became-required", "data-field-became-optional"),
 }  # fmt: skip
-
-
-def _pointer(document: Mapping[str, Any], ref: str) -> Any:
-    """The target of a local `$ref` (`#/$defs/Name`), or None."""
-    node: Any = document
-    for raw in ref[2:].split("/") if ref != "#" else []:
-        key = raw.replace("~1", "/").replace("~0", "~")
-        if not isinstance(node, Mapping) or key not in node:
-            return None
-        node = node[key]
-    return node
-
-
-def deref(
-    node: Mapping[str, Any], document: Mapping[str, Any]
-) -> tuple[dict[str, Any], tuple[str, ...]]:
-    """`node` with its chain of local `$ref`s followed (sibling keywords kept over the target's,
-    as a `description` beside a `$ref` describes that use), and the refs followed. A ref that
-    does not resolve, or loops, stays in place and is compared as an unknown keyword."""
-    current = dict(node)
-    followed: list[str] = []
-    while (
-        isinstance(ref := current.get("$ref"), str) and ref.startswith("#") and ref not in followed
-    ):
-        target = _pointer(document, ref)
-        if not isinstance(target, Mapping):
-            break
-        followed.append(ref)
-        current = {**target, **{k: v for k, v in current.items() if k != "$ref"}}
-        if current.get("$ref") == ref:  # the sibling was the ref we just followed
-            del current["$ref"]
-    return current, tuple(followed)
 
 
 def _describe(refs: tuple[str, ...]) -> str:
@@ -90,10 +58,16 @@ class Walk:
     def emit(self, rule: str, path: str, where: str, what: str) -> None:
         self.findings.append(finding(rule, self.tool, path, f"{self.noun(where)} {what}"))
 
-    def note(self, path: str, what: str, *, moved: bool) -> None:
-        """A difference no rule classifies: a schema `moved` between inline and a `$ref` (the
-        same values either way), or a keyword this walk does not understand."""
+    def note(self, path: str, what: str, *, same_values: bool) -> None:
+        """A difference no rule classifies: one that changes no value (a schema moved between
+        inline and a `$ref`, a keyword that asserts nothing here), or a keyword outside the
+        vocabulary of 2020-12 (a vendor extension: an annotation to validators)."""
         self.notes.append((path, what))
+
+    def fits(self, old: Any, new: Any) -> bool:
+        trial = Walk(self.tool, self.direction, self.old_document, self.new_document)
+        trial.compare(old, new, "", "")
+        return all(f.level in ("compatible", "docs") for f in trial.findings)
 
     def compare(
         self,
@@ -103,13 +77,17 @@ class Walk:
         where: str,
         *,
         in_item: bool = False,
+        in_place: bool = False,
         visiting: frozenset[tuple[str | None, str | None]] = frozenset(),
     ) -> None:
-        o, old_refs = deref(obj(old), self.old_document)
-        n, new_refs = deref(obj(new), self.new_document)
+        """`in_place`: below an applicator that applies to a value other keywords describe too
+        (allOf, a union branch merged no further, then/else...): there a property is not
+        declared by one schema alone, so an added or removed one is judged by its values."""
+        o, old_refs = deref(_schema(old), self.old_document)
+        n, new_refs = deref(_schema(new), self.new_document)
         if old_refs != new_refs:
             what = f"{_describe(old_refs)} became {_describe(new_refs)} at {path}"
-            self.note(path, what, moved=True)
+            self.note(path, what, same_values=True)
         pair = (old_refs[-1] if old_refs else None, new_refs[-1] if new_refs else None)
         if pair != (None, None):
             # A recursive type reaches the same pair of definitions again: what lies below was
@@ -118,11 +96,32 @@ class Walk:
                 return
             visiting = visiting | {pair}
         keywords.prose(self, o, n, path, where)
+        vocabulary.annotated(self, o, n, path, where)
+        if self._never(o, n, path, where):
+            return
+
+        def sub(a: Any, b: Any, sub_path: str, sub_where: str, place: bool) -> None:
+            self.compare(a, b, sub_path, sub_where, in_item=in_item,
+                         in_place=in_place or place, visiting=visiting)  # fmt: skip
+
+        if not applicators.unions(self, o, n, path, where, sub):
+            self._keywords(o, n, path, where, in_item, in_place, visiting, sub)
+        vocabulary.core(self, o, n, path, where)
+        for key in sorted((o.keys() | n.keys()) - vocabulary.COMPARED - _KNOWN):
+            if normalize(o.get(key)) != normalize(n.get(key)):
+                self.note(f"{path}/{escape(key)}", f"'{key}' changed at {path}", same_values=False)
+
+    def _keywords(self, o: Mapping[str, Any], n: Mapping[str, Any], path: str, where: str,
+                  in_item: bool, in_place: bool,
+                  visiting: frozenset[tuple[str | None, str | None]],
+                  sub: keywords.Sub) -> None:  # fmt: skip
+        """The node's keywords one by one (each constrains the same value)."""
         if not keywords.types(self, o, n, path, where):
             return  # disjoint types: every other keyword's change is noise after that
         keywords.values(self, o, n, path, where)
         keywords.constraints(self, o, n, path, where)
-        self._object(o, n, path, where, in_item, visiting)
+        self._object(o, n, path, where, in_item, in_place, visiting)
+        self._additional(o, n, path, where, in_item, in_place, visiting)
         if "items" in o or "items" in n:
             self.compare(
                 o.get("items"),
@@ -130,11 +129,25 @@ class Walk:
                 f"{path}/items",
                 f"{where}[]",
                 in_item=in_item,
+                in_place=in_place,
                 visiting=visiting,
             )
-        for key in sorted((o.keys() | n.keys()) - _KNOWN):
-            if normalize(o.get(key)) != normalize(n.get(key)):
-                self.note(f"{path}/{escape(key)}", f"'{key}' changed at {path}", moved=False)
+        containers.arrays(self, o, n, path, where, sub)
+        containers.objects(self, o, n, path, where, sub)
+        applicators.fallback_unions(self, o, n, path, where, sub)
+        applicators.conjunction(self, o, n, path, where, sub)
+        applicators.negation(self, o, n, path, where, sub)
+
+    def _never(self, o: Mapping[str, Any], n: Mapping[str, Any], path: str, where: str) -> bool:
+        """A `false` schema (or `not: {}`) on either side: nothing else of the pair matters."""
+        old, new = _is_never(o), _is_never(n)
+        if old and not new:
+            self.emit(f"{self.direction}-subschema-removed", path, where,
+                      "accepts values again (was false)")  # fmt: skip
+        elif new and not old:
+            self.emit(f"{self.direction}-subschema-added", path, where,
+                      "accepts no value any more (false)")  # fmt: skip
+        return old or new
 
     def _object(
         self,
@@ -143,6 +156,7 @@ class Walk:
         path: str,
         where: str,
         in_item: bool,
+        in_place: bool,
         visiting: frozenset[tuple[str | None, str | None]],
     ) -> None:
         removed, added_required, added_optional, became_required, became_optional = _PROPERTY_RULES[
@@ -155,7 +169,9 @@ class Walk:
             sub_path = f"{path}/properties/{escape(name)}"
             sub_where = f"{where}.{name}" if where else name
             was, now = name in old_props or name in old_req, name in new_props or name in new_req
-            if was and not now:
+            if in_place and was != now:
+                self._by_value(o, n, name, path, where, in_item, visiting)
+            elif was and not now:
                 rule = "result-item-field-removed" if in_item else removed
                 self.emit(rule, sub_path, sub_where, "removed")
             elif now and not was:
@@ -174,9 +190,32 @@ class Walk:
                     sub_path,
                     sub_where,
                     in_item=item,
+                    in_place=in_place,
                     visiting=visiting,
                 )
-        self._additional(o, n, path, where, in_item, visiting)
+
+    def _by_value(self, o: Mapping[str, Any], n: Mapping[str, Any], name: str, path: str,
+                  where: str, in_item: bool,
+                  visiting: frozenset[tuple[str | None, str | None]]) -> None:  # fmt: skip
+        """A property declared on one side only, below an in-place applicator: its values are
+        compared with what the other side's undeclared properties accept."""
+        sub_path = f"{path}/properties/{escape(name)}"
+        sub_where = f"{where}.{name}" if where else name
+        old_req, new_req = _names(o.get("required")), _names(n.get("required"))
+        if name in new_req - old_req:
+            self.emit(_PROPERTY_RULES[self.direction][3], sub_path, sub_where, "became required")
+        elif name in old_req - new_req:
+            self.emit(_PROPERTY_RULES[self.direction][4], sub_path, sub_where, "became optional")
+        if "patternProperties" in o or "patternProperties" in n:
+            what = "declared on one side only, beside patternProperties"
+            self.emit(f"{self.direction}-schema-undecided", sub_path, sub_where, what)
+            return
+        old_props, new_props = obj(o.get("properties")), obj(n.get("properties"))
+        self.compare(
+            old_props[name] if name in old_props else _extra(o),
+            new_props[name] if name in new_props else _extra(n),
+            sub_path, sub_where, in_item=in_item, in_place=True, visiting=visiting,
+        )  # fmt: skip
 
     def _additional(
         self,
@@ -185,6 +224,7 @@ class Walk:
         path: str,
         where: str,
         in_item: bool,
+        in_place: bool,
         visiting: frozenset[tuple[str | None, str | None]],
     ) -> None:
         old, new = o.get("additionalProperties", True), n.get("additionalProperties", True)
@@ -209,8 +249,25 @@ class Walk:
                 sub_path,
                 f"{where}.*" if where else "*",
                 in_item=in_item,
+                in_place=in_place,
                 visiting=visiting,
             )
+
+
+def _schema(value: Any) -> Mapping[str, Any]:
+    """A schema as an object: `true` (and an absent one) is `{}`, `false` is `not: {}`."""
+    if value is False:
+        return {"not": {}}
+    return obj(value)
+
+
+def _is_never(schema: Mapping[str, Any]) -> bool:
+    return "not" in schema and identity.is_any(schema["not"])
+
+
+def _extra(schema: Mapping[str, Any]) -> Any:
+    """The schema an undeclared property meets: `additionalProperties`, `{}` if absent."""
+    return schema.get("additionalProperties", {})
 
 
 def _names(value: Any) -> set[str]:
