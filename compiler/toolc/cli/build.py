@@ -57,7 +57,7 @@ def check(
             against=against, notify=notify, stats=stats, listing_budget=budget_of(settings),
         )  # fmt: skip
     if result.costs is not None and stats:
-        from toolc.contract.listing import render_costs
+        from toolc.verbs.listing import render_costs
 
         # The table is what was asked for; beside a machine format it goes to stderr.
         click.echo(render_costs(result.costs), nl=False, err=settings.format != "text")

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from toolc import workspace
 from toolc.cache.store import Store, open_store
-from toolc.contract.listing import listing_costs, over_budget
+from toolc.verbs.listing import listing_costs, over_budget
 from toolc.diagnostics import sort_key
 from toolc.diagnostics.paths import shown_path
 from toolc.evolution.baseline import BaselineError, resolve
