@@ -18,7 +18,6 @@ from pathlib import Path
 
 from toolc import workspace
 from toolc.cache.store import Store, open_store
-from toolc.verbs.listing import listing_costs, over_budget
 from toolc.diagnostics import sort_key
 from toolc.diagnostics.paths import shown_path
 from toolc.evolution.baseline import BaselineError, resolve
@@ -27,6 +26,7 @@ from toolc.evolution.previous import guard, read_previous
 from toolc.memory import collector_paused
 from toolc.pipeline import Compilation, compile
 from toolc.source.inputs import TOOLS_FILE, Inputs, inputs_of_texts, read_inputs
+from toolc.verbs.listing import listing_costs, over_budget
 from toolc.verbs.output import BuildResult, compare_output, write_output
 
 __all__ = [
