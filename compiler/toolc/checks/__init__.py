@@ -5,7 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from toolc.checks import breaks, fragments, names, policies, prevalidators, types, values
+from toolc.checks import (
+    breaks,
+    fragments,
+    names,
+    pointers,
+    policies,
+    prevalidators,
+    types,
+    values,
+)
 from toolc.checks.context import CheckContext
 from toolc.diagnostics import Diagnostic
 from toolc.model import Project
@@ -17,6 +26,7 @@ CHECKS: tuple[Check, ...] = (
     *prevalidators.CHECKS,
     *names.CHECKS,
     *types.CHECKS,
+    *pointers.CHECKS,
     *fragments.CHECKS,
     *values.CHECKS,
     *breaks.CHECKS,

@@ -9,7 +9,7 @@ from typing import Any
 from toolc.contract.framework import FRAMEWORK_ERROR_CODES
 from toolc.emit import envelope
 from toolc.model import Project, ToolDecl
-from toolc.model.schemas import DEFS_REF, to_json_schema
+from toolc.model.schemas import DEFS_REF, args_object, pointer_segment, to_json_schema
 
 
 def _refs(node: Any) -> Iterator[str]:
@@ -38,22 +38,23 @@ def reachable_defs(schema: dict[str, Any], types: dict[str, dict[str, Any]]) -> 
     return dict(sorted(found.items()))
 
 
+# Where a tool's success data is published in its outputSchema (pointers are rebased there).
+DATA_BASE = "/$defs/envelope.Data"
+
+
 def published_types(project: Project) -> dict[str, dict[str, Any]]:
-    return {name: to_json_schema(schema) for name, schema in project.types.items()}
+    """Each shared type as published, in the `$defs` of every schema that reaches it."""
+    return {
+        name: to_json_schema(schema, f"/$defs/{pointer_segment(name)}")
+        for name, schema in project.types.items()
+    }
 
 
 def input_schema(tool: ToolDecl, types: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    schema: dict[str, Any] = {
-        "type": "object",
-        "properties": {name: to_json_schema(spec) for name, spec in tool.args.items()},
-    }
-    if tool.requires:
-        schema["required"] = list(tool.requires)
-    if tool.decl.unknown_args == "forbid":
-        schema["additionalProperties"] = False
+    schema = args_object(tool)
     defs = reachable_defs(schema, types)
-    if defs:
-        schema["$defs"] = defs
+    if defs:  # beside the root's own `$defs` (`check` refuses a name both use)
+        schema["$defs"] = {**schema.get("$defs", {}), **defs}
     return schema
 
 
@@ -69,14 +70,14 @@ def validator_targets(project: Project) -> dict[str, list[str]]:
 
 def data_schema(tool: ToolDecl, validates: list[str]) -> dict[str, Any]:
     """The schema of the success `data`."""
-    returns = to_json_schema(tool.decl.returns) if tool.decl.returns is not None else None
+    returns = tool.decl.returns
+    data = to_json_schema(returns, DATA_BASE) if returns is not None else None
     if tool.decl.multi_item is not None:
-        return envelope.multi_item_data_schema(
-            tool.name, to_json_schema(tool.decl.multi_item.item), returns
-        )
+        item = to_json_schema(tool.decl.multi_item.item, f"{DATA_BASE}/properties/results/items")
+        return envelope.multi_item_data_schema(tool.name, item, data)
     if validates:
         return envelope.decision_data_schema(validates)
-    return returns if returns is not None else {}
+    return data if data is not None else {}
 
 
 def error_codes(tool: ToolDecl) -> list[str]:

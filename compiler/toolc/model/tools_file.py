@@ -186,6 +186,124 @@ class ToolsFile(BaseModel):
     ] = None
 
 
+class ArgsKeywords(BaseModel):
+    """
+    JSON Schema keywords of the arguments object itself, published at the root of the inputSchema beside the `properties`, `required` and `additionalProperties` that `args_schema`, `requires` and `unknown_args` make.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+        frozen=True,
+    )
+    field_schema: Annotated[
+        Literal["https://json-schema.org/draft/2020-12/schema"] | None,
+        Field(
+            alias="$schema",
+            description="The dialect, published as the inputSchema's `$schema`: only 2020-12.",
+        ),
+    ] = None
+    allOf: Annotated[
+        Sequence[SchemaOrBool] | None,
+        Field(
+            description="The value must be valid against every one of these schemas.",
+            min_length=1,
+        ),
+    ] = None
+    anyOf: Annotated[
+        Sequence[SchemaOrBool] | None,
+        Field(
+            description="The value must be valid against at least one of these schemas.",
+            min_length=1,
+        ),
+    ] = None
+    oneOf: Annotated[
+        Sequence[SchemaOrBool] | None,
+        Field(
+            description="The value must be valid against exactly one of these schemas.",
+            min_length=1,
+        ),
+    ] = None
+    not_: Annotated[
+        SchemaOrBool | None,
+        Field(
+            alias="not", description="The value must not be valid against this schema."
+        ),
+    ] = None
+    if_: Annotated[
+        SchemaOrBool | None,
+        Field(
+            alias="if",
+            description="When the value is valid against this schema, `then` applies; otherwise `else`.",
+        ),
+    ] = None
+    then: Annotated[
+        SchemaOrBool | None, Field(description="Applies when `if` holds.")
+    ] = None
+    else_: Annotated[
+        SchemaOrBool | None,
+        Field(alias="else", description="Applies when `if` does not hold."),
+    ] = None
+    minProperties: Annotated[
+        int | None,
+        Field(
+            description="The fewest properties an object may have.",
+            ge=0,
+            le=9007199254740991,
+        ),
+    ] = None
+    maxProperties: Annotated[
+        int | None,
+        Field(
+            description="The most properties an object may have.",
+            ge=0,
+            le=9007199254740991,
+        ),
+    ] = None
+    patternProperties: Annotated[
+        Mapping[str, SchemaOrBool] | None,
+        Field(
+            description="The schemas of the properties whose names match a pattern (ECMA-262, u flag)."
+        ),
+    ] = None
+    propertyNames: Annotated[
+        SchemaOrBool | None,
+        Field(
+            description="The schema every property name (a string) must be valid against."
+        ),
+    ] = None
+    dependentRequired: Annotated[
+        Mapping[str, Sequence[str]] | None,
+        Field(
+            description="When the property named by the key is present, these must be too."
+        ),
+    ] = None
+    dependentSchemas: Annotated[
+        Mapping[str, SchemaOrBool] | None,
+        Field(
+            description="When the property named by the key is present, the object must be valid against this schema."
+        ),
+    ] = None
+    unevaluatedProperties: Annotated[
+        SchemaOrBool | None,
+        Field(description="The schema of the properties no other keyword evaluated."),
+    ] = None
+    field_defs: Annotated[
+        Mapping[str, SchemaOrBool] | None,
+        Field(
+            alias="$defs",
+            description="Schemas for `$ref` pointers into this fragment (`#/$defs/<Name>`).",
+        ),
+    ] = None
+    field_comment: Annotated[
+        str | None,
+        Field(
+            alias="$comment",
+            description="A comment for schema authors; published, never shown as documentation.",
+        ),
+    ] = None
+
+
 class Tool(BaseModel):
     """
     One MCP tool.
@@ -261,6 +379,12 @@ class Tool(BaseModel):
             description="The arguments, by name: each a JSON Schema 2020-12 fragment in toolc's supported subset."
         ),
     ] = None
+    args_keywords: Annotated[
+        ArgsKeywords | None,
+        Field(
+            description="JSON Schema keywords of the arguments object itself, published at the root of the inputSchema beside the `properties`, `required` and `additionalProperties` that `args_schema`, `requires` and `unknown_args` make."
+        ),
+    ] = None
     unknown_args: Annotated[
         Literal["ignore", "forbid"] | None,
         Field(
@@ -325,10 +449,13 @@ class SchemaKeywords(BaseModel):
         ),
     ] = None
     items: Annotated[
-        Schema | None, Field(description="The schema of every element of an array.")
+        SchemaOrBool | None,
+        Field(
+            description="The schema of every element of an array (after those `prefixItems` describe)."
+        ),
     ] = None
     properties: Annotated[
-        Mapping[str, Schema] | None,
+        Mapping[str, SchemaOrBool] | None,
         Field(description="The schemas of an object's properties, by name."),
     ] = None
     required: Annotated[
@@ -337,7 +464,7 @@ class SchemaKeywords(BaseModel):
     additionalProperties: Annotated[
         SchemaOrBool | None,
         Field(
-            description="`false` refuses properties not listed in `properties`; a schema constrains them."
+            description="`false` refuses properties not listed in `properties` nor matched by `patternProperties`; a schema constrains them."
         ),
     ] = None
     enum: Annotated[Sequence[Any] | None, Field(description="The allowed values.")] = (
@@ -409,8 +536,7 @@ class SchemaKeywords(BaseModel):
         str | None,
         Field(
             alias="$ref",
-            description="A shared type: `#/types/<Name>`.",
-            pattern="^#/types/[A-Za-z_][A-Za-z0-9_]*$",
+            description="A shared type, `#/types/<Name>`, or a JSON pointer into the same fragment (`#`, `#/$defs/<Name>`, ...). Other references are refused.",
         ),
     ] = None
     description: Annotated[
@@ -435,6 +561,175 @@ class SchemaKeywords(BaseModel):
             description="The question an agent asks to collect this argument; published as `x-toolc-user-prompt`."
         ),
     ] = None
+    allOf: Annotated[
+        Sequence[SchemaOrBool] | None,
+        Field(
+            description="The value must be valid against every one of these schemas.",
+            min_length=1,
+        ),
+    ] = None
+    anyOf: Annotated[
+        Sequence[SchemaOrBool] | None,
+        Field(
+            description="The value must be valid against at least one of these schemas.",
+            min_length=1,
+        ),
+    ] = None
+    oneOf: Annotated[
+        Sequence[SchemaOrBool] | None,
+        Field(
+            description="The value must be valid against exactly one of these schemas.",
+            min_length=1,
+        ),
+    ] = None
+    not_: Annotated[
+        SchemaOrBool | None,
+        Field(
+            alias="not", description="The value must not be valid against this schema."
+        ),
+    ] = None
+    if_: Annotated[
+        SchemaOrBool | None,
+        Field(
+            alias="if",
+            description="When the value is valid against this schema, `then` applies; otherwise `else`.",
+        ),
+    ] = None
+    then: Annotated[
+        SchemaOrBool | None, Field(description="Applies when `if` holds.")
+    ] = None
+    else_: Annotated[
+        SchemaOrBool | None,
+        Field(alias="else", description="Applies when `if` does not hold."),
+    ] = None
+    prefixItems: Annotated[
+        Sequence[SchemaOrBool] | None,
+        Field(
+            description="The schemas of the first elements of an array, position by position.",
+            min_length=1,
+        ),
+    ] = None
+    contains: Annotated[
+        SchemaOrBool | None,
+        Field(
+            description="At least one element (between `minContains` and `maxContains`) must be valid against this schema."
+        ),
+    ] = None
+    minContains: Annotated[
+        int | None,
+        Field(
+            description="The fewest elements `contains` must match.",
+            ge=0,
+            le=9007199254740991,
+        ),
+    ] = None
+    maxContains: Annotated[
+        int | None,
+        Field(
+            description="The most elements `contains` may match.",
+            ge=0,
+            le=9007199254740991,
+        ),
+    ] = None
+    multipleOf: Annotated[
+        int | float | None,
+        Field(description="The number must be a multiple of this one.", gt=0.0),
+    ] = None
+    minProperties: Annotated[
+        int | None,
+        Field(
+            description="The fewest properties an object may have.",
+            ge=0,
+            le=9007199254740991,
+        ),
+    ] = None
+    maxProperties: Annotated[
+        int | None,
+        Field(
+            description="The most properties an object may have.",
+            ge=0,
+            le=9007199254740991,
+        ),
+    ] = None
+    patternProperties: Annotated[
+        Mapping[str, SchemaOrBool] | None,
+        Field(
+            description="The schemas of the properties whose names match a pattern (ECMA-262, u flag)."
+        ),
+    ] = None
+    propertyNames: Annotated[
+        SchemaOrBool | None,
+        Field(
+            description="The schema every property name (a string) must be valid against."
+        ),
+    ] = None
+    dependentRequired: Annotated[
+        Mapping[str, Sequence[str]] | None,
+        Field(
+            description="When the property named by the key is present, these must be too."
+        ),
+    ] = None
+    dependentSchemas: Annotated[
+        Mapping[str, SchemaOrBool] | None,
+        Field(
+            description="When the property named by the key is present, the object must be valid against this schema."
+        ),
+    ] = None
+    unevaluatedItems: Annotated[
+        SchemaOrBool | None,
+        Field(description="The schema of the elements no other keyword evaluated."),
+    ] = None
+    unevaluatedProperties: Annotated[
+        SchemaOrBool | None,
+        Field(description="The schema of the properties no other keyword evaluated."),
+    ] = None
+    field_defs: Annotated[
+        Mapping[str, SchemaOrBool] | None,
+        Field(
+            alias="$defs",
+            description="Schemas for `$ref` pointers into this fragment (`#/$defs/<Name>`).",
+        ),
+    ] = None
+    field_comment: Annotated[
+        str | None,
+        Field(
+            alias="$comment",
+            description="A comment for schema authors; published, never shown as documentation.",
+        ),
+    ] = None
+    field_anchor: Annotated[
+        str | None,
+        Field(
+            alias="$anchor",
+            description="An annotation: published, but a `$ref` cannot point at it (use a JSON pointer).",
+            pattern="^[A-Za-z_][-A-Za-z0-9._]*$",
+        ),
+    ] = None
+    readOnly: Annotated[
+        bool | None,
+        Field(description="An annotation: the value is managed by the server."),
+    ] = None
+    writeOnly: Annotated[
+        bool | None, Field(description="An annotation: the value is never returned.")
+    ] = None
+    contentEncoding: Annotated[
+        str | None,
+        Field(
+            description="An annotation: how the string encodes binary data (`base64`, ...); not enforced."
+        ),
+    ] = None
+    contentMediaType: Annotated[
+        str | None,
+        Field(
+            description="An annotation: the media type of the string's content; not enforced."
+        ),
+    ] = None
+    contentSchema: Annotated[
+        SchemaOrBool | None,
+        Field(
+            description="An annotation: the schema of the decoded content; not enforced."
+        ),
+    ] = None
 
 
 class Schema(RootModel[SchemaKeywords]):
@@ -457,6 +752,7 @@ class SchemaOrBool(RootModel[bool | Schema]):
 
 
 ToolsFile.model_rebuild()
+ArgsKeywords.model_rebuild()
 Tool.model_rebuild()
 MultiItem.model_rebuild()
 SchemaKeywords.model_rebuild()
