@@ -161,17 +161,6 @@ class CheckContext:
 
         return ref_problems(self)
 
-    def types_reached(self, schema: Schema) -> set[str]:
-        """The shared types a fragment reaches, transitively."""
-        found: set[str] = set()
-        stack = [schema]
-        while stack:
-            for _, name in refs_in(stack.pop()):
-                if name not in found and name in self.project.types:
-                    found.add(name)
-                    stack.append(self.project.types[name])
-        return found
-
     @cached_property
     def published_types(self) -> dict[str, dict[str, Any]]:
         """The shared types as published, for a `$defs` beside a checked schema."""

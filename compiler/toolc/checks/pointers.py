@@ -66,14 +66,13 @@ def root_defs(ctx: CheckContext) -> Iterator[Diagnostic]:
         keywords = tool.decl.args_keywords
         if keywords is None or not keywords.field_defs:
             continue
-        reached = {t for schema in tool.args.values() for t in ctx.types_reached(schema)}
         for entry in keywords.field_defs:
-            if entry in reached:
+            if entry in project.types:
                 yield diag(
                     "defs-collision",
                     project.spans.tool(("tools", name, "args_keywords", "$defs", entry), key=True),
-                    f"`$defs` entry '{entry}' has the name of the shared type '{entry}', which "
-                    "the inputSchema publishes in the same `$defs`",
+                    f"`$defs` entry '{entry}' has the name of the shared type '{entry}': the "
+                    "inputSchema publishes both in its root `$defs`",
                     "rename the entry and the pointers to it",
                 )
 

@@ -307,7 +307,7 @@ _RULES = [
         "schema",
         "`args_keywords.$defs` declares a name a shared type also publishes.",
         "The inputSchema's root `$defs` holds both the tool's `args_keywords.$defs` and the "
-        "shared types its arguments reach (`#/types/X` is published as `#/$defs/X`), so one "
+        "shared types (`#/types/X` is published as `#/$defs/X`), so one "
         "name cannot be both. Rename the entry of `$defs` (and the pointers to it), or use the "
         "shared type.",
     ),
