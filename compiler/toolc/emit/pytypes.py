@@ -229,7 +229,7 @@ class Lowering:
             referenced = self.envelope_names.get(target) or self.type_names[target]
             return TypeExpr(name(referenced), null_ok=target in self.nullable_types), True
         found = resolve(self.document, schema["$ref"])
-        if found is MISSING or id(found) in self.lowering:
+        if found is MISSING or found is False or id(found) in self.lowering:
             self.used.add("Any")
             return TypeExpr(name("Any")), False
         return self.lower(found, owner, (*path, Keyword("$ref", "Ref")), special), True
