@@ -10,6 +10,7 @@ from typing import Any
 import jsonschema_rs
 
 from toolc.checks.bounds import bound_problems
+from toolc.checks.local_refs import ref_problems
 from toolc.model import Project
 from toolc.model.schemas import (
     MANY,
@@ -157,9 +158,7 @@ class CheckContext:
     @cached_property
     def ref_problems(self) -> dict[JsonPath, tuple[str, str, str]]:
         """The schema nodes whose `$ref` is neither a type's nor a pointer that resolves."""
-        from toolc.checks.pointers import ref_problems
-
-        return ref_problems(self)
+        return ref_problems(self.pointer_documents)
 
     @cached_property
     def published_types(self) -> dict[str, dict[str, Any]]:
