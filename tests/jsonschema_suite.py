@@ -59,7 +59,7 @@ def keywords(schema: Any, found: set[str] | None = None) -> set[str]:
     if isinstance(schema, dict):
         for key, value in schema.items():
             found.add(key)
-            if key in ("const", "enum", "default", "examples"):
+            if key in ("const", "enum", "default", "examples", "dependentRequired"):
                 continue
             if key in SUBSCHEMAS and isinstance(value, dict):
                 for sub in value.values():

@@ -19,6 +19,7 @@ from jsonschema_suite import (
     CORE,
     SCOPE,
     Group,
+    coverage,
     groups,
     keywords,
     out_of_scope,
@@ -61,17 +62,19 @@ def _buildable(directory: Path, tools: dict[str, Any]) -> tuple[dict[str, Any], 
     return tools, refused
 
 
-def _package(file: str, root: Path) -> tuple[Any, dict[str, Group], dict[str, str]]:
-    members = [g for g in groups() if g.file == file and out_of_scope(g) is None]
+def _package(
+    file: str, root: Path, directory: Path = CORE
+) -> tuple[Any, dict[str, Group], dict[str, str]]:
+    members = [g for g in groups(directory) if g.file == file and out_of_scope(g) is None]
     tools = {name: t for g in members for name, t in tool_entries(g).items()}
     named = {name: g for g in members for name in tool_entries(g)}
-    directory = root / file
-    tools, refused = _buildable(directory, tools)
+    config = root / file
+    tools, refused = _buildable(config, tools)
     if not tools:
         return None, named, refused
-    _write(directory, tools)
-    package = f"suite_{file.replace('-', '_')}"
-    result = verbs.build(directory, root / package, root / f"{package}.json", write=True)
+    _write(config, tools)
+    package = f"suite_{directory.name.replace('-', '_')}_{file.replace('-', '_')}"
+    result = verbs.build(config, root / package, root / f"{package}.json", write=True)
     assert result.written, [str(d) for d in result.diagnostics]
     sys.path.insert(0, str(root))
     try:
@@ -121,6 +124,30 @@ def test_every_instance_gets_the_suites_verdict(built: dict[str, Any], file: str
     assert not wrong, "\n".join(wrong)
 
 
+def test_format_is_an_annotation_on_inputs_for_model_and_schema_alike(
+    tmp_path: Path,
+) -> None:
+    """Decision 0050: an argument's `format` is not asserted, by the published schema as a
+    2020-12 validator reads it (no format assertion vocabulary) nor by the model. The
+    optional/format groups measure it: every instance gets the same verdict from both, and
+    the instances the suite calls invalid under format assertion are accepted by both."""
+    formats = CORE / "optional" / "format"
+    agreed = asserted = 0
+    for file in sorted({g.file for g in groups(formats)}):
+        package, named, refused = _package(file, tmp_path, formats)
+        assert package is not None and not refused, refused
+        for name, spec in package.TOOLS.items():
+            published = Draft202012Validator(spec.input_schema)
+            for test in named[name].tests:
+                instance = test["data"] if name.endswith("_root") else {"value": test["data"]}
+                by_model, _ = _accepts(spec.args_model, instance)
+                assert by_model == published.is_valid(instance), (name, test)
+                agreed += 1
+                asserted += not test["valid"]
+    print(f"\nformat instances: {agreed} judged alike; {asserted} invalid under assertion")
+    assert agreed > 400 and asserted > 0
+
+
 def test_the_scope_is_the_committed_one() -> None:
     assert SCOPE.read_text(encoding="utf-8").splitlines() == scope_lines()
 
@@ -140,7 +167,17 @@ def test_most_in_scope_groups_build(built: dict[str, Any]) -> None:
         for name, why in problems.items()
     }
     share = len(made) / len(in_scope)
-    print(f"\nsuite groups built: {len(made)} of {len(in_scope)} in scope ({share:.1%})")
+    instances = sum(
+        len(named[name].tests)
+        for package, named, _ in built.values()
+        if package is not None
+        for name in package.TOOLS
+    )
+    print(f"\nsuite groups built: {len(made)} of {len(in_scope)} in scope ({share:.1%}),")
+    print(f"{instances} instances checked (both forms); not built:")
     print("\n".join(sorted(refused)))
+    print("| keyword | in-scope groups using it | built |\n| --- | --- | --- |")
+    for key, n, b in coverage({f"{file}#{index}" for file, index in made}):
+        print(f"| `{key}` | {n} | {b} |")
     assert share >= SHARE, sorted(refused)
     assert CORE.is_dir()
