@@ -376,7 +376,7 @@ class Tool(BaseModel):
     args_schema: Annotated[
         Mapping[Annotated[str, StringConstraints(min_length=1)], Schema] | None,
         Field(
-            description="The arguments, by name: each a JSON Schema 2020-12 fragment in toolc's supported subset."
+            description="The arguments, by name: each a JSON Schema 2020-12 fragment."
         ),
     ] = None
     args_keywords: Annotated[
@@ -737,10 +737,7 @@ class Schema(RootModel[SchemaKeywords]):
         frozen=True,
     )
     root: Annotated[
-        SchemaKeywords,
-        Field(
-            description="A JSON Schema 2020-12 fragment in toolc's supported subset."
-        ),
+        SchemaKeywords, Field(description="A JSON Schema 2020-12 fragment.")
     ]
 
 
