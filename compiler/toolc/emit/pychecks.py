@@ -36,16 +36,14 @@ def type_ref(schema: dict[str, Any], type_names: dict[str, str]) -> str | None:
     return None
 
 
-def needs_check(schema: Any, lowered_union: bool) -> bool:
+def needs_check(schema: Any, exact: str | None) -> bool:
     """Whether the lowered type of `schema` is wider than the schema: a keyword beyond the
-    native ones (`anyOf` / `oneOf` when the lowering made them a union that is exact), a
+    native ones (but `exact`: the `anyOf` / `oneOf` the lowering made an exact union), a
     `false` subschema (typed `Any`), `items` beside `prefixItems`, `additionalProperties`
     beside `patternProperties` (each then means less than the type would say)."""
     if not isinstance(schema, dict):
         return False
-    keys = set(schema) - NATIVE
-    if lowered_union:
-        keys -= {"anyOf"}
+    keys = set(schema) - NATIVE - {exact}
     if keys:
         return True
     if schema.get("items") is False:

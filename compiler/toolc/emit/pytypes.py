@@ -141,9 +141,9 @@ class Lowering:
             self.used,
         )  # fmt: skip
         if applied is not None:
-            expr, exact_union = applied
-            return self.checked(schema, expr) if needs_check(schema, exact_union) else expr
-        check = needs_check(schema, False)
+            expr, exact_for = applied
+            return self.checked(schema, expr) if needs_check(schema, exact_for) else expr
+        check = needs_check(schema, None)
         if "enum" in schema or "const" in schema:
             return self._enum(schema, owner, path, special)
         types = self._types(schema)

@@ -55,10 +55,10 @@ def _word(kind: str, index: int, tag: str | None) -> Keyword:
 
 def applicator_type(
     schema: dict[str, Any], path: Path, lower: Lower, named: Named, hoist: Hoist, used: set[str]
-) -> tuple[TypeExpr, bool] | None:
+) -> tuple[TypeExpr, str | None] | None:
     """The type of a schema of applicators only (None when it has a type of its own), and
-    whether that type is exact for the `anyOf` or `oneOf` it types (a discriminated `oneOf`
-    is: distinct required tags let at most one branch hold)."""
+    the keyword it is exact for: the `anyOf` it types, or the `oneOf` it discriminates
+    (distinct required tags let at most one branch hold)."""
     if TYPED & set(schema):
         return None
     kind = "anyOf" if "anyOf" in schema else "oneOf" if "oneOf" in schema else None
@@ -69,7 +69,7 @@ def applicator_type(
         if not typed:
             return None
         index = schema["allOf"].index(typed[0])
-        return lower(typed[0], (*path, _word("allOf", index, None))), False
+        return lower(typed[0], (*path, _word("allOf", index, None))), None
     branches = [b for b in schema[kind] if b is not False]
     if not branches:
         return None  # nothing is valid: the check says so
@@ -81,7 +81,7 @@ def applicator_type(
         lowered = lower(branch, at)
         if lowered.base.head == "Any":
             used.add("Any")
-            return TypeExpr(name("Any")), kind == "anyOf"
+            return TypeExpr(name("Any")), "anyOf" if kind == "anyOf" else None
         member = lowered.inline()
         if member.members:  # `X | None`: the non-null part named, as the lowering names it
             member = union(*(m if m.head == "None" else hoist(m, at) for m in member.members))
@@ -99,4 +99,5 @@ def applicator_type(
         joined = sub("Annotated", joined, field)
         used.add("Annotated")
     null_ok = any(m.head == "None" for m in members)
-    return TypeExpr(joined, null_ok=null_ok), kind == "anyOf" or tagged is not None
+    exact = kind if kind == "anyOf" or tagged is not None else None
+    return TypeExpr(joined, null_ok=null_ok), exact

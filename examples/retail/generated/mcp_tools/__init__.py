@@ -32,6 +32,11 @@ if TYPE_CHECKING:
         ConsultarPedidosErrorCode,
         ConsultarPedidosItem,
     )
+    from .tools.listar_pedidos import (
+        ListarPedidosArgs,
+        ListarPedidosData,
+        ListarPedidosErrorCode,
+    )
 
 # The models load on first use (PEP 562): importing the package stays fast at any size.
 _LAZY = {
@@ -43,6 +48,9 @@ _LAZY = {
     "ConsultarPedidosData": ".tools.consultar_pedidos",
     "ConsultarPedidosErrorCode": ".tools.consultar_pedidos",
     "ConsultarPedidosItem": ".tools.consultar_pedidos",
+    "ListarPedidosArgs": ".tools.listar_pedidos",
+    "ListarPedidosData": ".tools.listar_pedidos",
+    "ListarPedidosErrorCode": ".tools.listar_pedidos",
     "OrderId": ".shared",
 }
 
@@ -72,6 +80,9 @@ __all__ = [
     "ErrorInfo",
     "ErrorSpec",
     "FrameworkErrorCode",
+    "ListarPedidosArgs",
+    "ListarPedidosData",
+    "ListarPedidosErrorCode",
     "Meta",
     "Ok",
     "OrderId",
