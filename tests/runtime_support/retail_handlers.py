@@ -18,8 +18,6 @@ from mcp_tools import (
     CancelarPedidosItem,
     ConsultarPedidosArgs,
     ConsultarPedidosItem,
-    ListarPedidosArgs,
-    ListarPedidosData,
 )
 from mcp_tools.server_runtime import Image, Items, Reply, ToolContext, ToolFailure
 
@@ -77,11 +75,3 @@ class Handlers:
                 for i in args.order_ids
             ]
         )
-
-    async def listar_pedidos(self, args: ListarPedidosArgs, ctx: ToolContext) -> Any:
-        """Pages of `limite` ids out of P-100..P-104 (the cursor is the next index)."""
-        start = int(args.cursor) if args.cursor is not None else 0
-        ids = [f"P-{100 + i}" for i in range(start, min(start + args.limite, 5))]
-        following = start + args.limite
-        cursor = str(following) if following < 5 else None
-        return ListarPedidosData(pedidos=ids, next_cursor=cursor)

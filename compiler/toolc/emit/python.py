@@ -32,6 +32,7 @@ from toolc.emit.serving import (
 )
 from toolc.model import ToolDecl
 from toolc.model.naming import pascal, snake
+from toolc.model.schemas import NAMED, VALUES
 
 RUNTIME = FilePath(__file__).resolve().parent.parent / "runtime" / "jsonschema_types.py"
 EVALUATOR = RUNTIME.parent / "_jsonschema_eval.py"
@@ -54,11 +55,31 @@ def accepting_null(types: dict[str, Any]) -> frozenset[str]:
     """Shared types whose schema accepts null: an optional property of such a type may be
     null, so its field must not refuse it."""
     found = set()
-    for name, schema in types.items():
-        check = jsonschema_rs.validator_for({**schema, "$defs": types})
+    plain = _without_patterns(types)
+    for name, schema in plain.items():
+        check = jsonschema_rs.validator_for({**schema, "$defs": plain})
         if check.is_valid(None):
             found.add(name)
     return frozenset(found)
+
+
+def _without_patterns(node: Any) -> Any:
+    """A schema without its patterns, which never decide about null (they apply to strings
+    and to property names): jsonschema-rs would read them with its own regex dialect, which
+    refuses some ECMA-262 patterns (`[^\\0]`)."""
+    if isinstance(node, list):
+        return [_without_patterns(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key in ("pattern", "patternProperties"):
+            continue
+        if key in NAMED and isinstance(value, dict):  # names, not keywords
+            out[key] = {name: _without_patterns(sub) for name, sub in value.items()}
+        else:
+            out[key] = value if key in VALUES else _without_patterns(value)
+    return out
 
 
 def tool_module(

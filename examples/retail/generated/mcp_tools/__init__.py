@@ -32,11 +32,6 @@ if TYPE_CHECKING:
         ConsultarPedidosErrorCode,
         ConsultarPedidosItem,
     )
-    from .tools.listar_pedidos import (
-        ListarPedidosArgs,
-        ListarPedidosData,
-        ListarPedidosErrorCode,
-    )
 
 # The models load on first use (PEP 562): importing the package stays fast at any size.
 _LAZY = {
@@ -48,9 +43,6 @@ _LAZY = {
     "ConsultarPedidosData": ".tools.consultar_pedidos",
     "ConsultarPedidosErrorCode": ".tools.consultar_pedidos",
     "ConsultarPedidosItem": ".tools.consultar_pedidos",
-    "ListarPedidosArgs": ".tools.listar_pedidos",
-    "ListarPedidosData": ".tools.listar_pedidos",
-    "ListarPedidosErrorCode": ".tools.listar_pedidos",
     "OrderId": ".shared",
 }
 
@@ -80,9 +72,6 @@ __all__ = [
     "ErrorInfo",
     "ErrorSpec",
     "FrameworkErrorCode",
-    "ListarPedidosArgs",
-    "ListarPedidosData",
-    "ListarPedidosErrorCode",
     "Meta",
     "Ok",
     "OrderId",

@@ -8,17 +8,13 @@ question goes to the `confirm` callback given to `connect`.
 from __future__ import annotations
 
 import enum
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import Field
-
-from ._jsonschema import JsonInt
 from .client_runtime import Envelope, ToolClient
 from .registry import ALL_TOOLS
 from .shared import OrderId
 from .tools.cancelar_pedidos import CancelarPedidosData
 from .tools.consultar_pedidos import ConsultarPedidosData
-from .tools.listar_pedidos import ListarPedidosArgsFiltroUnion, ListarPedidosData
 
 
 class Unset(enum.Enum):
@@ -66,22 +62,3 @@ class RetailClient(ToolClient):
             order_ids: Identificadores dos pedidos a consultar.
         """
         return await self.call("consultar_pedidos", _given(("order_ids", order_ids)))
-
-    async def listar_pedidos(
-        self,
-        *,
-        filtro: Annotated[ListarPedidosArgsFiltroUnion, Field(discriminator="por")],
-        cursor: str | None | Unset = UNSET,
-        limite: JsonInt | Unset = UNSET,
-    ) -> Envelope[ListarPedidosData]:
-        """Lista os pedidos do cliente, uma página por vez, por estado ou por período.
-
-        Args:
-            filtro: Por estado (`por: status`) ou por período (`por: periodo`).
-            cursor: O `next_cursor` da página anterior; sem ele, a primeira página.
-            limite: Default: 20.
-        """
-        return await self.call(
-            "listar_pedidos",
-            _given(("filtro", filtro), ("cursor", cursor), ("limite", limite)),
-        )

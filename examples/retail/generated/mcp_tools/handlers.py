@@ -13,7 +13,6 @@ from typing import Protocol, TypeAlias
 from .server_runtime import Items, Reply, ToolContext
 from .tools.cancelar_pedidos import CancelarPedidosArgs, CancelarPedidosItem
 from .tools.consultar_pedidos import ConsultarPedidosArgs, ConsultarPedidosItem
-from .tools.listar_pedidos import ListarPedidosArgs, ListarPedidosData
 
 CancelarPedidosResult: TypeAlias = (
     Items[CancelarPedidosItem] | Reply[Items[CancelarPedidosItem]]
@@ -21,7 +20,6 @@ CancelarPedidosResult: TypeAlias = (
 ConsultarPedidosResult: TypeAlias = (
     Items[ConsultarPedidosItem] | Reply[Items[ConsultarPedidosItem]]
 )
-ListarPedidosResult: TypeAlias = ListarPedidosData | Reply[ListarPedidosData]
 
 
 class RetailHandlers(Protocol):
@@ -37,10 +35,4 @@ class RetailHandlers(Protocol):
         self, args: ConsultarPedidosArgs, ctx: ToolContext
     ) -> ConsultarPedidosResult:
         """Consulta o estado de um ou mais pedidos."""
-        ...
-
-    async def listar_pedidos(
-        self, args: ListarPedidosArgs, ctx: ToolContext
-    ) -> ListarPedidosResult:
-        """Lista os pedidos do cliente, uma página por vez, por estado ou por período."""
         ...

@@ -21,7 +21,6 @@ from pydantic import BaseModel
 if TYPE_CHECKING:
     from .tools.cancelar_pedidos import CancelarPedidosArgs, CancelarPedidosData
     from .tools.consultar_pedidos import ConsultarPedidosArgs, ConsultarPedidosData
-    from .tools.listar_pedidos import ListarPedidosArgs, ListarPedidosData
 ArgsT = TypeVar("ArgsT", bound=BaseModel)
 DataT = TypeVar("DataT")
 
@@ -103,7 +102,6 @@ ToolsByName = TypedDict(
     {
         "cancelar_pedidos": "ToolSpec[CancelarPedidosArgs, CancelarPedidosData]",
         "consultar_pedidos": "ToolSpec[ConsultarPedidosArgs, ConsultarPedidosData]",
-        "listar_pedidos": "ToolSpec[ListarPedidosArgs, ListarPedidosData]",
     },
 )
 
@@ -165,31 +163,6 @@ TOOLS: ToolsByName = {
         envelope_reserve_bytes=73,
         args_name="ConsultarPedidosArgs",
         data_name="ConsultarPedidosData",
-    ),
-    "listar_pedidos": ToolSpec(
-        name="listar_pedidos",
-        version="1.0.0",
-        title="Listar pedidos",
-        description="Lista os pedidos do cliente, uma página por vez, por estado ou por período.",
-        mcp_server="retail",
-        enabled=True,
-        module=".tools.listar_pedidos",
-        annotations=MappingProxyType(
-            {
-                "title": "Listar pedidos",
-                "readOnlyHint": True,
-            }
-        ),
-        operation_type="read_only",
-        require_confirmation=False,
-        pre_validation=None,
-        multi_item=False,
-        workflow=False,
-        unknown_args="ignore",
-        errors=MappingProxyType({}),
-        envelope_reserve_bytes=70,
-        args_name="ListarPedidosArgs",
-        data_name="ListarPedidosData",
     ),
 }
 
