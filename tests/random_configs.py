@@ -313,9 +313,9 @@ class Schemas:
             schema["additionalProperties"] = True
             if draw(st.booleans()):  # required but not declared: any value
                 schema["required"] = [*schema.get("required", []), draw(names(1, 20))]
-        if draw(st.integers(0, 3)) == 0:  # bounds that leave a value: the required ones fit
+        if draw(st.integers(0, 3)) == 0:  # bounds that leave room for the required (and a flag)
             low = draw(st.integers(0, 2))
-            high = max(low + draw(st.integers(0, 3)), len(set(schema.get("required", ()))))
+            high = max(low + draw(st.integers(0, 3)), len(set(schema.get("required", ()))) + 2)
             schema["minProperties"], schema["maxProperties"] = low, high
         return schema
 
@@ -331,7 +331,8 @@ class Schemas:
             for value in values:
                 branch = self.object(depth + 1)
                 branch["type"] = "object"
-                branch.pop("patternProperties", None)
+                for key in ("patternProperties", "minProperties", "maxProperties"):
+                    branch.pop(key, None)
                 branch.setdefault("properties", {})[tag] = {"const": value}
                 branch["required"] = [*dict.fromkeys([*branch.get("required", []), tag])]
                 branches.append(branch)

@@ -100,7 +100,7 @@ def emit_tool(tool: ToolDecl, shared: SharedInputs) -> ToolOutput:
     python = tool_python(tool, published, shared.type_names, shared.nullable)
     found = patterns([published["inputSchema"], published["outputSchema"]], {})
     if python.checked and found:  # what the checks read beside the tool's schemas
-        files[f"schemas/{name}.patterns.json"] = pretty_json(found)
+        files[f"patterns/{name}.json"] = pretty_json(found)
     return ToolOutput(files, item, entry, python)
 
 

@@ -60,10 +60,16 @@ _PACKAGE = Path(__file__).resolve().parent
 @functools.cache
 def _evaluator(document: str) -> Evaluator:
     """The evaluator of a published schema of the package (`schemas/<tool>.input.json`,
-    `shared.json`), with the translations of its patterns beside it."""
+    `shared.json`), with the translations of its patterns (`patterns/<tool>.json`,
+    `shared.patterns.json`)."""
     schema = json.loads((_PACKAGE / document).read_text(encoding="utf-8"))
-    stem = document.removesuffix(".json").removesuffix(".input").removesuffix(".output")
-    sidecar = _PACKAGE / f"{stem}.patterns.json"
+    if document.startswith(
+        "schemas/"
+    ):  # schemas/<tool>.input.json: patterns/<tool>.json
+        tool = document.removeprefix("schemas/").removesuffix(".json")
+        sidecar = _PACKAGE / "patterns" / (tool.rpartition(".")[0] + ".json")
+    else:  # shared.json
+        sidecar = _PACKAGE / document.replace(".json", ".patterns.json")
     patterns = (
         json.loads(sidecar.read_text(encoding="utf-8")) if sidecar.exists() else {}
     )
