@@ -18,15 +18,18 @@ demo: setup
 	$(BIN)/toolc build examples/retail
 	$(BIN)/toolc build examples/telecom
 	$(BIN)/toolc build examples/vitrine
+	$(BIN)/toolc build examples/files
 	$(BIN)/toolc check examples/retail
 	$(BIN)/toolc check examples/telecom
 	$(BIN)/toolc check examples/vitrine
+	$(BIN)/toolc check examples/files
 
 ## Regenerate the golden output of the examples (examples/*/generated, examples/*/mcp-tools.json).
 golden: setup
 	$(BIN)/toolc build examples/retail
 	$(BIN)/toolc build examples/telecom
 	$(BIN)/toolc build examples/vitrine
+	$(BIN)/toolc build examples/files
 
 ## The whole suite: tests (including freshness of generated files), lint, strict typing.
 test: setup

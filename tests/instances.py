@@ -27,6 +27,9 @@ def valid(schema: Any, defs: dict[str, Any], depth: int = 0) -> st.SearchStrateg
         return st.sampled_from(schema["enum"])
     if "const" in schema:
         return st.just(schema["const"])
+    for key in ("anyOf", "oneOf"):  # a branch's values (a `oneOf` judged by the reference)
+        if key in schema and "type" not in schema:
+            return st.one_of([valid(b, defs, depth + 1) for b in schema[key] if b is not False])
     kinds = schema.get(
         "type", ["null", "boolean", "integer", "number", "string", "array", "object"]
     )

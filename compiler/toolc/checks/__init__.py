@@ -5,7 +5,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from toolc.checks import accepts, breaks, fragments, names, policies, prevalidators, types, values
+from toolc.checks import (
+    accepts,
+    breaks,
+    fragments,
+    names,
+    pointers,
+    policies,
+    prevalidators,
+    types,
+    values,
+)
 from toolc.checks.context import CheckContext
 from toolc.diagnostics import Diagnostic
 from toolc.model import Project
@@ -18,6 +28,7 @@ CHECKS: tuple[Check, ...] = (
     *accepts.CHECKS,
     *names.CHECKS,
     *types.CHECKS,
+    *pointers.CHECKS,
     *fragments.CHECKS,
     *values.CHECKS,
     *breaks.CHECKS,
