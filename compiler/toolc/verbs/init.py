@@ -60,7 +60,11 @@ def plan(config_dir: Path) -> Plan:
         planned.append(Planned(config_dir / name, _template(name), "create"))
     for kind in ("tools", "policies"):
         source = schema_path(kind)
-        planned.append(Planned(config_dir / ".toolc" / source.name, source.read_bytes(), "create"))
+        target = config_dir / ".toolc" / source.name
+        if target.exists():
+            kept.append(target)
+        else:
+            planned.append(Planned(target, source.read_bytes(), "create"))
     pyproject = config_dir / "pyproject.toml"
     section = _template("pyproject-section.toml")
     if not pyproject.exists():
@@ -80,9 +84,6 @@ def plan(config_dir: Path) -> Plan:
             kept.append(path)
         else:
             planned.append(Planned(path, data, "create"))
-    schemas = [p for p in planned if p.path.parent.name == ".toolc" and p.path.exists()]
-    planned = [p for p in planned if p not in schemas]
-    kept += [p.path for p in schemas]
     return Plan(planned, kept, refused)
 
 

@@ -68,13 +68,13 @@ def verify(listed: list[dict[str, Any]], compilation: Compilation, server: str) 
     servers = servers_of(compilation)
     expected = {name for name, s in servers.items() if s == server}
     drift: list[Drift] = []
-    seen: dict[str, Mapping[str, Any]] = {}
+    seen: set[str] = set()
     for tool in listed:
         name = str(tool.get("name"))
         if name in seen:
             drift.append(Drift(name, f"tool '{name}' is listed twice"))
             continue
-        seen[name] = tool
+        seen.add(name)
         if name not in expected:
             elsewhere = servers.get(name)
             why = (
@@ -94,6 +94,6 @@ def verify(listed: list[dict[str, Any]], compilation: Compilation, server: str) 
             drift.append(Drift(name, f"tool '{name}' differs from the build at {difference}"))
     drift += [
         Drift(name, f"tool '{name}' of mcp_server '{server}' is built but not served")
-        for name in sorted(expected - seen.keys())
+        for name in sorted(expected - seen)
     ]
     return drift
