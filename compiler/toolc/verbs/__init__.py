@@ -5,6 +5,8 @@
     changes  = compile this and the baseline → the findings and bump verdict per tool
                (`toolc diff` prints them, `toolc bump` writes the versions)
     serve    = compile → run a mock server from the package in memory (`serve/`)
+    docs     = compile → write the reference docs alone (`verbs.docs`; `build` writes them
+               with the package when `docs_out` is set, `check` compares them)
     scaffold = compile → write one starting file, never overwriting
 
 The build cache wraps `compile` from outside (`cache.store`): it hands back the same
@@ -27,6 +29,7 @@ from toolc.evolution.previous import guard, read_previous
 from toolc.memory import collector_paused
 from toolc.pipeline import Compilation, compile
 from toolc.source.inputs import TOOLS_FILE, Inputs, inputs_of_texts, read_inputs
+from toolc.verbs.docs import docs_drift, docs_tree
 from toolc.verbs.output import BuildResult, compare_output, write_output
 
 __all__ = [
@@ -87,10 +90,12 @@ def build(
     notify: Notify | None = None,
     stats: bool = False,
     listing_budget: tuple[int, str] | None = None,
+    docs_dir: Path | None = None,
 ) -> BuildResult:
     """compile → guard → write (or compare with the disk, when not `write`). With `stats` or
     a `listing_budget` (tokens, and where it was set) the result carries each server's
-    `tools/list` cost, and a listing over the budget is a warning."""
+    `tools/list` cost, and a listing over the budget is a warning. With `docs_dir` the
+    reference docs are written (compared) with the package, as one."""
     cwd = cwd or Path.cwd()
     inputs = read_inputs(config_dir, cwd)
     store = open_store(config_dir, out_dir, snapshot_path, notify) if cache else None
@@ -118,8 +123,12 @@ def build(
     if any(d.is_error or strict for d in result.diagnostics):  # under --strict a warning stops it
         return result
     if not write:
-        return compare_output(result, out_dir, previous, compilation, cwd)
-    return write_output(result, inputs, compilation, store, out_dir, snapshot_path, cwd, notify)
+        drift = docs_drift(compilation, docs_dir, cwd) if docs_dir is not None else ()
+        return compare_output(result, out_dir, previous, compilation, cwd, drift)
+    beside = (docs_tree(compilation, inputs, docs_dir),) if docs_dir is not None else ()
+    return write_output(
+        result, inputs, compilation, store, out_dir, snapshot_path, cwd, notify, beside
+    )
 
 
 def changes(
