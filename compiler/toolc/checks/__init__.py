@@ -5,7 +5,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from toolc.checks import accepts, breaks, fragments, names, policies, prevalidators, types, values
+from toolc.checks import (
+    accepts,
+    breaks,
+    fragments,
+    metadata,
+    names,
+    policies,
+    prevalidators,
+    prose,
+    types,
+    values,
+)
 from toolc.checks.context import CheckContext
 from toolc.diagnostics import Diagnostic
 from toolc.model import Project
@@ -21,6 +32,8 @@ CHECKS: tuple[Check, ...] = (
     *fragments.CHECKS,
     *values.CHECKS,
     *breaks.CHECKS,
+    *prose.CHECKS,
+    *metadata.CHECKS,
 )
 
 

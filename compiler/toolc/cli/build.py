@@ -17,6 +17,7 @@ from toolc.cli.common import (
     docs_out_option,
     docs_path,
     format_option,
+    metadata_lint_option,
     notify,
     out_option,
     report,
@@ -42,7 +43,8 @@ def budget_of(settings: Settings) -> tuple[int, str] | None:
     help="Print what each server's tools/list costs: bytes and estimated tokens, per tool.",
 )  # fmt: skip
 def check(
-    config_dir: Path, fmt: str | None, strict: bool | None, out: Path | None,
+    config_dir: Path, fmt: str | None, strict: bool | None, metadata_lint: bool | None,
+    out: Path | None,
     snapshot: Path | None, docs_out: Path | None, show_diff: bool, stats: bool, no_cache: bool,
     against: str | None,
 ) -> None:  # fmt: skip
@@ -52,21 +54,22 @@ def check(
     Until the first build (no output directory and no snapshot yet) only the config is checked.
     """
     settings = settings_for(
-        config_dir, format=fmt, strict=strict, out=out, snapshot=snapshot, docs_out=docs_out
-    )
+        config_dir, format=fmt, strict=strict, out=out, snapshot=snapshot, docs_out=docs_out,
+        metadata_lint=metadata_lint,
+    )  # fmt: skip
     out_dir, snapshot_path = check_paths(settings, config_dir)
     docs_dir = docs_path(settings, config_dir, out_dir, snapshot_path, default=False)
     from toolc import verbs  # here, so that --version and explain start fast
 
     if not out_dir.exists() and not snapshot_path.exists() and against is None:
-        compiled: Any = verbs.check_config(config_dir)
+        compiled: Any = verbs.check_config(config_dir, metadata_lint=settings.metadata_lint)
         tools = len(compiled.tools)
         report(settings, compiled, "check", config_dir, f"ok: {tools} tool(s)")
     with BaselineUsage():
         result = verbs.build(
             config_dir, out_dir, snapshot_path, write=False, cache=not no_cache,
             against=against, notify=notify, stats=stats, listing_budget=budget_of(settings),
-            docs_dir=docs_dir,
+            docs_dir=docs_dir, metadata_lint=settings.metadata_lint,
         )  # fmt: skip
     if result.costs is not None and stats:
         from toolc.contract.listing import render_costs
@@ -84,15 +87,17 @@ def check(
 @click.command()
 @build_options
 def build(
-    config_dir: Path, fmt: str | None, strict: bool | None, out: Path | None,
+    config_dir: Path, fmt: str | None, strict: bool | None, metadata_lint: bool | None,
+    out: Path | None,
     snapshot: Path | None, docs_out: Path | None, no_cache: bool, against: str | None,
 ) -> None:  # fmt: skip
     """Generate the package for the config in DIR: models, descriptors, schemas, contracts,
     registry, and the versioned snapshot (and the reference docs, with docs_out). Writes
     nothing unless everything succeeds."""
     settings = settings_for(
-        config_dir, format=fmt, strict=strict, out=out, snapshot=snapshot, docs_out=docs_out
-    )
+        config_dir, format=fmt, strict=strict, out=out, snapshot=snapshot, docs_out=docs_out,
+        metadata_lint=metadata_lint,
+    )  # fmt: skip
     out_dir, snapshot_path = check_paths(settings, config_dir)
     docs_dir = docs_path(settings, config_dir, out_dir, snapshot_path, default=False)
     from toolc.cache.uptodate import is_up_to_date
@@ -112,6 +117,7 @@ def build(
             config_dir, out_dir, snapshot_path, write=True, strict=settings.strict,
             cache=not no_cache, against=against, notify=notify,
             listing_budget=budget_of(settings), docs_dir=docs_dir,
+            metadata_lint=settings.metadata_lint,
         )  # fmt: skip
     docs = f", {shown_path(docs_dir)}" if docs_dir is not None else ""
     written = f"wrote {shown_path(out_dir)}{docs} and {shown_path(snapshot_path)}"
@@ -123,20 +129,27 @@ def build(
 @config_dir_argument
 @format_option
 @strict_option
+@metadata_lint_option
 @out_option
 @docs_out_option
 def docs(
-    config_dir: Path, fmt: str | None, strict: bool | None, out: Path | None,
-    docs_out: Path | None,
+    config_dir: Path, fmt: str | None, strict: bool | None, metadata_lint: bool | None,
+    out: Path | None, docs_out: Path | None,
 ) -> None:  # fmt: skip
     """Write the reference docs of the config in DIR: a Markdown page per mcp_server, llms.txt
     and llms-full.txt, into --docs-out (default: the docs_out setting, else DIR/docs)."""
-    settings = settings_for(config_dir, format=fmt, strict=strict, out=out, docs_out=docs_out)
+    settings = settings_for(
+        config_dir, format=fmt, strict=strict, out=out, docs_out=docs_out,
+        metadata_lint=metadata_lint,
+    )  # fmt: skip
     out_dir, snapshot_path = check_paths(settings, config_dir)
     docs_dir = docs_path(settings, config_dir, out_dir, snapshot_path, default=True)
     assert docs_dir is not None
     from toolc.verbs.docs import write_docs
 
-    result = write_docs(config_dir, docs_dir, Path.cwd(), notify, strict=settings.strict)
+    result = write_docs(
+        config_dir, docs_dir, Path.cwd(), notify, strict=settings.strict,
+        metadata_lint=settings.metadata_lint,
+    )  # fmt: skip
     done = f"wrote {shown_path(docs_dir)}" if result.written else "nothing written"
     report(settings, result, "docs", config_dir, done)

@@ -34,6 +34,11 @@ out_option = click.option(
     help="The generated package directory (its name is the package name). "
     "Default: DIR/generated/mcp_tools.",
 )  # fmt: skip
+metadata_lint_option = click.option(
+    "--metadata-lint/--no-metadata-lint", default=None,
+    help="Also report the metadata lint: tools without a title, arguments and enums without "
+    "a description, descriptions shorter than a sentence (default: the metadata_lint setting).",
+)  # fmt: skip
 docs_out_option = click.option(
     "--docs-out", type=click.Path(file_okay=False, path_type=Path), default=None,
     help="The reference docs directory (a page per mcp_server, llms.txt, llms-full.txt), "
@@ -156,8 +161,8 @@ no_cache_option = click.option(
 def build_options(command: F) -> F:
     """The options `check` and `build` share (one list, so the two cannot drift apart)."""
     for option in reversed(
-        (config_dir_argument, format_option, strict_option, out_option, snapshot_option,
-         docs_out_option, no_cache_option, against_option)
+        (config_dir_argument, format_option, strict_option, metadata_lint_option, out_option,
+         snapshot_option, docs_out_option, no_cache_option, against_option)
     ):  # fmt: skip
         command = option(command)
     return command

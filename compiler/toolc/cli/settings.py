@@ -27,6 +27,7 @@ class Settings:
     snapshot: Path | None = None
     listing_budget: int | None = None  # tokens per mcp_server's tools/list (an estimate)
     docs_out: Path | None = None  # the reference docs; `build` writes them only when set
+    metadata_lint: bool = False  # report the metadata lint (titles, descriptions)
     # Where each path setting came from, for messages: `--out`, or `pyproject.toml:3:1`.
     origins: tuple[tuple[str, str], ...] = ()
 
@@ -72,7 +73,7 @@ def load_settings(config_dir: Path) -> Settings:
         raise SettingsError(f"{pyproject}: [tool.toolc] must be a table")
     known: dict[str, type] = {
         "strict": bool, "format": str, "out": str, "snapshot": str, "listing_budget": int,
-        "docs_out": str,
+        "docs_out": str, "metadata_lint": bool,
     }  # fmt: skip
     for key, value in table.items():
         if key not in known:

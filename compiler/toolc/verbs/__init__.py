@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from toolc import workspace
 from toolc.cache.store import Store, open_store
+from toolc.checks.metadata import shown
 from toolc.contract.listing import listing_costs, over_budget
 from toolc.diagnostics import sort_key
 from toolc.diagnostics.paths import shown_path
@@ -46,16 +48,22 @@ __all__ = [
 Notify = Callable[[str], None]
 
 
-def compile_config(config_dir: Path, cwd: Path | None = None, *, emit: bool = True) -> Compilation:
+def compile_config(
+    config_dir: Path, cwd: Path | None = None, *, emit: bool = True, metadata_lint: bool = False
+) -> Compilation:
     """The config in `config_dir`, compiled in memory (`toolc serve`, `diff`, `scaffold`, and
-    `check` before the first build, which stops after the checks)."""
+    `check` before the first build, which stops after the checks); the metadata lint's
+    warnings only with `metadata_lint`."""
     with collector_paused():
-        return compile(read_inputs(config_dir, cwd or Path.cwd()), emit=emit)
+        compiled = compile(read_inputs(config_dir, cwd or Path.cwd()), emit=emit)
+    return replace(compiled, diagnostics=shown(compiled.diagnostics, metadata_lint))
 
 
-def check_config(config_dir: Path, cwd: Path | None = None) -> Compilation:
+def check_config(
+    config_dir: Path, cwd: Path | None = None, *, metadata_lint: bool = False
+) -> Compilation:
     """The config checked, not emitted: `toolc check` before the first build."""
-    return compile_config(config_dir, cwd, emit=False)
+    return compile_config(config_dir, cwd, emit=False, metadata_lint=metadata_lint)
 
 
 def compile_baseline(tools: str, policies: str | None, where: str) -> Mapping[str, bytes]:
@@ -91,6 +99,7 @@ def build(
     stats: bool = False,
     listing_budget: tuple[int, str] | None = None,
     docs_dir: Path | None = None,
+    metadata_lint: bool = False,
 ) -> BuildResult:
     """compile → guard → write (or compare with the disk, when not `write`). With `stats` or
     a `listing_budget` (tokens, and where it was set) the result carries each server's
@@ -101,14 +110,16 @@ def build(
     store = open_store(config_dir, out_dir, snapshot_path, notify) if cache else None
     compilation = _compiled(inputs, store)
     reread = store.reread if store is not None else None
-    result = BuildResult(compilation.diagnostics, compilation.sources, False, reread=reread)
+    # The cache keeps every diagnostic; what this run reports is chosen here.
+    diagnostics = shown(compilation.diagnostics, metadata_lint)
+    result = BuildResult(diagnostics, compilation.sources, False, reread=reread)
     if compilation.package is None or compilation.has_errors or (strict and result.diagnostics):
         return result
     snapshot_shown = shown_path(snapshot_path, cwd)
     previous = read_previous(
         snapshot_path, snapshot_shown, against, config_dir, out_dir, compile_baseline
     )
-    found = [*compilation.diagnostics, *guard(compilation, previous)]
+    found = [*diagnostics, *guard(compilation, previous)]
     costs = None
     if stats or listing_budget is not None:
         served = {name: d.server for name, d in compilation.tools.items() if d.enabled}

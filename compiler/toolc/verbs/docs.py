@@ -11,6 +11,7 @@ from pathlib import Path
 
 from toolc import __version__, workspace
 from toolc.cache.uptodate import inputs_digest
+from toolc.checks.metadata import shown
 from toolc.diagnostics import Diagnostic
 from toolc.diagnostics.paths import shown_path
 from toolc.memory import collector_paused
@@ -55,13 +56,14 @@ def write_docs(
     notify: Callable[[str], None] | None,
     *,
     strict: bool = False,
+    metadata_lint: bool = False,
 ) -> BuildResult:
     """`toolc docs`: compile, then replace the docs directory (nothing written on errors, or
     on warnings under `strict`, as for `build`)."""
     inputs = read_inputs(config_dir, cwd)
     with collector_paused():
         compilation = compile(inputs)
-    result = BuildResult(compilation.diagnostics, compilation.sources, False)
+    result = BuildResult(shown(compilation.diagnostics, metadata_lint), compilation.sources, False)
     if compilation.package is None or compilation.has_errors or (strict and result.diagnostics):
         return result
     tree = docs_tree(compilation, inputs, docs_dir)
