@@ -54,6 +54,7 @@ class ToolDoc:
     errors: tuple[ErrorCode, ...]
     policy: Policy
     hints: tuple[tuple[str, str], ...]  # the published MCP annotations, title aside
+    content: tuple[tuple[str, str], ...]  # declared content kind → its media types, in order
     example: str  # example arguments as pretty JSON, or "" when the schemas offer none
 
 
@@ -96,6 +97,10 @@ def _tool(published: dict[str, Any], contract: dict[str, Any]) -> ToolDoc:
         errors=_errors(output, contract.get("errors", {})),
         policy=_policy(contract),
         hints=hints,
+        content=tuple(
+            (kind, ", ".join(media))
+            for kind, media in published["_meta"].get("content", {}).items()
+        ),
         example=_example(inputs, defs),
     )
 
