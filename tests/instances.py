@@ -27,6 +27,10 @@ def valid(schema: Any, defs: dict[str, Any], depth: int = 0) -> st.SearchStrateg
         return st.sampled_from(schema["enum"])
     if "const" in schema:
         return st.just(schema["const"])
+    for key in ("anyOf", "oneOf"):  # a branch's values (a `oneOf` judged by the reference)
+        branches = [valid(b, defs, depth + 1) for b in schema.get(key, []) if b is not False]
+        if branches and "type" not in schema:  # all `false`: any value, the reference judges
+            return st.one_of(branches)
     kinds = schema.get(
         "type", ["null", "boolean", "integer", "number", "string", "array", "object"]
     )

@@ -106,10 +106,12 @@ class Schemas:
                 )
             elif key == "$ref":
                 value = value.replace("#/types/", "#/$defs/")
-            elif key in ("properties",):
+            elif key in ("properties", "patternProperties", "dependentSchemas", "$defs"):
                 value = {k: self.published(v) for k, v in value.items()}
-            elif key in ("items", "additionalProperties"):
+            elif key in ("items", "additionalProperties", "not", "contains", "propertyNames"):
                 value = self.published(value)
+            elif key in ("anyOf", "oneOf", "allOf", "prefixItems"):
+                value = [self.published(v) for v in value]
             out[key] = value
         return out
 
@@ -120,9 +122,13 @@ class Schemas:
         except Exception:  # a schema the reference validator cannot use: state nothing
             return False
 
-    def value(self, schema: dict[str, Any], depth: int = 0) -> Any:
+    def value(self, schema: Any, depth: int = 0) -> Any:
         """A value likely to fit `schema` (checked by `fits` before use)."""
         draw = self.draw
+        if not isinstance(schema, dict):  # true / false
+            return None
+        if "prefixItems" in schema:
+            return [self.value(sub, depth + 1) for sub in schema["prefixItems"]]
         if "const" in schema:
             return schema["const"]
         if "enum" in schema:
@@ -130,6 +136,9 @@ class Schemas:
         if "$ref" in schema:
             target = self.types.get(schema["$ref"].rsplit("/", 1)[-1], {})
             return self.value(target, depth + 1) if depth < 4 else None
+        for key in ("anyOf", "oneOf", "allOf"):
+            if key in schema:
+                return self.value(draw(st.sampled_from(schema[key])), depth + 1)
         kinds = schema.get("type", ["string", "integer", "object"])
         kind = draw(st.sampled_from(kinds if isinstance(kinds, list) else [kinds]))
         if kind == "null":
@@ -182,6 +191,8 @@ class Schemas:
             ("label", TEXT),
             ("user_prompt", TEXT),
             ("deprecated", st.booleans()),
+            ("$comment", TEXT),
+            ("readOnly", st.booleans()),
         ):
             if draw(st.integers(0, 4)) == 0:
                 picked[key] = draw(strategy)
@@ -233,15 +244,21 @@ class Schemas:
             if draw(st.booleans()):
                 high = abs(low) * 2 + 10
                 schema[draw(st.sampled_from(["maximum", "exclusiveMaximum"]))] = high
+            if draw(st.integers(0, 3)) == 0:
+                schema["multipleOf"] = draw(st.sampled_from([2, 5, 0.5, 0.01]))
         if nullable:
             schema["type"] = [kind, "null"] if kind != "null" else "null"
         return schema
 
     def schema(self, depth: int = 0) -> dict[str, Any]:
         draw = self.draw
-        shape = draw(st.integers(0, 5)) if depth < 3 else 0
+        shape = draw(st.integers(0, 7)) if depth < 3 else 0
         if shape <= 2:
             schema = self.leaf()
+        elif shape == 6:
+            schema = self.applicator(depth)
+        elif shape == 7:
+            schema = self.array_2020(depth)
         elif shape == 3:
             schema = {"type": draw(st.sampled_from(["array", "list", ["array", "null"]]))}
             schema["items"] = self.schema(depth + 1)
@@ -281,6 +298,12 @@ class Schemas:
         if props:
             schema["properties"] = props
             schema["required"] = [k for k in keys if draw(st.booleans())]
+        if draw(st.integers(0, 3)) == 0:
+            schema["patternProperties"] = {draw(st.sampled_from(sorted(PATTERNS))): self.leaf()}
+        if draw(st.integers(0, 3)) == 0:
+            schema["propertyNames"] = {"maxLength": draw(st.integers(1, 70))}
+        if len(keys) >= 2 and draw(st.integers(0, 3)) == 0:
+            schema["dependentRequired"] = {keys[0]: [keys[1]]}
         extra = draw(st.integers(0, 4))
         if extra == 1:
             schema["additionalProperties"] = False
@@ -290,4 +313,46 @@ class Schemas:
             schema["additionalProperties"] = True
             if draw(st.booleans()):  # required but not declared: any value
                 schema["required"] = [*schema.get("required", []), draw(names(1, 20))]
+        if draw(st.integers(0, 3)) == 0:  # bounds that leave room for the required (and a flag)
+            low = draw(st.integers(0, 2))
+            high = max(low + draw(st.integers(0, 3)), len(set(schema.get("required", ()))) + 2)
+            schema["minProperties"], schema["maxProperties"] = low, high
+        return schema
+
+    def applicator(self, depth: int) -> dict[str, Any]:
+        """`anyOf` / `oneOf` / `allOf` of two schemas, a discriminated `oneOf` of objects, or
+        a `not`, `if`/`then`/`else`."""
+        draw = self.draw
+        kind = draw(st.sampled_from(["anyOf", "oneOf", "allOf", "tagged", "not", "if"]))
+        if kind == "tagged":
+            tag = draw(names(1, 20).filter(lambda n: n.isidentifier() and n == n.lower()))
+            values = draw(st.lists(names(1, 30), min_size=2, max_size=3, unique=True))
+            branches = []
+            for value in values:
+                branch = self.object(depth + 1)
+                branch["type"] = "object"
+                for key in ("patternProperties", "minProperties", "maxProperties"):
+                    branch.pop(key, None)
+                branch.setdefault("properties", {})[tag] = {"const": value}
+                branch["required"] = [*dict.fromkeys([*branch.get("required", []), tag])]
+                branches.append(branch)
+            return {"oneOf": branches}
+        if kind == "not":
+            return {"type": "string", "not": {"const": draw(TEXT)[:10]}}
+        if kind == "if":
+            return {"type": "integer", "if": {"minimum": 10}, "then": {"multipleOf": 2}}
+        return {kind: [self.schema(depth + 1), self.schema(depth + 1)]}
+
+    def array_2020(self, depth: int) -> dict[str, Any]:
+        """An array with `prefixItems` (a closed tuple or an open one) or `contains`."""
+        draw = self.draw
+        schema: dict[str, Any] = {"type": "array"}
+        if draw(st.booleans()):
+            schema["prefixItems"] = [self.leaf() for _ in range(draw(st.integers(1, 3)))]
+            schema["items"] = False if draw(st.booleans()) else self.leaf()
+        else:
+            schema["items"] = self.leaf()
+            schema["contains"] = self.leaf()
+            if draw(st.booleans()):
+                schema["minContains"], schema["maxContains"] = 1, draw(st.integers(1, 3))
         return schema

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from conftest import ROOT, run_toolc
 from toolc import verbs
 from toolc.cache.layout import split
 from toolc.diagnostics.render import render_text
@@ -280,3 +281,23 @@ def test_split_cuts_entries_and_keeps_lines() -> None:
 )
 def test_split_declines_layouts_it_cannot_cut_safely(text: str) -> None:
     assert split(text, "tools") is None
+
+
+@pytest.mark.parametrize("example", ["files", "telecom"])
+def test_tools_with_checked_patterns_or_accepts_keep_their_cache(
+    example: str, tmp_path: Path
+) -> None:
+    """A tool's unit may hold its pattern translations (patterns/<tool>.json) and, with
+    `accepts`, its handler's form (schemas/<tool>.handler.json): the cache reuses them instead of
+    calling them another tool's files."""
+    config = tmp_path / example
+    shutil.copytree(ROOT / "examples" / example, config)
+    shutil.rmtree(config / "generated")
+    (config / "mcp-tools.json").unlink()
+    first = run_toolc("build", str(config))
+    assert first.returncode == 0, first.stderr
+    text = (config / "tools.yaml").read_text(encoding="utf-8")
+    (config / "tools.yaml").write_text(text + "\n# an edit the cache must absorb\n")
+    again = run_toolc("build", str(config))
+    assert again.returncode == 0, again.stderr
+    assert "ignoring the build cache" not in again.stderr, again.stderr

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, run_toolc
-from toolc.contract.listing import estimate_tokens, listing_costs, wire_size
+from toolc.verbs.listing import estimate_tokens, listing_costs, wire_size
 
 
 @pytest.fixture

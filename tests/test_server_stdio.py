@@ -20,7 +20,7 @@ from mcp import types
 from mcp.shared.exceptions import MCPError
 from runtime_support.harness import EXAMPLES, SUPPORT, Connection, build, package
 from runtime_support.markers import PNG, SECRET
-from toolc.contract.listing import wire_size
+from toolc.verbs.listing import wire_size
 
 MODERN = "2026-07-28"
 LEGACY = "2025-11-25"

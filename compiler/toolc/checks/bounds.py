@@ -1,5 +1,7 @@
-"""Bounds that leave no value: `minimum` above `maximum`, `minLength` above `maxLength`, an
-empty `enum`, a closed object requiring a property it does not declare."""
+"""Bounds that leave no value: `minimum` above `maximum`, `minLength` above `maxLength` (and
+the same for items, properties and `contains` matches), more required properties than
+`maxProperties`, a closed `prefixItems` shorter than `minItems`, an empty `enum`, a closed
+object requiring a property it does not declare."""
 
 from __future__ import annotations
 
@@ -28,6 +30,8 @@ def bound_problems(kw: SchemaKeywords) -> Iterator[tuple[str, str]]:
     pairs = (
         ("minLength", kw.minLength, "maxLength", kw.maxLength),
         ("minItems", kw.minItems, "maxItems", kw.maxItems),
+        ("minProperties", kw.minProperties, "maxProperties", kw.maxProperties),
+        ("minContains", kw.minContains, "maxContains", kw.maxContains),
     )
     for low_name, low, high_name, high in pairs:
         if low is not None and high is not None and low > high:
@@ -36,10 +40,24 @@ def bound_problems(kw: SchemaKeywords) -> Iterator[tuple[str, str]]:
     if empty is not None:
         first = next(k for k in ("minimum", "exclusiveMinimum") if getattr(kw, k) is not None)
         yield first, empty
+    required = set(kw.required or ())
+    if kw.maxProperties is not None and len(required) > kw.maxProperties:
+        yield (
+            "maxProperties",
+            f"{len(required)} properties are required but maxProperties is {kw.maxProperties}: "
+            "nothing is valid",
+        )
+    closed = kw.items is not None and kw.items.root is False
+    if closed and kw.minItems is not None and kw.minItems > len(kw.prefixItems or ()):
+        yield (
+            "minItems",
+            f"minItems {kw.minItems} is more than the {len(kw.prefixItems or ())} elements "
+            "`prefixItems` allows with `items: false`: nothing is valid",
+        )
     if kw.enum is not None and not kw.enum:
         yield "enum", "`enum` is empty: nothing is valid"
     extra = kw.additionalProperties.root if kw.additionalProperties is not None else None
-    if extra is False:
+    if extra is False and not kw.patternProperties:
         declared = set(kw.properties or {})
         for name in kw.required or ():
             if name not in declared:

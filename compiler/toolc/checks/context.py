@@ -10,8 +10,20 @@ from typing import Any
 import jsonschema_rs
 
 from toolc.checks.bounds import bound_problems
+from toolc.checks.local_refs import ref_problems
 from toolc.model import Project
-from toolc.model.schemas import refs_in, roots, to_json_schema, walk
+from toolc.model.schemas import (
+    MANY,
+    NAMED,
+    ONE,
+    args_object,
+    is_pointer,
+    pointer_segment,
+    refs_in,
+    roots,
+    to_json_schema,
+    walk,
+)
 from toolc.model.tools_file import Schema, SchemaKeywords
 from toolc.source.document import JsonPath
 
@@ -23,16 +35,27 @@ class SchemaNode:
     keywords: SchemaKeywords
 
 
-def _published_nodes(path: JsonPath, schema: dict[str, Any], out: dict[JsonPath, Any]) -> None:
+def _published_nodes(path: JsonPath, schema: Any, out: dict[JsonPath, Any]) -> None:
+    if not isinstance(schema, dict):
+        return  # true / false
     out[path] = schema
-    items = schema.get("items")
-    if isinstance(items, dict):
-        _published_nodes((*path, "items"), items, out)
-    for name, sub in schema.get("properties", {}).items():
-        _published_nodes((*path, "properties", name), sub, out)
-    extra = schema.get("additionalProperties")
-    if isinstance(extra, dict):
-        _published_nodes((*path, "additionalProperties"), extra, out)
+    for key in ONE:
+        if key in schema:
+            _published_nodes((*path, key), schema[key], out)
+    for key in MANY:
+        for index, sub in enumerate(schema.get(key, ())):
+            _published_nodes((*path, key, index), sub, out)
+    for key in NAMED:
+        for name, sub in schema.get(key, {}).items():
+            _published_nodes((*path, key, name), sub, out)
+
+
+def root_base(number: int, root: JsonPath) -> str:
+    """Where the checks publish a fragment: a shared type where every tool publishes it, any
+    other under a `$defs` name no type can have, so its pointers resolve beside the types."""
+    if root[0] == "types":
+        return f"/$defs/{pointer_segment(root[1])}"
+    return f"/$defs/-r{number}"
 
 
 @dataclass
@@ -51,7 +74,22 @@ class CheckContext:
     @cached_property
     def published_roots(self) -> dict[JsonPath, dict[str, Any]]:
         """Each fragment as published JSON Schema, by the fragment's path."""
-        return {root: to_json_schema(schema) for root, schema in roots(self.project)}
+        return {
+            root: to_json_schema(schema, root_base(n, root))
+            for n, (root, schema) in enumerate(roots(self.project))
+        }
+
+    @cached_property
+    def pointing_roots(self) -> dict[str, dict[str, Any]]:
+        """The fragments (not types) that hold a JSON pointer, by their `$defs` name in the
+        checks' documents: a node's stated values are judged with its fragment beside it."""
+        found: dict[str, dict[str, Any]] = {}
+        for n, (root, schema) in enumerate(roots(self.project)):
+            if root[0] != "types" and any(
+                kw.field_ref is not None and is_pointer(kw.field_ref) for _, kw in walk(schema, ())
+            ):
+                found[f"-r{n}"] = self.published_roots[root]
+        return found
 
     @cached_property
     def unsatisfiable(self) -> dict[JsonPath, list[tuple[str, str]]]:
@@ -103,6 +141,24 @@ class CheckContext:
                 seen.add(name)
                 stack.append(self.project.types[name])
         return True
+
+    @cached_property
+    def pointer_documents(self) -> list[tuple[JsonPath, Any, Schema]]:
+        """Each fragment with the document its pointers are read in: the fragment itself as
+        published, or, for `args_keywords`, the arguments object."""
+        found = []
+        for root, schema in roots(self.project):
+            if root[-1] == "args_keywords":
+                document: Any = args_object(self.project.tools[str(root[1])])
+            else:
+                document = to_json_schema(schema)
+            found.append((root, document, schema))
+        return found
+
+    @cached_property
+    def ref_problems(self) -> dict[JsonPath, tuple[str, str, str]]:
+        """The schema nodes whose `$ref` is neither a type's nor a pointer that resolves."""
+        return ref_problems(self.pointer_documents)
 
     @cached_property
     def published_types(self) -> dict[str, dict[str, Any]]:

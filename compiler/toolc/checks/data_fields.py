@@ -69,14 +69,15 @@ class DataShape:
         if node is None or _OPEN & node.model_fields_set:
             return None
         while node.items is not None and not node.properties:  # arrays are stepped through
-            inner = self._resolved(node.items.root)
+            item = _keywords(node.items.root)
+            inner = self._resolved(item) if item is not None else None
             if inner is None:
                 return None
             node = inner
         extra = node.additionalProperties
         if extra is not None and extra.root is not False:
             return None  # a map: its keys are data, not names the schema declares
-        return {name: sub.root for name, sub in (node.properties or {}).items()}
+        return {name: _keywords(sub.root) for name, sub in (node.properties or {}).items()}
 
     def _resolved(self, node: SchemaKeywords) -> SchemaKeywords | None:
         seen: set[str] = set()
@@ -87,3 +88,8 @@ class DataShape:
             seen.add(name)
             node = self.types[name].root
         return node
+
+
+def _keywords(schema: bool | Schema) -> SchemaKeywords | None:
+    """A schema's keywords; `true`/`false` say nothing about names (unknown: no warning)."""
+    return None if isinstance(schema, bool) else schema.root

@@ -10,8 +10,8 @@ from toolc.contract.framework import FRAMEWORK_ERROR_CODES, MULTI_ITEM_FIELDS
 from toolc.diagnostics import Diagnostic, diag
 from toolc.diagnostics.suggest import did_you_mean
 from toolc.model import Project
-from toolc.model.schemas import ref_name
-from toolc.model.tools_file import Schema, Type
+from toolc.model.schemas import is_type_ref, ref_name, schema_of
+from toolc.model.tools_file import Schema, SchemaOrBool, Type
 from toolc.source.document import JsonPath
 from toolc.source.scalar_offsets import inner_span
 from toolc.validate.ecma_regex import Refused, translate
@@ -42,21 +42,27 @@ def patterns(ctx: CheckContext) -> Iterator[Diagnostic]:
     """Each pattern read as ECMA-262 with the u flag (decision 0024): invalid there, or needing
     what the model's linear-time engine lacks, it is refused with a caret on the construct."""
     for node in ctx.nodes:
-        pattern = node.keywords.pattern
-        if pattern is None:
-            continue
-        found = translate(pattern)
-        if not isinstance(found, Refused):
-            continue
-        path = (*node.path, "pattern")
+        stated = [((*node.path, "pattern"), node.keywords.pattern, False)]
+        stated += [
+            ((*node.path, "patternProperties", key), key, True)
+            for key in node.keywords.patternProperties or {}
+        ]
+        for path, pattern, is_key in stated:
+            if pattern is not None:
+                yield from _pattern(ctx, path, pattern, is_key)
+
+
+def _pattern(ctx: CheckContext, path: JsonPath, pattern: str, is_key: bool) -> Iterator[Diagnostic]:
+    found = translate(pattern)
+    if isinstance(found, Refused):
         for problem in found.problems:
-            span = inner_span(
+            span = ctx.project.spans.tool(path, key=True) if is_key else inner_span(
                 ctx.project.spans.tools,
                 path,
                 pattern,
                 problem.offset,
                 problem.offset + problem.length,
-            )
+            )  # fmt: skip
             if found.invalid:
                 message = f"pattern `{pattern}` is not a valid ECMAScript regular expression"
             else:
@@ -72,8 +78,8 @@ def patterns(ctx: CheckContext) -> Iterator[Diagnostic]:
 def _follow_refs(project: Project, schema: Schema, path: JsonPath) -> tuple[Schema, JsonPath]:
     """The schema a chain of root-level `$ref`s ends at, and where it is declared."""
     seen: set[str] = set()
-    while schema.root.field_ref is not None:
-        name = ref_name(schema.root.field_ref)
+    while (ref := schema.root.field_ref) is not None and is_type_ref(ref):
+        name = ref_name(ref)
         if name in seen or name not in project.types:
             break
         seen.add(name)
@@ -81,7 +87,10 @@ def _follow_refs(project: Project, schema: Schema, path: JsonPath) -> tuple[Sche
     return schema, path
 
 
-def _is_boolean(project: Project, schema: Schema) -> bool:
+def _is_boolean(project: Project, value: SchemaOrBool) -> bool:
+    schema = schema_of(value)
+    if schema is None:
+        return False
     kind = _follow_refs(project, schema, ())[0].root.type
     if isinstance(kind, Type):
         return [t.root for t in kind.root] == ["boolean"]

@@ -11,7 +11,7 @@ from toolc.checks.context import CheckContext
 from toolc.checks.types import alias_cycles
 from toolc.diagnostics import Diagnostic, Note, Span, diag
 from toolc.model import Project, ToolDecl
-from toolc.model.schemas import ANNOTATION_KEYS, ref_name
+from toolc.model.schemas import ANNOTATION_KEYS, is_type_ref, ref_name, schema_of
 from toolc.model.tools_file import Schema, SchemaKeywords
 from toolc.source.document import JsonPath
 
@@ -20,8 +20,8 @@ _YAML_KEYWORDS = {published: key for key, published in ANNOTATION_KEYS.items()}
 
 def _follow(project: Project, path: JsonPath, node: Schema) -> tuple[JsonPath, Schema]:
     seen: set[str] = set()
-    while node.root.field_ref is not None:
-        name = ref_name(node.root.field_ref)
+    while (ref := node.root.field_ref) is not None and is_type_ref(ref):
+        name = ref_name(ref)
         if name in seen or name not in project.types:
             break
         seen.add(name)
@@ -45,11 +45,13 @@ def locate(project: Project, path: JsonPath, schema: Schema, pointer: str) -> Sp
         part = parts[index]
         sub: Schema | None = None
         if part == "properties" and index + 1 < len(parts):
-            sub = (kw.properties or {}).get(parts[index + 1])
+            found = (kw.properties or {}).get(parts[index + 1])
+            sub = schema_of(found) if found is not None else None
             step: JsonPath = ("properties", parts[index + 1])
         elif part in ("items", "additionalProperties"):
             extra = kw.additionalProperties.root if kw.additionalProperties is not None else None
-            sub = kw.items if part == "items" else extra if isinstance(extra, Schema) else None
+            items = schema_of(kw.items) if kw.items is not None else None
+            sub = items if part == "items" else extra if isinstance(extra, Schema) else None
             step = (part,)
             if sub is None and part == "additionalProperties" and extra is not None:
                 return project.spans.tool((*path, part))

@@ -8,16 +8,16 @@ from toolc.checks.context import CheckContext
 from toolc.diagnostics import Diagnostic, diag
 from toolc.diagnostics.suggest import did_you_mean
 from toolc.model import Project
-from toolc.model.schemas import ref_name
+from toolc.model.schemas import children, is_type_ref, ref_name, schema_of
 from toolc.model.tools_file import Schema, SchemaKeywords
 
 
 def _root_refs(project: Project) -> dict[str, str]:
     """Each type that is, at its root, a `$ref` to another (validated at the same value)."""
     return {
-        name: ref_name(schema.root.field_ref)
+        name: ref_name(ref)
         for name, schema in project.types.items()
-        if schema.root.field_ref is not None
+        if (ref := schema.root.field_ref) is not None and is_type_ref(ref)
     }
 
 
@@ -48,7 +48,7 @@ def references(ctx: CheckContext) -> Iterator[Diagnostic]:
     for node in ctx.nodes:
         kw, path = node.keywords, node.path
         from_type = node.root[1] if node.root[0] == "types" else None
-        if kw.field_ref is not None:
+        if kw.field_ref is not None and is_type_ref(kw.field_ref):
             name = ref_name(kw.field_ref)
             if from_type is None:
                 reachable.add(name)
@@ -85,28 +85,6 @@ def references(ctx: CheckContext) -> Iterator[Diagnostic]:
         )
 
 
-_ANNOTATIONS = frozenset(
-    {"field_ref", "description", "title", "examples", "default", "deprecated", "format", "label",
-     "user_prompt"}
-)  # fmt: skip
-
-
-def ref_siblings(ctx: CheckContext) -> Iterator[Diagnostic]:
-    for node in ctx.nodes:
-        kw = node.keywords
-        if kw.field_ref is None:
-            continue
-        extra = sorted(kw.model_fields_set - _ANNOTATIONS)
-        if extra:
-            keyword = SchemaKeywords.model_fields[extra[0]].alias or extra[0]
-            yield diag(
-                "ref-siblings",
-                ctx.project.spans.tool((*node.path, keyword), key=True),
-                f"`{keyword}` beside `$ref` is not supported",
-                "declare a shared type that adds the constraint, and reference that one",
-            )
-
-
 # Keywords that make a schema without `type` lower to a union of every JSON type, object
 # included (mirrors the emitter: a typeless schema with none of them is `Any`).
 _TYPE_SPECIFIC = frozenset(
@@ -121,7 +99,7 @@ def _holds_recursion(kw: SchemaKeywords, at_root: bool) -> bool:
     reference is resolved lazily: an object member (`type: object`, `[object, "null"]`, or an
     object by its `properties` with no `type`) that is a shared type itself or declares its
     members. An `enum`/`const` node counts too: nothing below it becomes a Python type."""
-    if kw.field_ref is not None:
+    if kw.field_ref is not None and is_type_ref(kw.field_ref):
         return False
     if kw.enum is not None or "const" in kw.model_fields_set:
         return True
@@ -142,17 +120,15 @@ def _unguarded_refs(schema: Schema) -> set[str]:
     while stack:
         node, at_root = stack.pop()
         kw = node.root
-        if kw.field_ref is not None:
+        if kw.field_ref is not None and is_type_ref(kw.field_ref):
             found.add(ref_name(kw.field_ref))
-            continue
+            continue  # what stands beside it is checked by the evaluator, not lowered
         if _holds_recursion(kw, at_root):
             continue  # every reference below is behind a class
-        extra = kw.additionalProperties.root if kw.additionalProperties is not None else None
-        if isinstance(extra, Schema):
-            stack.append((extra, False))
-        stack.extend((sub, False) for sub in (kw.properties or {}).values())
-        if kw.items is not None:
-            stack.append((kw.items, False))
+        # Applicators (`anyOf`, `allOf`, ...) are lowered in place: a `$ref` below one is as
+        # unguarded as one beside it.
+        below = (schema_of(sub) for _, sub in children(kw))
+        stack.extend((sub, False) for sub in below if sub is not None)
     return found
 
 
@@ -183,4 +159,4 @@ def recursive_types(ctx: CheckContext) -> Iterator[Diagnostic]:
                 stack.extend(edges.get(current, set()))
 
 
-CHECKS = (references, ref_siblings, recursive_types)
+CHECKS = (references, recursive_types)

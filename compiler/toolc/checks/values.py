@@ -11,7 +11,7 @@ import jsonschema_rs
 from toolc.checks.context import CheckContext, SchemaNode
 from toolc.checks.types import alias_cycles
 from toolc.diagnostics import Diagnostic, diag
-from toolc.model.schemas import ref_name, refs_in
+from toolc.model.schemas import is_pointer, is_type_ref, ref_name, refs_in
 from toolc.model.tools_file import SchemaKeywords
 from toolc.source.document import JsonPath
 from toolc.validate.ecma_regex import Refused, Translated, translate
@@ -62,8 +62,13 @@ def _skipped(ctx: CheckContext) -> tuple[set[JsonPath], set[str]]:
         pattern = node.keywords.pattern
         if (
             node.root in ctx.invalid_roots
-            or (ref is not None and ref_name(ref) not in project.types)
+            or (ref is not None and is_type_ref(ref) and ref_name(ref) not in project.types)
+            or node.path in ctx.ref_problems
+            or (node.root[-1] == "args_keywords" and ref is not None and is_pointer(ref))
             or (pattern is not None and isinstance(translate(pattern), Refused))
+            or any(
+                isinstance(translate(key), Refused) for key in node.keywords.patternProperties or {}
+            )
         ):
             own.add(node.path)
     loops = {name for cycle in alias_cycles(project) for name in cycle}
@@ -79,7 +84,7 @@ def _skipped(ctx: CheckContext) -> tuple[set[JsonPath], set[str]]:
     bad = set(own)
     for node in ctx.nodes:
         ref = node.keywords.field_ref
-        if ref is not None and ref_name(ref) in bad_types:
+        if ref is not None and is_type_ref(ref) and ref_name(ref) in bad_types:
             bad.add(node.path)
     # A node above a bad one holds it: its values cannot be judged without it.
     return bad | {path[:n] for path in bad for n in range(len(path))}, bad_types
@@ -114,6 +119,7 @@ def _check_batch(
     defs: dict[str, Any] = {
         name: schema for name, schema in ctx.published_types.items() if name not in skipped_types
     }
+    defs.update(ctx.pointing_roots)
     properties: dict[str, Any] = {}
     instance: dict[str, Any] = {}
     stated: dict[str, tuple[JsonPath, str]] = {}
@@ -169,6 +175,12 @@ def _model_patterns(schema: Any, originals: dict[str, str]) -> Any:
             found = translate(value)
             out[key] = found.pattern if isinstance(found, Translated) else value
             originals[out[key]] = value
+        elif key == "patternProperties" and isinstance(value, dict):
+            out[key] = {}
+            for pattern, sub in value.items():
+                found = translate(pattern)
+                rust = found.pattern if isinstance(found, Translated) else pattern
+                out[key][rust] = _model_patterns(sub, originals)
         else:
             out[key] = _model_patterns(value, originals)
     return out

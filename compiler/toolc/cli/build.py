@@ -72,7 +72,7 @@ def check(
             docs_dir=docs_dir, metadata_lint=settings.metadata_lint,
         )  # fmt: skip
     if result.costs is not None and stats:
-        from toolc.contract.listing import render_costs
+        from toolc.verbs.listing import render_costs
 
         # The table is what was asked for; beside a machine format it goes to stderr.
         click.echo(render_costs(result.costs), nl=False, err=settings.format != "text")

@@ -236,13 +236,17 @@ _RULES = [
         "unsupported-keyword",
         E,
         "schema",
-        "A JSON Schema keyword outside toolc's subset.",
-        "toolc promises that generated models accept exactly what the published schema accepts, "
-        "so it only takes keywords it can honour: type, items, properties, required, enum, const, "
-        "default, minimum, maximum, exclusiveMinimum, exclusiveMaximum, minLength, maxLength, "
-        "pattern, format, minItems, maxItems, uniqueItems, additionalProperties, $ref, "
-        "description, title, examples, deprecated, label and user_prompt. Express the rule with "
-        "those, or validate it in the handler.",
+        "A JSON Schema keyword toolc does not take.",
+        "toolc takes every keyword of JSON Schema 2020-12 with its 2020-12 meaning, and refuses "
+        "the few whose meaning depends on where a schema is fetched from or which dialect reads "
+        "it: `$id` (a schema's identity would move with every tool that publishes it), "
+        "`$dynamicRef`/`$dynamicAnchor` (resolved along the evaluation path, which no generated "
+        "type can follow), `$vocabulary` (a dialect's own metaschema), `$schema` inside a "
+        "fragment (declare the dialect once, in the tool's `args_keywords`), and a `$ref` that "
+        "is not local (an URL, a relative file, an anchor such as `#name`): toolc publishes "
+        "self-contained schemas and resolves JSON pointers only. Draft 7 and OpenAPI spellings "
+        "(`definitions`, `dependencies`, `additionalItems`, `nullable`, `discriminator`) get "
+        "their 2020-12 replacement in the message.",
     ),
     Rule(
         "invalid-arg-schema",
@@ -292,7 +296,20 @@ _RULES = [
         "schema",
         "`$ref` names a type that is not declared.",
         "`$ref` takes `#/types/<Name>`, a name declared under the top-level `types:` mapping of "
-        "tools.yaml. The message suggests the closest declared name.",
+        "tools.yaml (the message suggests the closest declared name), or a JSON pointer into "
+        "the fragment it is written in (`#`, `#/$defs/<Name>`, `#/properties/a`): read from "
+        "the root of that argument, `returns`, item or type, or, in `args_keywords`, from the "
+        "arguments object. A pointer that leads to no schema there is this error.",
+    ),
+    Rule(
+        "defs-collision",
+        E,
+        "schema",
+        "`args_keywords.$defs` declares a name a shared type also publishes.",
+        "The inputSchema's root `$defs` holds both the tool's `args_keywords.$defs` and the "
+        "shared types (`#/types/X` is published as `#/$defs/X`), so one "
+        "name cannot be both. Rename the entry of `$defs` (and the pointers to it), or use the "
+        "shared type.",
     ),
     Rule(
         "ref-cycle",
@@ -302,16 +319,6 @@ _RULES = [
         "A type that is only a `$ref` to itself, directly or through other types (A → B → A), "
         "describes no value at all. Recursive types are fine when the loop passes through "
         "structure, e.g. `children: {type: array, items: {$ref: '#/types/Node'}}`.",
-    ),
-    Rule(
-        "ref-siblings",
-        E,
-        "schema",
-        "Constraints beside a `$ref`.",
-        "Beside `$ref`, toolc accepts only annotations (description, title, examples, default, "
-        "deprecated, format, label, user_prompt): a constraint there would apply on top of the "
-        "shared type, which the generated models cannot promise to honour exactly. Declare a "
-        "new shared type with the constraint instead.",
     ),
     Rule(
         "recursive-type",

@@ -83,10 +83,23 @@ def multi_item_data_schema(
          "metadata"}
     )  # fmt: skip
     schema: dict[str, Any] = {"type": "object", "required": required, "properties": properties}
-    for keyword in ("additionalProperties", "description", "title"):  # what returns says too
-        if keyword in (extra or {}):
-            schema[keyword] = (extra or {})[keyword]
+    for keyword, value in (extra or {}).items():  # what returns says of the data too
+        if keyword in ("additionalProperties", "description", "title") or (
+            keyword not in _NOT_CARRIED
+        ):
+            schema[keyword] = value
     return schema
+
+
+# What a multi-item tool's `returns` says that its data does not carry: the data's own type,
+# properties and required list, and the annotations it never carried (their fingerprints
+# stay as published).
+_NOT_CARRIED = frozenset((
+    "type", "properties", "required", "enum", "const", "default", "minimum", "maximum",
+    "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "format",
+    "minItems", "maxItems", "uniqueItems", "$ref", "examples", "deprecated", "x-toolc-label",
+    "x-toolc-user-prompt", "items",
+))  # fmt: skip
 
 
 def decision_data_schema(targets: list[str]) -> dict[str, Any]:

@@ -2,30 +2,18 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-import orjson
-
 from toolc.contract.snapshot import Entry, contract_fingerprint, schema_fingerprint
 from toolc.emit.descriptors import contract, descriptor
+from toolc.emit.pychecks import patterns
+from toolc.emit.pyjson import pretty_json
 from toolc.emit.python import ToolPython, accepting_null, python_files, tool_python
 from toolc.emit.schemas import handler_input_schema, published_types, validator_targets
 from toolc.memory import release_free_memory
 from toolc.model import Project, ToolDecl
 from toolc.model.naming import pascal
-
-
-def pretty_json(value: Any) -> bytes:
-    """Indented, keys sorted, UTF-8 with non-ASCII kept, one trailing newline: reviewable in a
-    PR diff and byte-identical run after run. orjson writes the same bytes as the standard
-    library's indented encoder about 10x faster (measured); integers beyond 64 bits, which it
-    refuses, go through the standard library."""
-    try:
-        return orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
-    except orjson.JSONEncodeError:
-        return (json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,12 +98,16 @@ def emit_tool(tool: ToolDecl, shared: SharedInputs) -> ToolOutput:
         tool.enabled,
     )
     item = _tools_json_item(published) if tool.enabled else None
-    return ToolOutput(
-        files,
-        item,
-        entry,
-        tool_python(tool, published, shared.type_names, shared.nullable, handler),
-    )
+    python = tool_python(tool, published, shared.type_names, shared.nullable, handler)
+    documents = [published["inputSchema"], published["outputSchema"]]
+    if handler is not None:
+        # The handler's form (`accepts`): `<Tool>Resolved` checks values against it here.
+        files[f"schemas/{name}.handler.json"] = pretty_json(handler)
+        documents.append(handler)
+    found = patterns(documents, {})
+    if python.checked and found:  # what the checks read beside the tool's schemas
+        files[f"patterns/{name}.json"] = pretty_json(found)
+    return ToolOutput(files, item, entry, python)
 
 
 def assemble(outputs: dict[str, ToolOutput], shared: SharedInputs) -> PackageOutput:

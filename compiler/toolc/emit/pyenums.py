@@ -28,10 +28,14 @@ def enum_type(
         values = [v for v in values if v == schema["const"]]
     if values and all(isinstance(v, str) for v in values):
         return TypeExpr(sub("Literal", *(py_str(v) for v in values))), {"Literal"}
-    exact = [v for v in values if isinstance(v, bool | int | str)]
+    # mypy takes no integer of 64 bits or more in a Literal: those are typed `int` (one_of
+    # still admits only the declared values).
+    exact = [v for v in values if isinstance(v, bool | str) or _literal_int(v)]
     parts: list[tuple[str, Expr]] = []
     if exact:
         parts.append(("Literal", sub("Literal", *(py_value(v) for v in exact))))
+    if any(type(v) is int and not _literal_int(v) for v in values):
+        parts.append(("Integer", name("int")))
     if any(isinstance(v, float) for v in values):
         parts.append(("Number", name("float")))
     if any(isinstance(v, list) for v in values):
@@ -50,3 +54,7 @@ def enum_type(
         if len(joined.head) > UNION_LIMIT:
             joined = name(alias(keyword("Union", schema), joined))
     return TypeExpr(joined, plain=checker, null_ok=bool(null)), used
+
+
+def _literal_int(value: object) -> bool:
+    return type(value) is int and abs(value) < 2**63

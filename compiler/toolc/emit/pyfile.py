@@ -29,11 +29,13 @@ class ClassDef:
     """A model class: `class <name>(WireModel):`, its docstring, its `model_config`, fields."""
 
     name: str
-    wrapped: bool  # its head is wider than a line: `class <name>(\n    WireModel\n):`
+    wrapped: bool  # its head is wider than a line: `class <name>(\n    <base>\n):`
     doc: str  # its docstring, indented; "" for none
     extra: str  # model_config's `extra`: "forbid" | "ignore" | "allow"
     fields: tuple[str, ...]  # each field's statement, laid out (typed extra values last)
     refs: frozenset[str]  # the names its fields' types and defaults refer to
+    base: str = "WireModel"  # `CheckedModel` when its published schema is checked too
+    check: str = ""  # then `__toolc_schema__ = "<where>"`, laid out
 
 
 @dataclass(frozen=True, slots=True)

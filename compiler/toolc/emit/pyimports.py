@@ -11,8 +11,13 @@ from toolc.emit.pyexpr import LINE_LENGTH
 from toolc.emit.pywidth import width
 
 TYPING = ("Annotated", "Any", "Literal", "Optional", "TypeAlias", "Union")
-PYDANTIC = ("BaseModel", "BeforeValidator", "ConfigDict", "Field", "PlainValidator")
-HELPERS = ("JsonInt", "WireModel", "one_of", "reject_null", "unique_items", "validated")
+PYDANTIC = (
+    "AfterValidator", "BaseModel", "BeforeValidator", "ConfigDict", "Field", "PlainValidator",
+)  # fmt: skip
+HELPERS = (
+    "CheckedModel", "JsonInt", "WireModel", "conforms", "one_of", "reject_null",
+    "unique_items", "validated",
+)  # fmt: skip
 ENVELOPE = ("ErrorInfo", "Meta")
 # What a models module may import: no class or alias it defines may take one of these names.
 IMPORTABLE = frozenset((*TYPING, *PYDANTIC, *HELPERS, *ENVELOPE))

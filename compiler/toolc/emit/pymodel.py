@@ -19,6 +19,7 @@ class TypeExpr:
     nullable: bool = False
     null_ok: bool = False  # accepts null itself (a shared type's alias or an enum includes None)
     plain: Expr | str | None = None  # PlainValidator(...): validates instead of the type
+    after: list[Expr] = field(default_factory=list)  # AfterValidator(...) arguments
 
     def annotation(self) -> Expr:
         if not self.nullable or self.base.head in ("Any", "None"):
@@ -28,7 +29,8 @@ class TypeExpr:
 
     def metadata(self) -> list[Expr]:
         plain = [call("PlainValidator", self.plain)] if self.plain is not None else []
-        return plain + [call("BeforeValidator", v) for v in self.validators]
+        after = [call("AfterValidator", v) for v in self.after]
+        return plain + [call("BeforeValidator", v) for v in self.validators] + after
 
     def inline(self) -> Expr:
         """The type as one expression, constraints included (for list items and unions)."""
@@ -58,6 +60,7 @@ class PyModel:
     extra: str  # "forbid" | "ignore" | "allow"
     fields: list[PyField]
     extra_type: Expr | None = None  # typed additionalProperties
+    check: str | None = None  # where its published schema is, when its fields say less
 
 
 @dataclass

@@ -51,9 +51,23 @@ def class_def(m: PyModel) -> ClassDef:
         extra = sub("dict", "str", m.extra_type)
         refs.update(names_in(extra))
         fields.append(annotated(4, "__pydantic_extra__", extra))
-    wrapped = len(f"class {m.name}(WireModel):") > LINE_LENGTH
+    base = "WireModel" if m.check is None else "CheckedModel"
+    wrapped = len(f"class {m.name}({base}):") > LINE_LENGTH
     doc = docblock(m.doc, "    ")
-    return ClassDef(m.name, wrapped, doc, m.extra, tuple(fields), frozenset(refs))
+    check = "" if m.check is None else _check_line(m.check)
+    return ClassDef(
+        m.name, wrapped, doc, m.extra, tuple(fields), frozenset(refs), base, check
+    )  # fmt: skip
+
+
+def _check_line(where: str) -> str:
+    """`__toolc_schema__ = "<where>"`, as black lays out a string too long for its line: in
+    parentheses when that makes it fit, else as it is."""
+    head = "    __toolc_schema__ = "
+    text = py_str(where)
+    if width(head + text) <= LINE_LENGTH or width("        " + text) > LINE_LENGTH:
+        return head + text
+    return f"{head}(\n        {text}\n    )"
 
 
 def _value(head: str, expr: Expr) -> str | None:
@@ -120,7 +134,7 @@ def used_by(definitions: Iterable[ClassDef | AliasDef]) -> set[str]:
     for d in definitions:
         used |= d.refs
         if isinstance(d, ClassDef):
-            used |= CLASS_NAMES
+            used |= CLASS_NAMES | {d.base}
         elif d.typed:
             used |= ALIAS_NAMES
     return used

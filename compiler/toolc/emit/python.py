@@ -11,9 +11,11 @@ import jsonschema_rs
 
 from toolc.contract.framework import ENVELOPE_VERSION, FRAMEWORK_ERROR_CODES
 from toolc.emit.client import ClientPiece, client_module, client_piece, with_imports
+from toolc.emit.pychecks import patterns
 from toolc.emit.pyexpr import render, sub
 from toolc.emit.pyfile import HEADER, AliasDef, ClassDef, models_module, write
 from toolc.emit.pyimports import IMPORTABLE, all_key, import_line, imports, isort_key, natural_key
+from toolc.emit.pyjson import pretty_json
 from toolc.emit.pyliterals import py_str
 from toolc.emit.pymodel import PyAlias, PyModel, TypeExpr
 from toolc.emit.pymodules import alias_def, class_def, literal_alias, used_by
@@ -30,8 +32,10 @@ from toolc.emit.serving import (
 )
 from toolc.model import ToolDecl
 from toolc.model.naming import pascal, snake
+from toolc.model.schemas import NAMED, VALUES
 
 RUNTIME = FilePath(__file__).resolve().parent.parent / "runtime" / "jsonschema_types.py"
+EVALUATOR = RUNTIME.parent / "_jsonschema_eval.py"
 
 
 def _lowered(
@@ -51,11 +55,31 @@ def accepting_null(types: dict[str, Any]) -> frozenset[str]:
     """Shared types whose schema accepts null: an optional property of such a type may be
     null, so its field must not refuse it."""
     found = set()
-    for name, schema in types.items():
-        check = jsonschema_rs.validator_for({**schema, "$defs": types})
+    plain = _without_patterns(types)
+    for name, schema in plain.items():
+        check = jsonschema_rs.validator_for({**schema, "$defs": plain})
         if check.is_valid(None):
             found.add(name)
     return frozenset(found)
+
+
+def _without_patterns(node: Any) -> Any:
+    """A schema without its patterns, which never decide about null (they apply to strings
+    and to property names): jsonschema-rs would read them with its own regex dialect, which
+    refuses some ECMA-262 patterns (`[^\\0]`)."""
+    if isinstance(node, list):
+        return [_without_patterns(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key in ("pattern", "patternProperties"):
+            continue
+        if key in NAMED and isinstance(value, dict):  # names, not keywords
+            out[key] = {name: _without_patterns(sub) for name, sub in value.items()}
+        else:
+            out[key] = value if key in VALUES else _without_patterns(value)
+    return out
 
 
 def tool_module(
@@ -64,11 +88,11 @@ def tool_module(
     type_names: dict[str, str],
     nullable: frozenset[str] = frozenset(),
     handler: dict[str, Any] | None = None,
-) -> tuple[bytes, list[str], ClientPiece, frozenset[str]]:
-    """A tool's module, the public names it defines, its client method, and every name it
-    defines. `handler`: the arguments as the handler receives them, when callers send
-    another form (`accepts`): typed by `<Tool>Resolved`, while `<Tool>Args` types the
-    published inputSchema."""
+) -> tuple[bytes, list[str], ClientPiece, frozenset[str], bool]:
+    """A tool's module, the public names it defines, its client method, every name it
+    defines, and whether it checks values against its published schemas. `handler`: the
+    arguments as the handler receives them, when callers send another form (`accepts`):
+    typed by `<Tool>Resolved`, while `<Tool>Args` types the published inputSchema."""
     p = pascal(tool.name)
     args, data, item, resolved = f"{p}Args", f"{p}Data", f"{p}Item", f"{p}Resolved"
     multi = tool.decl.multi_item is not None
@@ -85,6 +109,7 @@ def tool_module(
     )
     blocks: list[ClassDef | AliasDef] = [literal_alias(f"{p}ErrorCode", error_codes(tool))]
     forbid = tool.decl.unknown_args == "forbid"
+    lowering.read(published["inputSchema"], f"schemas/{tool.name}.input.json")
     expr = lowering.lower(
         published["inputSchema"], args, (), special=lambda path: args if path == () else None,
         doc=tool.decl.description, extra_default="forbid" if forbid else "ignore",
@@ -96,6 +121,7 @@ def tool_module(
     blocks += _lowered(lowering, expr, args, tool.decl.description)
     if handler is not None:
         doc = f"The arguments of `{tool.name}` as its pre-validator resolves them."
+        lowering.read(handler, f"schemas/{tool.name}.handler.json")
         expr = lowering.lower(
             handler, resolved, (), special=root_named(resolved), doc=doc,
             extra_default="forbid" if forbid else "ignore",
@@ -107,6 +133,7 @@ def tool_module(
             return data
         return item if multi and path == ("results", ITEMS) else None
 
+    lowering.read(published["outputSchema"], f"schemas/{tool.name}.output.json")
     schema = published["outputSchema"]["$defs"]["envelope.Data"]
     expr = lowering.lower(schema, data, (), special=data_names, doc=f"What `{tool.name}` returns.")
     blocks += _lowered(lowering, expr, data, f"What `{tool.name}` returns.")
@@ -125,7 +152,10 @@ def tool_module(
         version=tool.decl.version,
         module=models_module(groups, blocks),
     )
-    return source, names, client, frozenset(local)
+    checked = bool(
+        lowering.used & {"CheckedModel", "conforms"} or "CheckedModel" in used_by(blocks)
+    )
+    return source, names, client, frozenset(local), checked
 
 
 def root_named(cls: str) -> Naming:
@@ -135,8 +165,11 @@ def root_named(cls: str) -> Naming:
 
 def shared_module(
     type_names: dict[str, str], types: dict[str, Any], nullable: frozenset[str]
-) -> bytes:
+) -> tuple[bytes, bool]:
+    """shared.py, and whether it checks values against the types' published schemas (then in
+    `shared.json`)."""
     lowering = Lowering(type_names, taken=IMPORTABLE, nullable_types=nullable, type_schemas=types)
+    lowering.read({"$defs": types}, "shared.json")
     blocks: list[ClassDef | AliasDef] = []
     for type_name in sorted(types):
         cls = type_names[type_name]
@@ -146,8 +179,11 @@ def shared_module(
         expr = lowering.lower(schema, cls, (), special=root_named(cls), doc=doc)
         blocks += _lowered(lowering, expr, cls, doc)
     local = {b.name for b in blocks} | set(type_names.values())
-    groups = imports(lowering.used | used_by(blocks), local, set(), ".")
-    return write("shared.py.j2", module=models_module(groups, blocks))
+    used = lowering.used | used_by(blocks)
+    groups = imports(used, local, set(), ".")
+    return write("shared.py.j2", module=models_module(groups, blocks)), bool(
+        used & {"CheckedModel", "conforms"}
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +199,7 @@ class ToolPython:
     # tools otherwise re-sorts every tool's names).
     registry_import: str = ""
     init_import: str = ""
+    checked: bool = False  # its models check values against its published schemas
 
 
 def tool_python(
@@ -172,7 +209,9 @@ def tool_python(
     nullable: frozenset[str],
     handler: dict[str, Any] | None = None,
 ) -> ToolPython:
-    source, names, client, defines = tool_module(tool, published, type_names, nullable, handler)
+    source, names, client, defines, checked = tool_module(
+        tool, published, type_names, nullable, handler
+    )
     client = with_imports(tool.name, client, defines)
     module_name = f".tools.{snake(tool.name)}"
     return ToolPython(
@@ -183,6 +222,7 @@ def tool_python(
         client,
         registry_import=import_line(module_name, names[1:3], "    "),
         init_import=import_line(module_name, names, "    "),
+        checked=checked,
     )
 
 
@@ -194,12 +234,19 @@ def python_files(
 ) -> dict[str, bytes]:
     """The package-wide modules, from what each tool contributed (`tool_python`); the type
     names and the types that accept null are the ones the tool modules were made with."""
+    shared, checked = shared_module(type_names, types, nullable)
     files: dict[str, bytes] = {
         "py.typed": b"",
         "_jsonschema.py": (HEADER + "\n" + RUNTIME.read_text(encoding="utf-8")).encode(),
-        "shared.py": shared_module(type_names, types, nullable),
+        "_jsonschema_eval.py": (HEADER + "\n" + EVALUATOR.read_text(encoding="utf-8")).encode(),
+        "shared.py": shared,
         "tools/__init__.py": write("tools_init.py.j2"),
     }
+    if checked:  # what shared.py's checks read
+        files["shared.json"] = pretty_json({"$defs": types})
+        found = patterns(types, {})
+        if found:
+            files["shared.patterns.json"] = pretty_json(found)
     tool_imports: list[str] = []
     tool_names: dict[str, list[str]] = {}
     typed_entries: list[tuple[str, str, str]] = []  # name, args and data classes

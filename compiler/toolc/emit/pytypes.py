@@ -10,14 +10,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from toolc.emit.pydefaults import accepts_null, default_of, endless, field_key
+from toolc.emit.pychecks import ANNOTATIONS, needs_check, type_ref
 from toolc.emit.pyenums import enum_type
 from toolc.emit.pyexpr import Expr, call, name, sub, union
-from toolc.emit.pyliterals import py_value
-from toolc.emit.pymodel import NOT_DECLARED, PyAlias, PyField, PyModel, TypeExpr
+from toolc.emit.pyliterals import py_str, py_value
+from toolc.emit.pymodel import PyAlias, PyModel, TypeExpr
 from toolc.emit.pynames import Keyword, Names, Naming, Path, keyword
-from toolc.model.naming import snake
-from toolc.model.schemas import DEFS_REF
+from toolc.emit.pyobjects import object_type
+from toolc.emit.pyunions import applicator_type
+from toolc.model.schemas import MISSING, resolve
 from toolc.validate.ecma_regex import model_pattern
 
 STRING_KEYS = {"minLength": "min_length", "maxLength": "max_length", "pattern": "pattern"}
@@ -28,6 +29,7 @@ TYPE_SPECIFIC = (
     "items", "properties", "required", "additionalProperties", "uniqueItems",
 )  # fmt: skip
 ENVELOPE_DEFS = {"envelope.ErrorInfo": "ErrorInfo", "envelope.Meta": "Meta"}
+ALL_TYPES = ("array", "boolean", "number", "object", "string")  # and null
 
 
 def _is_model(schema: Any) -> bool:
@@ -38,15 +40,6 @@ def _is_model(schema: Any) -> bool:
         and not {"$ref", "enum", "const"} & set(schema)
         and Lowering._types(schema) == {"object"}
     )
-
-
-def _field_name(wire: str, taken: set[str]) -> str:
-    """The field's Python name: the wire name in snake case, `_` added until it is new."""
-    ident = snake(wire)
-    while ident in taken:
-        ident += "_"
-    taken.add(ident)
-    return ident
 
 
 class Lowering:
@@ -72,6 +65,29 @@ class Lowering:
         self.definitions: list[PyModel | PyAlias] = []
         self.used: set[str] = set()  # helper names the rendered code needs imported
         self.names = Names(taken)  # every name given in the module
+        # The published document being lowered (its file in the package, and each of its
+        # schema objects' pointers): where a check reads the schema a type cannot say.
+        self.document: Any = None
+        self.document_file = ""
+        self.pointer_of: dict[int, str] = {}
+        self.lowering: list[int] = []  # the schemas being lowered (a pointer back is recursion)
+
+    def read(self, document: Any, file: str) -> None:
+        """Lower schemas of `document` (published as `file`) from now on."""
+        from toolc.emit.pychecks import pointers
+
+        self.document, self.document_file = document, file
+        self.pointer_of = pointers(document)
+
+    def where(self, schema: Any) -> str:
+        """`<file>#<pointer>` of a schema object of the document."""
+        return f"{self.document_file}#{self.pointer_of[id(schema)]}"
+
+    def checked(self, schema: Any, expr: TypeExpr) -> TypeExpr:
+        """`expr`, checked against the published schema after its own validation."""
+        self.used |= {"AfterValidator", "conforms"}
+        expr.after.append(call("conforms", py_str(self.where(schema))))
+        return expr
 
     def _models(self) -> set[str]:
         """The model classes a field's type may name: this module's so far, the shared ones."""
@@ -99,21 +115,35 @@ class Lowering:
         special: Naming = lambda _: None,
         doc: str | None = None, extra_default: str = "allow",
     ) -> TypeExpr:  # fmt: skip
-        if schema is True or schema == {}:
+        if schema is True or schema == {} or schema is False:  # a false one: the parent checks
             self.used.add("Any")
             return TypeExpr(name("Any"))
-        if schema is False:
-            raise ValueError("a false schema accepts nothing")
         assert isinstance(schema, dict)
-        ref = schema.get("$ref")
-        if isinstance(ref, str) and ref.startswith(DEFS_REF):
-            target = ref[len(DEFS_REF) :]
-            referenced = self.envelope_names.get(target) or self.type_names[target]
-            expr = TypeExpr(name(referenced), null_ok=target in self.nullable_types)
-            self._constraints(
-                schema, expr, self._types(schema) or {"string", "number", "integer", "array"}
-            )
+        self.lowering.append(id(schema))
+        try:
+            return self._lower(schema, owner, path, special, doc, extra_default)
+        finally:
+            self.lowering.pop()
+
+    def _lower(
+        self, schema: dict[str, Any], owner: str, path: Path,
+        special: Naming, doc: str | None, extra_default: str,
+    ) -> TypeExpr:  # fmt: skip
+        if "$ref" in schema:
+            expr, exact = self._ref(schema, owner, path, special)
+            if set(schema) - ANNOTATIONS - {"$ref"} or not exact:
+                return self.checked(schema, expr)
             return expr
+        applied = applicator_type(
+            schema, path, lambda sub_schema, at: self.lower(sub_schema, owner, at, special),
+            lambda joined: self._union_alias(joined, owner, path, special, schema),
+            lambda member, at: self.hoist(member, owner, at, special, keyword("Type", schema)),
+            self.used,
+        )  # fmt: skip
+        if applied is not None:
+            expr, exact_for = applied
+            return self.checked(schema, expr) if needs_check(schema, exact_for) else expr
+        check = needs_check(schema, None)
         if "enum" in schema or "const" in schema:
             return self._enum(schema, owner, path, special)
         types = self._types(schema)
@@ -122,8 +152,21 @@ class Lowering:
         if not types:  # no `type`: every JSON type is allowed
             if not any(k in schema for k in TYPE_SPECIFIC):
                 self.used.add("Any")
-                return TypeExpr(name("Any"))
-            concrete, nullable = ["array", "boolean", "number", "object", "string"], True
+                expr = TypeExpr(name("Any"))
+                return self.checked(schema, expr) if check else expr
+            concrete, nullable = list(ALL_TYPES), True
+        # A class checks itself when it is the whole type; otherwise the type is checked.
+        own = self.where(schema) if check and concrete == ["object"] and not nullable else None
+        expr = self._typed(schema, owner, path, special, doc, extra_default, own)
+        return self.checked(schema, expr) if check and own is None else expr
+
+    def _typed(
+        self, schema: dict[str, Any], owner: str, path: Path, special: Naming,
+        doc: str | None, extra_default: str, own: str | None,
+    ) -> TypeExpr:  # fmt: skip
+        types = self._types(schema)
+        nullable = "null" in types or not types
+        concrete = sorted(types - {"null"}) if types else sorted(ALL_TYPES)
         member_naming = special
         if special(path) is not None and (nullable or len(concrete) > 1) and "object" in concrete:
             # The root's name belongs to the whole type (an alias of the union); its object
@@ -134,7 +177,8 @@ class Lowering:
                 return f"{root}Object" if p == path else special(p)
 
         members = [
-            self._one(t, schema, owner, path, member_naming, doc, extra_default) for t in concrete
+            self._one(t, schema, owner, path, member_naming, doc, extra_default, own)
+            for t in concrete
         ]
         if not members:
             return TypeExpr(name("None"))
@@ -153,10 +197,32 @@ class Lowering:
         ]
         joined = union(*parts)
         if len(joined.head) > 60:  # a named alias, laid out one member per line
-            alias = self.names.name(owner, path, special, keyword("Union", schema))
-            self.definitions.append(PyAlias(alias, None, joined))
-            joined = name(alias)
+            joined = self._union_alias(joined, owner, path, special, schema)
         return TypeExpr(joined, nullable=nullable)
+
+    def _union_alias(
+        self, joined: Expr, owner: str, path: Path, special: Naming, schema: Any
+    ) -> Expr:
+        alias = self.names.name(owner, path, special, keyword("Union", schema))
+        self.definitions.append(PyAlias(alias, None, joined))
+        return name(alias)
+
+    def _ref(
+        self, schema: dict[str, Any], owner: str, path: Path, special: Naming
+    ) -> tuple[TypeExpr, bool]:
+        """The type a `$ref` leads to, and whether it is exact: a shared type's name, or the
+        type of what a pointer leads to, lowered in place (`Any` when the pointer leads back
+        into a schema being lowered: the recursion is the check's)."""
+        named = {**self.type_names, **self.envelope_names}
+        target = type_ref(schema, named)
+        if target is not None:
+            referenced = self.envelope_names.get(target) or self.type_names[target]
+            return TypeExpr(name(referenced), null_ok=target in self.nullable_types), True
+        found = resolve(self.document, schema["$ref"])
+        if found is MISSING or found is False or id(found) in self.lowering:
+            self.used.add("Any")
+            return TypeExpr(name("Any")), False
+        return self.lower(found, owner, (*path, Keyword("$ref", "Ref")), special), True
 
     @staticmethod
     def _types(schema: dict[str, Any]) -> set[str]:
@@ -202,7 +268,7 @@ class Lowering:
 
     def _one(
         self, kind: str, schema: dict[str, Any], owner: str, path: Path,
-        special: Naming, doc: str | None, extra_default: str,
+        special: Naming, doc: str | None, extra_default: str, own: str | None = None,
     ) -> TypeExpr:  # fmt: skip
         if kind == "string":
             expr = TypeExpr(name("str"))
@@ -214,7 +280,8 @@ class Lowering:
         elif kind == "boolean":
             expr = TypeExpr(name("bool"))
         elif kind == "array":
-            items = schema.get("items")
+            # Beside `prefixItems`, `items` describes only the elements after them.
+            items = schema.get("items") if "prefixItems" not in schema else None
             item = (
                 self.lower(items, owner, (*path, keyword("items", schema)), special)
                 if items is not None
@@ -224,76 +291,6 @@ class Lowering:
                 self.used.add("Any")
             expr = TypeExpr(sub("list", item.inline() if item else "Any"))
         else:
-            expr = self._object(schema, owner, path, special, doc, extra_default)
+            expr = object_type(self, schema, owner, path, special, doc, extra_default, own)
         self._constraints(schema, expr, {kind})
         return expr
-
-    def _object(
-        self, schema: dict[str, Any], owner: str, path: Path,
-        special: Naming, doc: str | None, extra_default: str,
-    ) -> TypeExpr:  # fmt: skip
-        props: dict[str, Any] = schema.get("properties", {})
-        extra_schema = schema.get("additionalProperties")
-        named = special(path) is not None  # a root the package names (Args, Data, a type)
-        if not props and "required" not in schema and extra_schema is not False and not named:
-            extra_path = (*path, keyword("additionalProperties", schema))
-            value = self.lower(extra_schema, owner, extra_path, special) \
-                if isinstance(extra_schema, dict) else None  # fmt: skip
-            if value is None:
-                self.used.add("Any")
-            return TypeExpr(sub("dict", "str", value.inline() if value else "Any"))
-        cls = self.names.name(owner, path, special)
-        required = set(schema.get("required", []))
-        fields: list[PyField] = []
-        names: set[str] = set()
-        for wire, prop in props.items():
-            ident = _field_name(wire, names)
-            spec = prop if isinstance(prop, dict) else {}
-            expr = self.lower(prop, owner, (*path, wire), special, doc=spec.get("description"))
-            is_required = wire in required
-            default: Expr | str | None = None
-            key = field_key(self.current_type, (*path, wire))
-            if (
-                not is_required
-                and "default" in spec
-                and not endless(key, prop, spec["default"], self.type_schemas)
-            ):
-                default, used = default_of(spec["default"], expr, self._models(), self._names())
-                self.used |= used
-            if not is_required and default is None:  # None stands for "not given"
-                default = "None"
-                if not accepts_null(expr):
-                    self.used.add("reject_null")
-                    if expr.plain is not None:  # the enum's own validation goes with it
-                        expr.base = sub("Annotated", expr.base, call("PlainValidator", expr.plain))
-                        expr.plain = None
-                    expr.validators.insert(0, "reject_null")
-                    expr.base = self.hoist(
-                        expr.base, owner, (*path, wire), special, keyword("Type", prop)
-                    )
-                    expr.nullable = True
-            fields.append(PyField(
-                ident, expr, is_required, alias=wire if wire != ident else None,
-                description=spec.get("description"), title=spec.get("title"),
-                examples=spec.get("examples"),
-                default=default, declared=spec.get("default", NOT_DECLARED),
-            ))  # fmt: skip
-        for wire in sorted(required - set(props)):  # required but undeclared: any value
-            ident = _field_name(wire, names)
-            self.used.add("Any")
-            alias = wire if wire != ident else None
-            fields.append(PyField(ident, TypeExpr(name("Any")), True, alias=alias))
-        extra, extra_type = extra_default, None
-        if extra_schema is False:
-            extra = "forbid"
-        elif isinstance(extra_schema, dict) and extra_schema:
-            extra, extra_type = (
-                "allow",
-                self.lower(
-                    extra_schema, owner, (*path, keyword("additionalProperties", schema)), special
-                ).inline(),
-            )
-        self.definitions.append(
-            PyModel(cls, schema.get("description", doc), extra, fields, extra_type)
-        )
-        return TypeExpr(name(cls))

@@ -9,7 +9,7 @@ from typing import Any
 from toolc.contract.framework import FRAMEWORK_ERROR_CODES
 from toolc.emit import envelope
 from toolc.model import Project, ToolDecl
-from toolc.model.schemas import DEFS_REF, to_json_schema
+from toolc.model.schemas import DEFS_REF, args_object, pointer_segment, to_json_schema
 
 
 def _refs(node: Any) -> Iterator[str]:
@@ -38,8 +38,16 @@ def reachable_defs(schema: dict[str, Any], types: dict[str, dict[str, Any]]) -> 
     return dict(sorted(found.items()))
 
 
+# Where a tool's success data is published in its outputSchema (pointers are rebased there).
+DATA_BASE = "/$defs/envelope.Data"
+
+
 def published_types(project: Project) -> dict[str, dict[str, Any]]:
-    return {name: to_json_schema(schema) for name, schema in project.types.items()}
+    """Each shared type as published, in the `$defs` of every schema that reaches it."""
+    return {
+        name: to_json_schema(schema, f"/$defs/{pointer_segment(name)}")
+        for name, schema in project.types.items()
+    }
 
 
 # What a caller form takes from its argument's handler form, unless it states its own: these
@@ -51,7 +59,7 @@ def _caller_form(tool: ToolDecl, name: str, handler: dict[str, Any]) -> dict[str
     accepted = tool.accepts.get(name)
     if accepted is None:
         return handler
-    caller = to_json_schema(accepted)
+    caller = to_json_schema(accepted, f"/properties/{pointer_segment(name)}")
     notes = {k: handler[k] for k in ARGUMENT_NOTES if k in handler and k not in caller}
     return {**caller, **notes}
 
@@ -61,18 +69,14 @@ def input_schema(
 ) -> dict[str, Any]:
     """The published inputSchema (each argument in the form a caller sends, its `accepts`
     where declared), or with `handler` the arguments as the handler receives them."""
-    args = {name: to_json_schema(spec) for name, spec in tool.args.items()}
-    schema: dict[str, Any] = {
-        "type": "object",
-        "properties": args if handler else {n: _caller_form(tool, n, s) for n, s in args.items()},
-    }
-    if tool.requires:
-        schema["required"] = list(tool.requires)
-    if tool.decl.unknown_args == "forbid":
-        schema["additionalProperties"] = False
+    schema = args_object(tool)
+    if not handler:
+        schema["properties"] = {
+            n: _caller_form(tool, n, s) for n, s in schema["properties"].items()
+        }
     defs = reachable_defs(schema, types)
-    if defs:
-        schema["$defs"] = defs
+    if defs:  # beside the root's own `$defs` (`check` refuses a name both use)
+        schema["$defs"] = {**schema.get("$defs", {}), **defs}
     return schema
 
 
@@ -94,14 +98,14 @@ def validator_targets(project: Project) -> dict[str, list[str]]:
 
 def data_schema(tool: ToolDecl, validates: list[str]) -> dict[str, Any]:
     """The schema of the success `data`."""
-    returns = to_json_schema(tool.decl.returns) if tool.decl.returns is not None else None
+    returns = tool.decl.returns
+    data = to_json_schema(returns, DATA_BASE) if returns is not None else None
     if tool.decl.multi_item is not None:
-        return envelope.multi_item_data_schema(
-            tool.name, to_json_schema(tool.decl.multi_item.item), returns
-        )
+        item = to_json_schema(tool.decl.multi_item.item, f"{DATA_BASE}/properties/results/items")
+        return envelope.multi_item_data_schema(tool.name, item, data)
     if validates:
         return envelope.decision_data_schema(validates)
-    return returns if returns is not None else {}
+    return data if data is not None else {}
 
 
 def error_codes(tool: ToolDecl) -> list[str]:

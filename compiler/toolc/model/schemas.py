@@ -3,30 +3,46 @@
 The config language differs from published JSON Schema in three spellings only: `list` is an
 alias of `array`, `$ref` points at `#/types/<Name>` (published as `#/$defs/<Name>`), and the
 runtime's `label` / `user_prompt` are published as the annotations `x-toolc-label` /
-`x-toolc-user-prompt`.
+`x-toolc-user-prompt`. A `$ref` that is a JSON pointer (`#`, `#/$defs/X`, ...) points into the
+fragment it is written in; publishing rebases it onto where the fragment lands (`base`), so a
+published schema pasted in keeps its meaning.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import quote, unquote
 
-from toolc.model.project import Project
-from toolc.model.tools_file import Schema, SchemaKeywords
+from toolc.model.project import Project, ToolDecl
+from toolc.model.tools_file import Schema, SchemaKeywords, SchemaOrBool
 from toolc.source.document import JsonPath
 
 TYPES_REF = "#/types/"
 DEFS_REF = "#/$defs/"
 ANNOTATION_KEYS = {"label": "x-toolc-label", "user_prompt": "x-toolc-user-prompt"}
+# Where subschemas sit, by keyword: one schema, a list of them, a map of them by name.
+ONE = (
+    "items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames",
+    "unevaluatedItems", "unevaluatedProperties", "contentSchema",
+)  # fmt: skip
+MANY = ("allOf", "anyOf", "oneOf", "prefixItems")
+NAMED = ("properties", "patternProperties", "dependentSchemas", "$defs")
+# Keywords whose values are data, never schemas.
+VALUES = ("const", "enum", "default", "examples")
+_ATTR = {f.alias or n: n for n, f in SchemaKeywords.model_fields.items()}
 
 
 def roots(project: Project) -> Iterator[tuple[JsonPath, Schema]]:
-    """Every top-level schema fragment of the project, with its path in tools.yaml."""
+    """Every top-level schema fragment of the project, with its path in tools.yaml (the
+    keywords of a tool's arguments object, `args_keywords`, as a fragment of their own)."""
     for name, tool in project.tools.items():
         for arg, spec in tool.args.items():
             yield ("tools", name, "args_schema", arg), spec
         for arg, spec in tool.accepts.items():
             yield ("tools", name, "accepts", arg), spec
+        if tool.decl.args_keywords is not None:
+            yield ("tools", name, "args_keywords"), args_keywords(tool.decl.args_keywords)
         if tool.decl.returns is not None:
             yield ("tools", name, "returns"), tool.decl.returns
         if tool.decl.multi_item is not None:
@@ -35,34 +51,76 @@ def roots(project: Project) -> Iterator[tuple[JsonPath, Schema]]:
         yield ("types", type_name), schema
 
 
+def args_keywords(keywords: Any) -> Schema:
+    """The tool-level keywords as a schema fragment (every one of them but `$schema` is a
+    schema keyword), so the checks walk them like any fragment."""
+    data = keywords.model_dump(by_alias=True, exclude_unset=True, mode="json")
+    data.pop("$schema", None)
+    return Schema.model_validate(data)
+
+
+def schema_of(value: Schema | SchemaOrBool) -> Schema | None:
+    """The object form of a subschema; None for `true`/`false`."""
+    inner = value.root if isinstance(value, SchemaOrBool) else value
+    return inner if isinstance(inner, Schema) else None
+
+
+def children(kw: SchemaKeywords) -> Iterator[tuple[tuple[str | int, ...], Schema | SchemaOrBool]]:
+    """The subschemas of one schema node, each with its path below the node."""
+    for key in (*ONE, *MANY, *NAMED):
+        value = getattr(kw, _ATTR[key])
+        if value is None:
+            continue
+        if key in ONE:
+            yield (key,), value
+        elif key in MANY:
+            yield from (((key, i), sub) for i, sub in enumerate(value))
+        else:
+            yield from (((key, name), sub) for name, sub in value.items())
+
+
 def walk(schema: Schema, path: JsonPath) -> Iterator[tuple[JsonPath, SchemaKeywords]]:
-    """The schema and every schema nested in it, depth first."""
+    """The schema and every schema nested in it (not `true`/`false`), depth first."""
     stack = [(path, schema)]
     while stack:
         here, node = stack.pop()
         kw = node.root
         yield here, kw
-        extra = kw.additionalProperties.root if kw.additionalProperties is not None else None
-        if isinstance(extra, Schema):
-            stack.append(((*here, "additionalProperties"), extra))
-        for prop, sub in reversed(list((kw.properties or {}).items())):
-            stack.append(((*here, "properties", prop), sub))
-        if kw.items is not None:
-            stack.append(((*here, "items"), kw.items))
+        below = [((*here, *where), schema_of(sub)) for where, sub in children(kw)]
+        stack.extend((p, s) for p, s in reversed(below) if s is not None)
 
 
 def ref_name(ref: str) -> str:
     return ref.removeprefix(TYPES_REF)
 
 
-def to_json_schema(schema: Schema) -> dict[str, Any]:
-    """The fragment as published JSON Schema 2020-12 (refs point into a `$defs` beside it)."""
+def is_type_ref(ref: str) -> bool:
+    return ref.startswith(TYPES_REF)
+
+
+def is_pointer(ref: str) -> bool:
+    """A JSON pointer into the fragment itself (`#`, `#/...`)."""
+    return (ref == "#" or ref.startswith("#/")) and not is_type_ref(ref)
+
+
+def pointer_segment(name: str | int) -> str:
+    """One segment of a JSON pointer in a URI fragment: `~` and `/` escaped, then
+    percent-encoded as RFC 3986 requires of a fragment."""
+    escaped = str(name).replace("~", "~0").replace("/", "~1")
+    return quote(escaped, safe="!$&'()*+,;=:@-._~")
+
+
+def to_json_schema(schema: Schema, base: str = "") -> dict[str, Any]:
+    """The fragment as published JSON Schema 2020-12: type refs point into a `$defs` beside
+    it, pointers are rebased onto `base` (the pointer of where the fragment is published)."""
     data = schema.model_dump(by_alias=True, exclude_unset=True, mode="json")
-    assert isinstance(data, dict)
-    return _translate(data)
+    out: dict[str, Any] = _translate(data, base)
+    return out
 
 
-def _translate(node: dict[str, Any]) -> dict[str, Any]:
+def _translate(node: Any, base: str) -> Any:
+    if not isinstance(node, dict):
+        return node  # true / false
     out: dict[str, Any] = {}
     for key, value in node.items():
         if key == "type":
@@ -72,17 +130,70 @@ def _translate(node: dict[str, Any]) -> dict[str, Any]:
                 else ("array" if value == "list" else value)
             )
         elif key == "$ref":
-            out[key] = DEFS_REF + ref_name(value)
-        elif key in ("items",) or (key == "additionalProperties" and isinstance(value, dict)):
-            out[key] = _translate(value)
-        elif key == "properties":
-            out[key] = {name: _translate(sub) for name, sub in value.items()}
+            out[key] = publish_ref(value, base)
+        elif key in ONE:
+            out[key] = _translate(value, base)
+        elif key in MANY:
+            out[key] = [_translate(sub, base) for sub in value]
+        elif key in NAMED:
+            out[key] = {name: _translate(sub, base) for name, sub in value.items()}
         else:
-            out[ANNOTATION_KEYS.get(key, key)] = value
+            out[ANNOTATION_KEYS.get(key) or key] = value
     return out
 
 
+def publish_ref(ref: str, base: str) -> str:
+    if is_type_ref(ref):
+        return DEFS_REF + ref_name(ref)
+    if is_pointer(ref):
+        return "#" + base + ref[1:]
+    return ref  # not local: `check` refuses it
+
+
 def refs_in(schema: Schema) -> Iterator[tuple[JsonPath, str]]:
+    """The shared types a fragment names, with where."""
     for path, kw in walk(schema, ()):
-        if kw.field_ref is not None:
+        if kw.field_ref is not None and is_type_ref(kw.field_ref):
             yield path, ref_name(kw.field_ref)
+
+
+def args_object(tool: ToolDecl) -> dict[str, Any]:
+    """The tool's arguments object as published (without the shared types): each argument
+    under `properties` (its pointers rebased there), `required`, `additionalProperties: false`
+    for `unknown_args: forbid`, and the tool-level `args_keywords` at the root."""
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": {
+            name: to_json_schema(spec, f"/properties/{pointer_segment(name)}")
+            for name, spec in tool.args.items()
+        },
+    }
+    if tool.requires:
+        schema["required"] = list(tool.requires)
+    if tool.decl.unknown_args == "forbid":
+        schema["additionalProperties"] = False
+    keywords = tool.decl.args_keywords
+    if keywords is not None:
+        dialect = keywords.field_schema
+        schema.update(to_json_schema(args_keywords(keywords)))
+        if dialect is not None:
+            schema["$schema"] = dialect
+    return schema
+
+
+MISSING: Any = object()  # what a pointer that leads nowhere resolves to
+
+
+def resolve(document: Any, ref: str) -> Any:
+    """The value a local `$ref` (`#`, `#/a/b`, percent-encoded, `~0` `~1` escaped) points at
+    in `document`, or MISSING."""
+    node = document
+    for raw in ref[2:].split("/") if ref != "#" else ():
+        part = unquote(raw).replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return MISSING
+    return node

@@ -43,88 +43,6 @@ class Annotations(BaseModel):
     ] = None
 
 
-class ImageItem(RootModel[str]):
-    model_config = ConfigDict(
-        frozen=True,
-    )
-    root: Annotated[
-        str, Field(pattern="^image/(\\*|[a-z0-9][a-z0-9!#$&^_.+-]{0,126})$")
-    ]
-
-
-class AudioItem(RootModel[str]):
-    model_config = ConfigDict(
-        frozen=True,
-    )
-    root: Annotated[
-        str, Field(pattern="^audio/(\\*|[a-z0-9][a-z0-9!#$&^_.+-]{0,126})$")
-    ]
-
-
-class ResourceLinkItem(RootModel[str]):
-    model_config = ConfigDict(
-        frozen=True,
-    )
-    root: Annotated[
-        str,
-        Field(
-            pattern="^(\\*/\\*|[a-z0-9][a-z0-9!#$&^_.+-]{0,126}/(\\*|[a-z0-9][a-z0-9!#$&^_.+-]{0,126}))$"
-        ),
-    ]
-
-
-class ResourceItem(RootModel[str]):
-    model_config = ConfigDict(
-        frozen=True,
-    )
-    root: Annotated[
-        str,
-        Field(
-            pattern="^(\\*/\\*|[a-z0-9][a-z0-9!#$&^_.+-]{0,126}/(\\*|[a-z0-9][a-z0-9!#$&^_.+-]{0,126}))$"
-        ),
-    ]
-
-
-class Content(BaseModel):
-    """
-    The content blocks the tool's result may carry besides the envelope's text block, by kind, each kind with the media types it may have (lowercase `type/subtype`; `type/*` for any subtype). Without this key a tool may return images of any type (`image: [image/*]`); with it, exactly what it lists. The server refuses anything else as INVALID_RESULT.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-        populate_by_name=True,
-        frozen=True,
-    )
-    image: Annotated[
-        Sequence[ImageItem] | None,
-        Field(
-            description="Image blocks (`ImageContent`), e.g. `[image/png, image/jpeg]`.",
-            min_length=1,
-        ),
-    ] = None
-    audio: Annotated[
-        Sequence[AudioItem] | None,
-        Field(
-            description="Audio blocks (`AudioContent`), e.g. `[audio/wav]`.",
-            min_length=1,
-        ),
-    ] = None
-    resource_link: Annotated[
-        Sequence[ResourceLinkItem] | None,
-        Field(
-            description="Links to resources (`ResourceLink`), by the linked resource's media type, e.g. `[application/pdf]`.",
-            min_length=1,
-        ),
-    ] = None
-    resource: Annotated[
-        Sequence[ResourceItem] | None,
-        Field(
-            description="Embedded resources (`EmbeddedResource`, text or blob), by their media type, e.g. `[text/plain]`.",
-            min_length=1,
-        ),
-    ] = None
-
-
 class ErrorSpec(BaseModel):
     """
     A domain error the tool may return.
@@ -225,6 +143,88 @@ class AcceptedBreak(BaseModel):
     ]
 
 
+class ImageItem(RootModel[str]):
+    model_config = ConfigDict(
+        frozen=True,
+    )
+    root: Annotated[
+        str, Field(pattern="^image/(\\*|[a-z0-9][a-z0-9!#$&^_.+-]{0,126})$")
+    ]
+
+
+class AudioItem(RootModel[str]):
+    model_config = ConfigDict(
+        frozen=True,
+    )
+    root: Annotated[
+        str, Field(pattern="^audio/(\\*|[a-z0-9][a-z0-9!#$&^_.+-]{0,126})$")
+    ]
+
+
+class ResourceLinkItem(RootModel[str]):
+    model_config = ConfigDict(
+        frozen=True,
+    )
+    root: Annotated[
+        str,
+        Field(
+            pattern="^(\\*/\\*|[a-z0-9][a-z0-9!#$&^_.+-]{0,126}/(\\*|[a-z0-9][a-z0-9!#$&^_.+-]{0,126}))$"
+        ),
+    ]
+
+
+class ResourceItem(RootModel[str]):
+    model_config = ConfigDict(
+        frozen=True,
+    )
+    root: Annotated[
+        str,
+        Field(
+            pattern="^(\\*/\\*|[a-z0-9][a-z0-9!#$&^_.+-]{0,126}/(\\*|[a-z0-9][a-z0-9!#$&^_.+-]{0,126}))$"
+        ),
+    ]
+
+
+class Content(BaseModel):
+    """
+    The content blocks the tool's result may carry besides the envelope's text block, by kind, each kind with the media types it may have (lowercase `type/subtype`; `type/*` for any subtype). Without this key a tool may return images of any type (`image: [image/*]`); with it, exactly what it lists. The server refuses anything else as INVALID_RESULT.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+        frozen=True,
+    )
+    image: Annotated[
+        Sequence[ImageItem] | None,
+        Field(
+            description="Image blocks (`ImageContent`), e.g. `[image/png, image/jpeg]`.",
+            min_length=1,
+        ),
+    ] = None
+    audio: Annotated[
+        Sequence[AudioItem] | None,
+        Field(
+            description="Audio blocks (`AudioContent`), e.g. `[audio/wav]`.",
+            min_length=1,
+        ),
+    ] = None
+    resource_link: Annotated[
+        Sequence[ResourceLinkItem] | None,
+        Field(
+            description="Links to resources (`ResourceLink`), by the linked resource's media type, e.g. `[application/pdf]`.",
+            min_length=1,
+        ),
+    ] = None
+    resource: Annotated[
+        Sequence[ResourceItem] | None,
+        Field(
+            description="Embedded resources (`EmbeddedResource`, text or blob), by their media type, e.g. `[text/plain]`.",
+            min_length=1,
+        ),
+    ] = None
+
+
 class ToolsFile(BaseModel):
     """
     The MCP tools of a project, as toolc compiles them. Reference: docs/config.md.
@@ -264,6 +264,124 @@ class ToolsFile(BaseModel):
         Sequence[AcceptedBreak] | None,
         Field(
             description="Breaking changes shipped on purpose with a smaller version bump than the rules require, or the retirement of a tool. Each entry covers one tool, one exact version transition and one rule; it stops matching once that transition is in the snapshot (then it is reported as stale)."
+        ),
+    ] = None
+
+
+class ArgsKeywords(BaseModel):
+    """
+    JSON Schema keywords of the arguments object itself, published at the root of the inputSchema beside the `properties`, `required` and `additionalProperties` that `args_schema`, `requires` and `unknown_args` make.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+        frozen=True,
+    )
+    field_schema: Annotated[
+        Literal["https://json-schema.org/draft/2020-12/schema"] | None,
+        Field(
+            alias="$schema",
+            description="The dialect, published as the inputSchema's `$schema`: only 2020-12.",
+        ),
+    ] = None
+    allOf: Annotated[
+        Sequence[SchemaOrBool] | None,
+        Field(
+            description="The value must be valid against every one of these schemas.",
+            min_length=1,
+        ),
+    ] = None
+    anyOf: Annotated[
+        Sequence[SchemaOrBool] | None,
+        Field(
+            description="The value must be valid against at least one of these schemas.",
+            min_length=1,
+        ),
+    ] = None
+    oneOf: Annotated[
+        Sequence[SchemaOrBool] | None,
+        Field(
+            description="The value must be valid against exactly one of these schemas.",
+            min_length=1,
+        ),
+    ] = None
+    not_: Annotated[
+        SchemaOrBool | None,
+        Field(
+            alias="not", description="The value must not be valid against this schema."
+        ),
+    ] = None
+    if_: Annotated[
+        SchemaOrBool | None,
+        Field(
+            alias="if",
+            description="When the value is valid against this schema, `then` applies; otherwise `else`.",
+        ),
+    ] = None
+    then: Annotated[
+        SchemaOrBool | None, Field(description="Applies when `if` holds.")
+    ] = None
+    else_: Annotated[
+        SchemaOrBool | None,
+        Field(alias="else", description="Applies when `if` does not hold."),
+    ] = None
+    minProperties: Annotated[
+        int | None,
+        Field(
+            description="The fewest properties an object may have.",
+            ge=0,
+            le=9007199254740991,
+        ),
+    ] = None
+    maxProperties: Annotated[
+        int | None,
+        Field(
+            description="The most properties an object may have.",
+            ge=0,
+            le=9007199254740991,
+        ),
+    ] = None
+    patternProperties: Annotated[
+        Mapping[str, SchemaOrBool] | None,
+        Field(
+            description="The schemas of the properties whose names match a pattern (ECMA-262, u flag)."
+        ),
+    ] = None
+    propertyNames: Annotated[
+        SchemaOrBool | None,
+        Field(
+            description="The schema every property name (a string) must be valid against."
+        ),
+    ] = None
+    dependentRequired: Annotated[
+        Mapping[str, Sequence[str]] | None,
+        Field(
+            description="When the property named by the key is present, these must be too."
+        ),
+    ] = None
+    dependentSchemas: Annotated[
+        Mapping[str, SchemaOrBool] | None,
+        Field(
+            description="When the property named by the key is present, the object must be valid against this schema."
+        ),
+    ] = None
+    unevaluatedProperties: Annotated[
+        SchemaOrBool | None,
+        Field(description="The schema of the properties no other keyword evaluated."),
+    ] = None
+    field_defs: Annotated[
+        Mapping[str, SchemaOrBool] | None,
+        Field(
+            alias="$defs",
+            description="Schemas for `$ref` pointers into this fragment (`#/$defs/<Name>`).",
+        ),
+    ] = None
+    field_comment: Annotated[
+        str | None,
+        Field(
+            alias="$comment",
+            description="A comment for schema authors; published, never shown as documentation.",
         ),
     ] = None
 
@@ -340,13 +458,13 @@ class Tool(BaseModel):
     args_schema: Annotated[
         Mapping[Annotated[str, StringConstraints(min_length=1)], Schema] | None,
         Field(
-            description="The arguments, by name: each a JSON Schema 2020-12 fragment in toolc's supported subset."
+            description="The arguments, by name: each a JSON Schema 2020-12 fragment."
         ),
     ] = None
-    accepts: Annotated[
-        Mapping[Annotated[str, StringConstraints(min_length=1)], Schema] | None,
+    args_keywords: Annotated[
+        ArgsKeywords | None,
         Field(
-            description="What a caller may send for an argument, where it differs from what the handler receives (its `args_schema`): by argument name, a JSON Schema 2020-12 fragment in toolc's supported subset. Published as the argument's inputSchema; the tool's pre-validator (enabled, fail-closed) resolves it into the `args_schema` form."
+            description="JSON Schema keywords of the arguments object itself, published at the root of the inputSchema beside the `properties`, `required` and `additionalProperties` that `args_schema`, `requires` and `unknown_args` make."
         ),
     ] = None
     unknown_args: Annotated[
@@ -361,12 +479,6 @@ class Tool(BaseModel):
             description="The JSON Schema of the success `data` of the response envelope."
         ),
     ] = None
-    content: Annotated[
-        Content | None,
-        Field(
-            description="The non-JSON content the result may carry (images, audio, resource links, embedded resources) and their media types."
-        ),
-    ] = None
     multi_item: Annotated[
         MultiItem | None,
         Field(
@@ -379,6 +491,18 @@ class Tool(BaseModel):
         ]
         | None,
         Field(description="The domain error codes the tool may return, by code."),
+    ] = None
+    accepts: Annotated[
+        Mapping[Annotated[str, StringConstraints(min_length=1)], Schema] | None,
+        Field(
+            description="What a caller may send for an argument, where it differs from what the handler receives (its `args_schema`): by argument name, a JSON Schema 2020-12 fragment in toolc's supported subset. Published as the argument's inputSchema; the tool's pre-validator (enabled, fail-closed) resolves it into the `args_schema` form."
+        ),
+    ] = None
+    content: Annotated[
+        Content | None,
+        Field(
+            description="The non-JSON content the result may carry (images, audio, resource links, embedded resources) and their media types."
+        ),
     ] = None
 
 
@@ -419,10 +543,13 @@ class SchemaKeywords(BaseModel):
         ),
     ] = None
     items: Annotated[
-        Schema | None, Field(description="The schema of every element of an array.")
+        SchemaOrBool | None,
+        Field(
+            description="The schema of every element of an array (after those `prefixItems` describe)."
+        ),
     ] = None
     properties: Annotated[
-        Mapping[str, Schema] | None,
+        Mapping[str, SchemaOrBool] | None,
         Field(description="The schemas of an object's properties, by name."),
     ] = None
     required: Annotated[
@@ -431,7 +558,7 @@ class SchemaKeywords(BaseModel):
     additionalProperties: Annotated[
         SchemaOrBool | None,
         Field(
-            description="`false` refuses properties not listed in `properties`; a schema constrains them."
+            description="`false` refuses properties not listed in `properties` nor matched by `patternProperties`; a schema constrains them."
         ),
     ] = None
     enum: Annotated[Sequence[Any] | None, Field(description="The allowed values.")] = (
@@ -503,8 +630,7 @@ class SchemaKeywords(BaseModel):
         str | None,
         Field(
             alias="$ref",
-            description="A shared type: `#/types/<Name>`.",
-            pattern="^#/types/[A-Za-z_][A-Za-z0-9_]*$",
+            description="A shared type, `#/types/<Name>`, or a JSON pointer into the same fragment (`#`, `#/$defs/<Name>`, ...). Other references are refused.",
         ),
     ] = None
     description: Annotated[
@@ -529,6 +655,175 @@ class SchemaKeywords(BaseModel):
             description="The question an agent asks to collect this argument; published as `x-toolc-user-prompt`."
         ),
     ] = None
+    allOf: Annotated[
+        Sequence[SchemaOrBool] | None,
+        Field(
+            description="The value must be valid against every one of these schemas.",
+            min_length=1,
+        ),
+    ] = None
+    anyOf: Annotated[
+        Sequence[SchemaOrBool] | None,
+        Field(
+            description="The value must be valid against at least one of these schemas.",
+            min_length=1,
+        ),
+    ] = None
+    oneOf: Annotated[
+        Sequence[SchemaOrBool] | None,
+        Field(
+            description="The value must be valid against exactly one of these schemas.",
+            min_length=1,
+        ),
+    ] = None
+    not_: Annotated[
+        SchemaOrBool | None,
+        Field(
+            alias="not", description="The value must not be valid against this schema."
+        ),
+    ] = None
+    if_: Annotated[
+        SchemaOrBool | None,
+        Field(
+            alias="if",
+            description="When the value is valid against this schema, `then` applies; otherwise `else`.",
+        ),
+    ] = None
+    then: Annotated[
+        SchemaOrBool | None, Field(description="Applies when `if` holds.")
+    ] = None
+    else_: Annotated[
+        SchemaOrBool | None,
+        Field(alias="else", description="Applies when `if` does not hold."),
+    ] = None
+    prefixItems: Annotated[
+        Sequence[SchemaOrBool] | None,
+        Field(
+            description="The schemas of the first elements of an array, position by position.",
+            min_length=1,
+        ),
+    ] = None
+    contains: Annotated[
+        SchemaOrBool | None,
+        Field(
+            description="At least one element (between `minContains` and `maxContains`) must be valid against this schema."
+        ),
+    ] = None
+    minContains: Annotated[
+        int | None,
+        Field(
+            description="The fewest elements `contains` must match.",
+            ge=0,
+            le=9007199254740991,
+        ),
+    ] = None
+    maxContains: Annotated[
+        int | None,
+        Field(
+            description="The most elements `contains` may match.",
+            ge=0,
+            le=9007199254740991,
+        ),
+    ] = None
+    multipleOf: Annotated[
+        int | float | None,
+        Field(description="The number must be a multiple of this one.", gt=0.0),
+    ] = None
+    minProperties: Annotated[
+        int | None,
+        Field(
+            description="The fewest properties an object may have.",
+            ge=0,
+            le=9007199254740991,
+        ),
+    ] = None
+    maxProperties: Annotated[
+        int | None,
+        Field(
+            description="The most properties an object may have.",
+            ge=0,
+            le=9007199254740991,
+        ),
+    ] = None
+    patternProperties: Annotated[
+        Mapping[str, SchemaOrBool] | None,
+        Field(
+            description="The schemas of the properties whose names match a pattern (ECMA-262, u flag)."
+        ),
+    ] = None
+    propertyNames: Annotated[
+        SchemaOrBool | None,
+        Field(
+            description="The schema every property name (a string) must be valid against."
+        ),
+    ] = None
+    dependentRequired: Annotated[
+        Mapping[str, Sequence[str]] | None,
+        Field(
+            description="When the property named by the key is present, these must be too."
+        ),
+    ] = None
+    dependentSchemas: Annotated[
+        Mapping[str, SchemaOrBool] | None,
+        Field(
+            description="When the property named by the key is present, the object must be valid against this schema."
+        ),
+    ] = None
+    unevaluatedItems: Annotated[
+        SchemaOrBool | None,
+        Field(description="The schema of the elements no other keyword evaluated."),
+    ] = None
+    unevaluatedProperties: Annotated[
+        SchemaOrBool | None,
+        Field(description="The schema of the properties no other keyword evaluated."),
+    ] = None
+    field_defs: Annotated[
+        Mapping[str, SchemaOrBool] | None,
+        Field(
+            alias="$defs",
+            description="Schemas for `$ref` pointers into this fragment (`#/$defs/<Name>`).",
+        ),
+    ] = None
+    field_comment: Annotated[
+        str | None,
+        Field(
+            alias="$comment",
+            description="A comment for schema authors; published, never shown as documentation.",
+        ),
+    ] = None
+    field_anchor: Annotated[
+        str | None,
+        Field(
+            alias="$anchor",
+            description="An annotation: published, but a `$ref` cannot point at it (use a JSON pointer).",
+            pattern="^[A-Za-z_][-A-Za-z0-9._]*$",
+        ),
+    ] = None
+    readOnly: Annotated[
+        bool | None,
+        Field(description="An annotation: the value is managed by the server."),
+    ] = None
+    writeOnly: Annotated[
+        bool | None, Field(description="An annotation: the value is never returned.")
+    ] = None
+    contentEncoding: Annotated[
+        str | None,
+        Field(
+            description="An annotation: how the string encodes binary data (`base64`, ...); not enforced."
+        ),
+    ] = None
+    contentMediaType: Annotated[
+        str | None,
+        Field(
+            description="An annotation: the media type of the string's content; not enforced."
+        ),
+    ] = None
+    contentSchema: Annotated[
+        SchemaOrBool | None,
+        Field(
+            description="An annotation: the schema of the decoded content; not enforced."
+        ),
+    ] = None
 
 
 class Schema(RootModel[SchemaKeywords]):
@@ -536,10 +831,7 @@ class Schema(RootModel[SchemaKeywords]):
         frozen=True,
     )
     root: Annotated[
-        SchemaKeywords,
-        Field(
-            description="A JSON Schema 2020-12 fragment in toolc's supported subset."
-        ),
+        SchemaKeywords, Field(description="A JSON Schema 2020-12 fragment.")
     ]
 
 
@@ -551,6 +843,7 @@ class SchemaOrBool(RootModel[bool | Schema]):
 
 
 ToolsFile.model_rebuild()
+ArgsKeywords.model_rebuild()
 Tool.model_rebuild()
 MultiItem.model_rebuild()
 SchemaKeywords.model_rebuild()

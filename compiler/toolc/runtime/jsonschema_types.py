@@ -1,15 +1,28 @@
 """JSON Schema semantics pydantic does not have built in, as building blocks for the
 generated models: an integer that accepts 5.0 (JSON Schema's integer is a number with
 no fractional part), equality by JSON value for `enum`, `const` and `uniqueItems`,
-`null` refused where a property is optional but not nullable, and the models' base,
-built by Python name and validated by wire name."""
+`null` refused where a property is optional but not nullable, the models' base,
+built by Python name and validated by wire name, and the checks against the published
+schema itself where a type cannot say all of it (`conforms`, `CheckedModel`)."""
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar, overload
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, TypeVar, overload
 
-from pydantic import BaseModel, BeforeValidator, TypeAdapter
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ModelWrapValidatorHandler,
+    TypeAdapter,
+    ValidationInfo,
+    model_validator,
+)
+
+from ._jsonschema_eval import Evaluator
 
 T = TypeVar("T")
 
@@ -29,12 +42,87 @@ class WireModel(BaseModel):
         def __init__(self, /, **data: Any) -> None:
             __tracebackhide__ = True
             self.__pydantic_validator__.validate_python(
-                data, self_instance=self, by_alias=False, by_name=True
+                data, self_instance=self, by_alias=False, by_name=True, context=_BY_NAME
             )
 
         # Marked as pydantic's own __init__ (as pydantic marks RootModel's): validation
         # then never calls it, and keeps the models' by-alias configuration.
         __init__.__pydantic_base_init__ = True
+
+
+# Marks a validation by Python names (keyword construction): what a check reads then is
+# the validated model's wire form, not the keyword arguments.
+_BY_NAME = {"toolc.by_name": True}
+_PACKAGE = Path(__file__).resolve().parent
+
+
+@functools.cache
+def _evaluator(document: str) -> Evaluator:
+    """The evaluator of a published schema of the package (`schemas/<tool>.input.json`,
+    `shared.json`), with the translations of its patterns (`patterns/<tool>.json`,
+    `shared.patterns.json`)."""
+    schema = json.loads((_PACKAGE / document).read_text(encoding="utf-8"))
+    if document.startswith(
+        "schemas/"
+    ):  # schemas/<tool>.input.json: patterns/<tool>.json
+        tool = document.removeprefix("schemas/").removesuffix(".json")
+        sidecar = _PACKAGE / "patterns" / (tool.rpartition(".")[0] + ".json")
+    else:  # shared.json
+        sidecar = _PACKAGE / document.replace(".json", ".patterns.json")
+    patterns = (
+        json.loads(sidecar.read_text(encoding="utf-8")) if sidecar.exists() else {}
+    )
+    return Evaluator(schema, patterns)
+
+
+def wire(value: Any) -> Any:
+    """A validated value as JSON: models as their wire form."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    if isinstance(value, list | tuple):
+        return [wire(v) for v in value]
+    if isinstance(value, dict):
+        return {k: wire(v) for k, v in value.items()}
+    return value
+
+
+def _check(where: str, value: Any) -> None:
+    document, _, pointer = where.partition("#")
+    evaluator = _evaluator(document)
+    if not evaluator.valid(evaluator.resolve("#" + pointer), wire(value)):
+        raise ValueError(f"not valid against the published schema ({where})")
+
+
+def conforms(where: str) -> Callable[[Any], Any]:
+    """An after-validator: the value must be valid against the published schema at
+    `where` (`<document>#<JSON pointer>`)."""
+
+    def check(value: Any) -> Any:
+        _check(where, value)
+        return value
+
+    return check
+
+
+class CheckedModel(WireModel):
+    """A model whose published schema says more than its fields can
+    (`__toolc_schema__`: where): data is checked as it arrives, a model built by
+    keyword as the wire form it makes."""
+
+    __toolc_schema__: ClassVar[str]
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _conforms(
+        cls, value: Any, handler: ModelWrapValidatorHandler[Any], info: ValidationInfo
+    ) -> Any:
+        by_name = isinstance(info.context, dict) and info.context.get("toolc.by_name")
+        if isinstance(value, dict) and not by_name:
+            _check(cls.__toolc_schema__, value)
+            return handler(value)
+        made = handler(value)
+        _check(cls.__toolc_schema__, made)
+        return made
 
 
 def _integral(value: Any) -> Any:

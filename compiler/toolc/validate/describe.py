@@ -4,19 +4,27 @@ from __future__ import annotations
 
 from toolc.source.document import JsonPath
 
-# Keywords of JSON Schema 2020-12 (and two OpenAPI favourites) that toolc's subset leaves out: an
-# unknown key that is one of these gets `unsupported-keyword`, not `unknown-key`.
-# fmt: off
-JSON_SCHEMA_KEYWORDS = frozenset((
-    "$id", "$schema", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary", "$comment",
-    "$defs", "definitions", "allOf", "anyOf", "oneOf", "not", "if", "then", "else",
-    "dependentSchemas", "prefixItems", "contains", "patternProperties", "propertyNames",
-    "unevaluatedItems", "unevaluatedProperties", "multipleOf", "maxContains", "minContains",
-    "maxProperties", "minProperties", "dependentRequired", "dependencies", "contentEncoding",
-    "contentMediaType", "contentSchema", "readOnly", "writeOnly", "nullable", "discriminator",
-    "additionalItems",
-))
-# fmt: on
+# The keywords toolc refuses in a schema (an unknown key that is one of these gets
+# `unsupported-keyword`, not `unknown-key`), each with why and what to write instead.
+UNSUPPORTED_KEYWORDS = {
+    "$id": "a schema's identity would change with every tool that publishes it; toolc "
+    "publishes self-contained schemas: remove it, and point with `#/$defs/...` or `#/types/...`",
+    "$dynamicRef": "it resolves along the evaluation path, which no generated type can follow: "
+    "use `$ref` with a JSON pointer",
+    "$dynamicAnchor": "`$dynamicRef` is refused, so a dynamic anchor has no use: remove it",
+    "$vocabulary": "it belongs in a metaschema, and toolc publishes plain 2020-12: remove it",
+    "$schema": "the dialect is declared once per tool, as `args_keywords.$schema`; inside a "
+    "fragment it would start a separate resource: remove it",
+    "definitions": "draft 7's name: write `$defs` (and point at `#/$defs/<Name>`)",
+    "dependencies": "draft 7's keyword: write `dependentRequired` (names) or "
+    "`dependentSchemas` (schemas)",
+    "additionalItems": "draft 7's keyword: write `prefixItems` for the first elements and "
+    "`items` for the rest",
+    "nullable": 'OpenAPI\'s keyword: add "null" to `type` (`type: [string, "null"]`)',
+    "discriminator": "OpenAPI's keyword: write `oneOf` of objects whose tag property has a "
+    "`const`; toolc makes it a discriminated union",
+}
+JSON_SCHEMA_KEYWORDS = frozenset(UNSUPPORTED_KEYWORDS)
 
 TYPE_NAMES = {
     "string": "a string",

@@ -20,7 +20,14 @@ from toolc.resources import load_schema
 from toolc.source import JsonPath, LoadedFile
 from toolc.source.scalars import yaml11_reading
 from toolc.validate.content_hints import is_content_location, media_type_problem, unknown_kind_hint
-from toolc.validate.describe import JSON_SCHEMA_KEYWORDS, TYPE_NAMES, json_type, show, where
+from toolc.validate.describe import (
+    JSON_SCHEMA_KEYWORDS,
+    TYPE_NAMES,
+    UNSUPPORTED_KEYWORDS,
+    json_type,
+    show,
+    where,
+)
 from toolc.validate.hints import flow_comma_hint, version_number_hint
 
 
@@ -142,24 +149,18 @@ class Mapper:
         self, path: JsonPath, loc: list[str], value: Any, unexpected: list[str]
     ) -> Iterator[Diagnostic]:
         allowed = _subschema(self.kind, loc[:-1]).get("properties", {}).keys()
-        in_schema = loc[:2] == ["$defs", "SchemaKeywords"]
+        in_schema = loc[:2] == ["$defs", "SchemaKeywords"] or "args_keywords" in loc
         for key in unexpected:
             span = self.key_span((*path, key))
             split = flow_comma_hint(self.loaded, path, key)
-            if split is not None:
-                yield diag(
-                    "unknown-key",
-                    span,
-                    f"unknown key '{key}' in {where(path)}{did_you_mean(key, allowed)}",
-                    split,
-                )
+            if split is not None:  # a word of a value: a keyword it looks like is no lead
+                yield diag("unknown-key", span, f"unknown key '{key}' in {where(path)}", split)
             elif in_schema and key in JSON_SCHEMA_KEYWORDS:
                 yield diag(
                     "unsupported-keyword",
                     span,
-                    f"JSON Schema keyword '{key}' is outside toolc's supported subset",
-                    "see `toolc explain unsupported-keyword` for the keywords toolc "
-                    "honours; validate this rule in the handler instead",
+                    f"JSON Schema keyword '{key}' is not taken: {UNSUPPORTED_KEYWORDS[key]}",
+                    "see `toolc explain unsupported-keyword`",
                 )
             else:
                 title = loc[:2] == ["$defs", "Annotations"] and key == "title"

@@ -22,7 +22,6 @@ from pathlib import Path
 from toolc import workspace
 from toolc.cache.store import Store, open_store
 from toolc.checks.metadata import shown
-from toolc.contract.listing import listing_costs, over_budget
 from toolc.diagnostics import sort_key
 from toolc.diagnostics.paths import shown_path
 from toolc.evolution.baseline import BaselineError, resolve
@@ -32,6 +31,7 @@ from toolc.memory import collector_paused
 from toolc.pipeline import Compilation, compile
 from toolc.source.inputs import TOOLS_FILE, Inputs, inputs_of_texts, read_inputs
 from toolc.verbs.docs import docs_drift, docs_tree
+from toolc.verbs.listing import listing_costs, over_budget
 from toolc.verbs.output import BuildResult, compare_output, write_output
 
 __all__ = [

@@ -11,12 +11,12 @@ from toolc import __version__, workspace
 from toolc.cache.store import Store
 from toolc.cache.uptodate import inputs_digest
 from toolc.contract import snapshot
-from toolc.contract.listing import ServerCost
 from toolc.diagnostics import Diagnostic, Span, diag, sort_key
 from toolc.diagnostics.paths import shown_path
 from toolc.evolution.previous import Previous
 from toolc.pipeline import Compilation
 from toolc.source.inputs import INPUT_NAMES, Inputs
+from toolc.verbs.listing import ServerCost
 from toolc.workspace import Drift
 from toolc.workspace.drift import drift_diagnostics
 

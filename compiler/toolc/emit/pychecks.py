@@ -1,0 +1,95 @@
+"""Where a generated type cannot say all its schema says, and the published schema is checked
+instead (`conforms`, `CheckedModel`: the package's evaluator, `_jsonschema_eval.py`).
+
+The lowering types every schema as a superset of what it accepts, exactly where it can
+(`NATIVE` keywords, `anyOf` as a union, `oneOf` as a discriminated union); a schema with
+anything more is checked as a whole against the published schema. A value the model accepts
+then passed its types and every check on its way: exactly what the schema accepts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolc.model.schemas import DEFS_REF, MANY, NAMED, ONE, VALUES, pointer_segment
+from toolc.validate.ecma_regex import Translated, translate
+
+ANNOTATIONS = frozenset((
+    "description", "title", "examples", "default", "deprecated", "format", "x-toolc-label",
+    "x-toolc-user-prompt", "$comment", "$anchor", "readOnly", "writeOnly", "contentEncoding",
+    "contentMediaType", "contentSchema", "$defs", "$schema",
+))  # fmt: skip
+# Keywords the lowered types honour exactly (given their subschemas are honoured).
+NATIVE = ANNOTATIONS | {
+    "type", "enum", "const", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+    "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems", "items",
+    "properties", "required", "additionalProperties",
+}  # fmt: skip
+# Keywords that give a schema a type of its own (a union of them is lowered only without).
+TYPED = frozenset(NATIVE - ANNOTATIONS) | {"$ref", "prefixItems", "contains"}
+
+
+def type_ref(schema: dict[str, Any], type_names: dict[str, str]) -> str | None:
+    """The shared type (or envelope part) a `$ref` names, when it names one."""
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith(DEFS_REF) and ref[len(DEFS_REF) :] in type_names:
+        return ref[len(DEFS_REF) :]
+    return None
+
+
+def needs_check(schema: Any, exact: str | None) -> bool:
+    """Whether the lowered type of `schema` is wider than the schema: a keyword beyond the
+    native ones (but `exact`: the `anyOf` / `oneOf` the lowering made an exact union), a
+    `false` subschema (typed `Any`), `items` beside `prefixItems`, `additionalProperties`
+    beside `patternProperties` (each then means less than the type would say)."""
+    if not isinstance(schema, dict):
+        return False
+    keys = set(schema) - NATIVE - {exact}
+    if keys:
+        return True
+    if schema.get("items") is False:
+        return True
+    return any(sub is False for sub in (schema.get("properties") or {}).values())
+
+
+def pointers(document: Any) -> dict[int, str]:
+    """Each schema object of a published document by identity, with its JSON pointer (the
+    lowering is handed these very objects, so it finds where each one is published)."""
+    found: dict[int, str] = {}
+    stack: list[tuple[str, Any]] = [("", document)]
+    while stack:
+        at, node = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        found.setdefault(id(node), at)
+        for key, value in node.items():
+            if key in VALUES:
+                continue
+            step = f"{at}/{pointer_segment(key)}"
+            if key in ONE:
+                stack.append((step, value))
+            elif key in MANY and isinstance(value, list):
+                stack += [(f"{step}/{i}", sub) for i, sub in enumerate(value)]
+            elif key in NAMED and isinstance(value, dict):
+                stack += [(f"{step}/{pointer_segment(n)}", sub) for n, sub in value.items()]
+    return found
+
+
+def patterns(document: Any, out: dict[str, str]) -> dict[str, str]:
+    """Every pattern of a document (`pattern`, `patternProperties` keys) with its translation
+    for the Rust engine (`check` refused every pattern that has none)."""
+    if isinstance(document, list):
+        for item in document:
+            patterns(item, out)
+    elif isinstance(document, dict):
+        for key, value in document.items():
+            if key in VALUES:
+                continue
+            found = [value] if key == "pattern" and isinstance(value, str) else []
+            if key == "patternProperties" and isinstance(value, dict):
+                found = list(value)
+            for pattern in found:
+                translated = translate(pattern)
+                if isinstance(translated, Translated):
+                    out[pattern] = translated.pattern
+            patterns(value, out)
+    return out

@@ -1,0 +1,265 @@
+"""A JSON Schema 2020-12 evaluator for what pydantic cannot say natively (`oneOf`'s
+exactly-one, `not`, `if`/`then`/`else`, `contains`, `multipleOf`, `patternProperties`,
+`unevaluated*`, ...): the generated models run it on the values their types leave
+undecided, against the published schema itself, so they judge as that schema does.
+
+Only local JSON pointers are resolved (toolc refuses every other `$ref`). `format`
+and the content keywords are annotations, as 2020-12 says. A pattern means what
+ECMA-262 (u flag) says: toolc ships each one translated for pydantic's linear-time Rust
+engine beside the schema (`patterns`), and that engine runs it. Standard library and
+pydantic only."""
+
+from __future__ import annotations
+
+import functools
+from decimal import Decimal
+from typing import Annotated, Any
+from urllib.parse import unquote
+
+from pydantic import ConfigDict, StringConstraints, TypeAdapter, ValidationError
+
+_Seen = tuple[set[str], set[int]]  # properties and items an evaluation evaluated
+
+
+@functools.lru_cache(maxsize=1024)
+def _regex(rust: str) -> TypeAdapter[str]:
+    config = ConfigDict(regex_engine="rust-regex")
+    return TypeAdapter(Annotated[str, StringConstraints(pattern=rust)], config=config)
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "integer" if value.is_integer() else "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+def _key(value: Any) -> Any:
+    """Hashable, equal exactly when JSON Schema calls two values equal (1 is 1.0)."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return (type(value).__name__, value)
+    if isinstance(value, int | float):
+        return ("number", value)
+    if isinstance(value, list):
+        return ("array", tuple(_key(v) for v in value))
+    return ("object", frozenset((k, _key(v)) for k, v in value.items()))
+
+
+def _multiple(value: Any, factor: Any) -> bool:
+    if isinstance(value, int) and isinstance(factor, int):
+        return value % factor == 0
+    try:
+        return Decimal(str(value)) % Decimal(str(factor)) == 0
+    except ArithmeticError:  # a quotient beyond Decimal's precision: not a multiple
+        return False
+
+
+class Evaluator:
+    """Evaluates values against schemas of one document (its `$ref`s point into it)."""
+
+    def __init__(self, document: Any, patterns: dict[str, str]) -> None:
+        self.document = document
+        self.patterns = patterns
+
+    def valid(self, schema: Any, value: Any) -> bool:
+        return self._eval(schema, value) is not None
+
+    def resolve(self, ref: str) -> Any:
+        node = self.document
+        for raw in ref[2:].split("/") if ref != "#" else ():
+            part = unquote(raw).replace("~1", "/").replace("~0", "~")
+            node = node[int(part)] if isinstance(node, list) else node[part]
+        return node
+
+    def _search(self, pattern: str, text: str) -> bool:
+        try:
+            _regex(self.patterns[pattern]).validate_python(text)
+        except ValidationError:
+            return False
+        return True
+
+    def _eval(self, schema: Any, value: Any) -> _Seen | None:
+        """The properties and items the schema evaluated when `value` is valid (the
+        annotations `unevaluated*` read), else None."""
+        if schema is True:
+            return set(), set()
+        if schema is False:
+            return None
+        seen: _Seen = (set(), set())
+        if not self._assertions(schema, value):
+            return None
+        for applies in (
+            self._ref,
+            self._logic,
+            self._conditional,
+            self._object,
+            self._array,
+        ):
+            found = applies(schema, value)
+            if found is None:
+                return None
+            seen[0].update(found[0])
+            seen[1].update(found[1])
+        return self._unevaluated(schema, value, seen)
+
+    def _assertions(self, s: dict[str, Any], v: Any) -> bool:
+        kind = _kind(v)
+        types = s.get("type")
+        if types is not None:
+            allowed = set(types) if isinstance(types, list) else {types}
+            if kind not in allowed and not (kind == "integer" and "number" in allowed):
+                return False
+        if "const" in s and _key(s["const"]) != _key(v):
+            return False
+        if "enum" in s and _key(v) not in {_key(e) for e in s["enum"]}:
+            return False
+        if kind in ("integer", "number"):
+            if "multipleOf" in s and not _multiple(v, s["multipleOf"]):
+                return False
+            if ("minimum" in s and v < s["minimum"]) or (
+                "maximum" in s and v > s["maximum"]
+            ):
+                return False
+            if "exclusiveMinimum" in s and v <= s["exclusiveMinimum"]:
+                return False
+            if "exclusiveMaximum" in s and v >= s["exclusiveMaximum"]:
+                return False
+        if kind == "string":
+            if len(v) < s.get("minLength", 0) or len(v) > s.get("maxLength", len(v)):
+                return False
+            if "pattern" in s and not self._search(s["pattern"], v):
+                return False
+        if kind == "array":
+            if len(v) < s.get("minItems", 0) or len(v) > s.get("maxItems", len(v)):
+                return False
+            if s.get("uniqueItems") is True and len({_key(i) for i in v}) < len(v):
+                return False
+        if kind == "object":
+            count = len(v)
+            if count < s.get("minProperties", 0) or count > s.get(
+                "maxProperties", count
+            ):
+                return False
+            if any(name not in v for name in s.get("required", ())):
+                return False
+            for name, needs in s.get("dependentRequired", {}).items():
+                if name in v and any(n not in v for n in needs):
+                    return False
+        return True
+
+    def _ref(self, s: dict[str, Any], v: Any) -> _Seen | None:
+        if "$ref" not in s:
+            return set(), set()
+        return self._eval(self.resolve(s["$ref"]), v)
+
+    def _logic(self, s: dict[str, Any], v: Any) -> _Seen | None:
+        seen: _Seen = (set(), set())
+        for sub in s.get("allOf", ()):
+            found = self._eval(sub, v)
+            if found is None:
+                return None
+            seen[0].update(found[0])
+            seen[1].update(found[1])
+        for key in ("anyOf", "oneOf"):
+            if key not in s:
+                continue
+            passed = [
+                f for f in (self._eval(sub, v) for sub in s[key]) if f is not None
+            ]
+            if not passed or (key == "oneOf" and len(passed) > 1):
+                return None
+            for found in passed:
+                seen[0].update(found[0])
+                seen[1].update(found[1])
+        if "not" in s and self._eval(s["not"], v) is not None:
+            return None
+        return seen
+
+    def _conditional(self, s: dict[str, Any], v: Any) -> _Seen | None:
+        seen: _Seen = (set(), set())
+        if "if" in s:
+            found = self._eval(s["if"], v)
+            branch = s.get("then" if found is not None else "else", True)
+            taken = self._eval(branch, v)
+            if taken is None:
+                return None
+            for part in (found or (set(), set()), taken):
+                seen[0].update(part[0])
+                seen[1].update(part[1])
+        if isinstance(v, dict):
+            for name, sub in s.get("dependentSchemas", {}).items():
+                if name in v:
+                    found = self._eval(sub, v)
+                    if found is None:
+                        return None
+                    seen[0].update(found[0])
+                    seen[1].update(found[1])
+        return seen
+
+    def _object(self, s: dict[str, Any], v: Any) -> _Seen | None:
+        if not isinstance(v, dict):
+            return set(), set()
+        done: set[str] = set()
+        props = s.get("properties", {})
+        patterns = s.get("patternProperties", {})
+        for name, item in v.items():
+            matched = name in props
+            if matched and self._eval(props[name], item) is None:
+                return None
+            for pattern, sub in patterns.items():
+                if self._search(pattern, name):
+                    matched = True
+                    if self._eval(sub, item) is None:
+                        return None
+            if not matched and "additionalProperties" in s:
+                if self._eval(s["additionalProperties"], item) is None:
+                    return None
+                matched = True
+            if "propertyNames" in s and self._eval(s["propertyNames"], name) is None:
+                return None
+            if matched:
+                done.add(name)
+        return done, set()
+
+    def _array(self, s: dict[str, Any], v: Any) -> _Seen | None:
+        if not isinstance(v, list):
+            return set(), set()
+        done: set[int] = set()
+        prefix = s.get("prefixItems", ())
+        for index, item in enumerate(v):
+            sub = prefix[index] if index < len(prefix) else s.get("items")
+            if sub is not None:
+                if self._eval(sub, item) is None:
+                    return None
+                done.add(index)
+        if "contains" in s:
+            matches = {
+                i for i, x in enumerate(v) if self._eval(s["contains"], x) is not None
+            }
+            least, most = s.get("minContains", 1), s.get("maxContains", len(v))
+            if not least <= len(matches) <= most:
+                return None
+            done |= matches
+        return set(), done
+
+    def _unevaluated(self, s: dict[str, Any], v: Any, seen: _Seen) -> _Seen | None:
+        if "unevaluatedProperties" in s and isinstance(v, dict):
+            for name, item in v.items():
+                if name not in seen[0]:
+                    if self._eval(s["unevaluatedProperties"], item) is None:
+                        return None
+                    seen[0].add(name)
+        if "unevaluatedItems" in s and isinstance(v, list):
+            for index, item in enumerate(v):
+                if index not in seen[1]:
+                    if self._eval(s["unevaluatedItems"], item) is None:
+                        return None
+                    seen[1].add(index)
+        return seen
