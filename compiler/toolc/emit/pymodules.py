@@ -14,8 +14,8 @@ from toolc.emit.pyliterals import comment_lines, docblock, py_expr, py_str
 from toolc.emit.pymodel import PyAlias, PyField, PyModel
 from toolc.emit.pywidth import width
 
-# What the templates write themselves around a class or a typed alias.
-CLASS_NAMES = frozenset({"WireModel", "ConfigDict"})
+# What the templates write themselves around a class (beside its base) or a typed alias.
+CLASS_NAMES = frozenset({"ConfigDict"})
 ALIAS_NAMES = frozenset({"TypeAlias"})
 
 
