@@ -15,21 +15,22 @@ setup: $(BIN)/.installed
 
 ## Build the bundled examples (a no-op when their committed output is fresh), then check them.
 demo: setup
-	$(BIN)/toolc build examples/retail
-	$(BIN)/toolc build examples/telecom
-	$(BIN)/toolc build examples/vitrine
-	$(BIN)/toolc build examples/files
-	$(BIN)/toolc check examples/retail
-	$(BIN)/toolc check examples/telecom
-	$(BIN)/toolc check examples/vitrine
-	$(BIN)/toolc check examples/files
+	$(BIN)/toolc build examples/retail --docs-out examples/retail/docs
+	$(BIN)/toolc build examples/telecom --docs-out examples/telecom/docs
+	$(BIN)/toolc build examples/vitrine --docs-out examples/vitrine/docs
+	$(BIN)/toolc build examples/files --docs-out examples/files/docs
+	$(BIN)/toolc check examples/retail --docs-out examples/retail/docs
+	$(BIN)/toolc check examples/telecom --docs-out examples/telecom/docs
+	$(BIN)/toolc check examples/vitrine --docs-out examples/vitrine/docs
+	$(BIN)/toolc check examples/files --docs-out examples/files/docs
 
-## Regenerate the golden output of the examples (examples/*/generated, examples/*/mcp-tools.json).
+## Regenerate the golden output of the examples (examples/*/generated, examples/*/mcp-tools.json,
+## and their reference docs, examples/*/docs).
 golden: setup
-	$(BIN)/toolc build examples/retail
-	$(BIN)/toolc build examples/telecom
-	$(BIN)/toolc build examples/vitrine
-	$(BIN)/toolc build examples/files
+	$(BIN)/toolc build examples/retail --docs-out examples/retail/docs
+	$(BIN)/toolc build examples/telecom --docs-out examples/telecom/docs
+	$(BIN)/toolc build examples/vitrine --docs-out examples/vitrine/docs
+	$(BIN)/toolc build examples/files --docs-out examples/files/docs
 
 ## The whole suite: tests (including freshness of generated files), lint, strict typing.
 test: setup

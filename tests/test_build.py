@@ -288,7 +288,7 @@ def test_files_toolc_did_not_write_are_kept_and_never_overwritten(config: Path) 
 def test_a_failed_build_leaves_the_previous_output_intact(
     config: Path, monkeypatch: pytest.MonkeyPatch, fail_at: str
 ) -> None:
-    from toolc.workspace import committing
+    from toolc.workspace import staging as committing  # where the staged files are written
 
     build(config)
     edit(config, "version: 2.0.0", "version: 2.0.1")

@@ -12,6 +12,7 @@ import pytest
 from conftest import FIXTURES
 from expectations import annotated
 from toolc import verbs
+from toolc.cli.settings import load_settings
 from toolc.diagnostics import CODES
 
 CASES = sorted(p for p in (FIXTURES / "diagnostics").iterdir() if p.is_dir())
@@ -41,7 +42,8 @@ def expected(case: Path) -> Counter[Expectation]:
 
 def actual(case: Path, pinned: set[tuple[str, int, str, str]] | None) -> Counter[Expectation]:
     """The run's diagnostics; columns kept where the expectation pins them (None: everywhere)."""
-    result = verbs.check_config(case, cwd=case)
+    # A fixture of the opt-in metadata lint turns it on in its own pyproject.toml.
+    result = verbs.check_config(case, cwd=case, metadata_lint=load_settings(case).metadata_lint)
     found: Counter[Expectation] = Counter()
     for d in result.diagnostics:
         key = (d.span.path, d.span.line, d.severity.value, d.code)

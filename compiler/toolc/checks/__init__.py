@@ -9,10 +9,12 @@ from toolc.checks import (
     accepts,
     breaks,
     fragments,
+    metadata,
     names,
     pointers,
     policies,
     prevalidators,
+    prose,
     types,
     values,
 )
@@ -32,6 +34,8 @@ CHECKS: tuple[Check, ...] = (
     *fragments.CHECKS,
     *values.CHECKS,
     *breaks.CHECKS,
+    *prose.CHECKS,
+    *metadata.CHECKS,
 )
 
 

@@ -22,8 +22,8 @@ def cli() -> None:
 
 
 for _command in (
-    build.check, build.build, evolution.diff, evolution.bump, explain.explain, explain.schema,
-    serving.serve, serving.scaffold, remote.verify, init.init,
+    build.check, build.build, build.docs, evolution.diff, evolution.bump, explain.explain,
+    explain.schema, serving.serve, serving.scaffold, remote.verify, init.init,
 ):  # fmt: skip
     cli.add_command(_command)
 

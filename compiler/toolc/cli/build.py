@@ -1,4 +1,4 @@
-"""`toolc check` and `toolc build`."""
+"""`toolc check`, `toolc build` and `toolc docs`."""
 
 from __future__ import annotations
 
@@ -13,9 +13,16 @@ from toolc.cli.common import (
     BaselineUsage,
     build_options,
     check_paths,
+    config_dir_argument,
+    docs_out_option,
+    docs_path,
+    format_option,
+    metadata_lint_option,
     notify,
+    out_option,
     report,
     settings_for,
+    strict_option,
 )
 from toolc.cli.settings import Settings
 from toolc.diagnostics.paths import shown_path
@@ -36,25 +43,33 @@ def budget_of(settings: Settings) -> tuple[int, str] | None:
     help="Print what each server's tools/list costs: bytes and estimated tokens, per tool.",
 )  # fmt: skip
 def check(
-    config_dir: Path, fmt: str | None, strict: bool | None, out: Path | None,
-    snapshot: Path | None, show_diff: bool, stats: bool, no_cache: bool, against: str | None,
+    config_dir: Path, fmt: str | None, strict: bool | None, metadata_lint: bool | None,
+    out: Path | None,
+    snapshot: Path | None, docs_out: Path | None, show_diff: bool, stats: bool, no_cache: bool,
+    against: str | None,
 ) -> None:  # fmt: skip
-    """Validate the config in DIR, and compare the generated files with what a build would write.
+    """Validate the config in DIR, and compare the generated files (and the reference docs,
+    with docs_out) with what a build would write.
 
     Until the first build (no output directory and no snapshot yet) only the config is checked.
     """
-    settings = settings_for(config_dir, format=fmt, strict=strict, out=out, snapshot=snapshot)
+    settings = settings_for(
+        config_dir, format=fmt, strict=strict, out=out, snapshot=snapshot, docs_out=docs_out,
+        metadata_lint=metadata_lint,
+    )  # fmt: skip
     out_dir, snapshot_path = check_paths(settings, config_dir)
+    docs_dir = docs_path(settings, config_dir, out_dir, snapshot_path, default=False)
     from toolc import verbs  # here, so that --version and explain start fast
 
     if not out_dir.exists() and not snapshot_path.exists() and against is None:
-        compiled: Any = verbs.check_config(config_dir)
+        compiled: Any = verbs.check_config(config_dir, metadata_lint=settings.metadata_lint)
         tools = len(compiled.tools)
         report(settings, compiled, "check", config_dir, f"ok: {tools} tool(s)")
     with BaselineUsage():
         result = verbs.build(
             config_dir, out_dir, snapshot_path, write=False, cache=not no_cache,
             against=against, notify=notify, stats=stats, listing_budget=budget_of(settings),
+            docs_dir=docs_dir, metadata_lint=settings.metadata_lint,
         )  # fmt: skip
     if result.costs is not None and stats:
         from toolc.verbs.listing import render_costs
@@ -72,20 +87,26 @@ def check(
 @click.command()
 @build_options
 def build(
-    config_dir: Path, fmt: str | None, strict: bool | None, out: Path | None,
-    snapshot: Path | None, no_cache: bool, against: str | None,
+    config_dir: Path, fmt: str | None, strict: bool | None, metadata_lint: bool | None,
+    out: Path | None,
+    snapshot: Path | None, docs_out: Path | None, no_cache: bool, against: str | None,
 ) -> None:  # fmt: skip
     """Generate the package for the config in DIR: models, descriptors, schemas, contracts,
-    registry, and the versioned snapshot. Writes nothing unless everything succeeds."""
-    settings = settings_for(config_dir, format=fmt, strict=strict, out=out, snapshot=snapshot)
+    registry, and the versioned snapshot (and the reference docs, with docs_out). Writes
+    nothing unless everything succeeds."""
+    settings = settings_for(
+        config_dir, format=fmt, strict=strict, out=out, snapshot=snapshot, docs_out=docs_out,
+        metadata_lint=metadata_lint,
+    )  # fmt: skip
     out_dir, snapshot_path = check_paths(settings, config_dir)
+    docs_dir = docs_path(settings, config_dir, out_dir, snapshot_path, default=False)
     from toolc.cache.uptodate import is_up_to_date
 
     # Under --strict the warnings matter, so nothing is skipped that would report them.
     if (
         not settings.strict
         and against is None
-        and is_up_to_date(config_dir, out_dir, snapshot_path, cache=not no_cache)
+        and is_up_to_date(config_dir, out_dir, snapshot_path, cache=not no_cache, docs_dir=docs_dir)
     ):
         click.echo(f"toolc build {config_dir}: up to date ({shown_path(out_dir)})", err=True)
         sys.exit(EXIT_OK)
@@ -95,8 +116,40 @@ def build(
         result = verbs.build(
             config_dir, out_dir, snapshot_path, write=True, strict=settings.strict,
             cache=not no_cache, against=against, notify=notify,
-            listing_budget=budget_of(settings),
+            listing_budget=budget_of(settings), docs_dir=docs_dir,
+            metadata_lint=settings.metadata_lint,
         )  # fmt: skip
-    written = f"wrote {shown_path(out_dir)} and {shown_path(snapshot_path)}"
+    docs = f", {shown_path(docs_dir)}" if docs_dir is not None else ""
+    written = f"wrote {shown_path(out_dir)}{docs} and {shown_path(snapshot_path)}"
     done = written if result.written else "nothing written"
     report(settings, result, "build", config_dir, done)
+
+
+@click.command()
+@config_dir_argument
+@format_option
+@strict_option
+@metadata_lint_option
+@out_option
+@docs_out_option
+def docs(
+    config_dir: Path, fmt: str | None, strict: bool | None, metadata_lint: bool | None,
+    out: Path | None, docs_out: Path | None,
+) -> None:  # fmt: skip
+    """Write the reference docs of the config in DIR: a Markdown page per mcp_server, llms.txt
+    and llms-full.txt, into --docs-out (default: the docs_out setting, else DIR/docs)."""
+    settings = settings_for(
+        config_dir, format=fmt, strict=strict, out=out, docs_out=docs_out,
+        metadata_lint=metadata_lint,
+    )  # fmt: skip
+    out_dir, snapshot_path = check_paths(settings, config_dir)
+    docs_dir = docs_path(settings, config_dir, out_dir, snapshot_path, default=True)
+    assert docs_dir is not None
+    from toolc.verbs.docs import write_docs
+
+    result = write_docs(
+        config_dir, docs_dir, Path.cwd(), notify, strict=settings.strict,
+        metadata_lint=settings.metadata_lint,
+    )  # fmt: skip
+    done = f"wrote {shown_path(docs_dir)}" if result.written else "nothing written"
+    report(settings, result, "docs", config_dir, done)

@@ -34,6 +34,16 @@ out_option = click.option(
     help="The generated package directory (its name is the package name). "
     "Default: DIR/generated/mcp_tools.",
 )  # fmt: skip
+metadata_lint_option = click.option(
+    "--metadata-lint/--no-metadata-lint", default=None,
+    help="Also report the metadata lint: tools without a title, arguments and enums without "
+    "a description, descriptions shorter than a sentence (default: the metadata_lint setting).",
+)  # fmt: skip
+docs_out_option = click.option(
+    "--docs-out", type=click.Path(file_okay=False, path_type=Path), default=None,
+    help="The reference docs directory (a page per mcp_server, llms.txt, llms-full.txt), "
+    "written with the package. Default: the docs_out setting; none.",
+)  # fmt: skip
 snapshot_option = click.option(
     "--snapshot", type=click.Path(dir_okay=False, path_type=Path), default=None,
     help="The versioned snapshot file. Default: DIR/mcp-tools.json.",
@@ -81,6 +91,36 @@ def check_paths(settings: Settings, config_dir: Path) -> tuple[Path, Path]:
     return out_dir, snapshot_path
 
 
+def docs_path(
+    settings: Settings, config_dir: Path, out_dir: Path, snapshot_path: Path, *, default: bool
+) -> Path | None:
+    """Where the reference docs go (None: not written; `default`: `toolc docs`, which always
+    writes them), or a usage error: the directory is replaced as one, like the output."""
+    if settings.docs_out is None and not default:
+        return None
+    docs_dir = settings.docs_dir(config_dir).resolve()
+    origin = settings.origin("docs_out")
+    said = f"{origin}: " if origin else ""
+    held = [
+        (config_dir.resolve(), "the config directory"),
+        (Path.cwd().resolve(), "the working directory"),
+        (Path.home().resolve(), "your home directory"),
+        (snapshot_path, "the snapshot"),
+    ]
+    for inside, what in held:
+        if inside.is_relative_to(docs_dir):
+            raise click.UsageError(
+                f"{said}the docs directory {docs_dir} would hold {what} ({inside}), and each "
+                "build replaces it as one; choose a directory of its own, like docs/tools"
+            )
+    if docs_dir.is_relative_to(out_dir) or out_dir.is_relative_to(docs_dir):
+        raise click.UsageError(
+            f"{said}the docs directory {docs_dir} and the output directory {out_dir} must not "
+            "hold one another; choose a docs directory beside the package"
+        )
+    return docs_dir
+
+
 def notify(message: str) -> None:
     click.echo(f"toolc: {message}", err=True)
 
@@ -121,8 +161,8 @@ no_cache_option = click.option(
 def build_options(command: F) -> F:
     """The options `check` and `build` share (one list, so the two cannot drift apart)."""
     for option in reversed(
-        (config_dir_argument, format_option, strict_option, out_option, snapshot_option,
-         no_cache_option, against_option)
+        (config_dir_argument, format_option, strict_option, metadata_lint_option, out_option,
+         snapshot_option, docs_out_option, no_cache_option, against_option)
     ):  # fmt: skip
         command = option(command)
     return command

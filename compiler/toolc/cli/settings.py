@@ -12,6 +12,7 @@ from toolc.diagnostics.render import FORMATS
 
 DEFAULT_OUT = Path("generated") / "mcp_tools"
 DEFAULT_SNAPSHOT = Path("mcp-tools.json")
+DEFAULT_DOCS = Path("docs")  # `toolc docs` without a docs_out setting
 
 
 class SettingsError(Exception):
@@ -25,6 +26,8 @@ class Settings:
     out: Path | None = None  # the generated package directory; its name is the package name
     snapshot: Path | None = None
     listing_budget: int | None = None  # tokens per mcp_server's tools/list (an estimate)
+    docs_out: Path | None = None  # the reference docs; `build` writes them only when set
+    metadata_lint: bool = False  # report the metadata lint (titles, descriptions)
     # Where each path setting came from, for messages: `--out`, or `pyproject.toml:3:1`.
     origins: tuple[tuple[str, str], ...] = ()
 
@@ -33,7 +36,8 @@ class Settings:
 
     def override(self, **flags: Any) -> Settings:
         given = {k: v for k, v in flags.items() if v is not None}
-        origins = dict(self.origins) | {k: f"--{k}" for k in given if k in ("out", "snapshot")}
+        paths = ("out", "snapshot", "docs_out")
+        origins = dict(self.origins) | {k: f"--{k.replace('_', '-')}" for k in given if k in paths}
         return replace(self, **given, origins=tuple(sorted(origins.items())))
 
     def out_dir(self, config_dir: Path) -> Path:
@@ -41,6 +45,10 @@ class Settings:
 
     def snapshot_path(self, config_dir: Path) -> Path:
         return self.snapshot if self.snapshot is not None else config_dir / DEFAULT_SNAPSHOT
+
+    def docs_dir(self, config_dir: Path) -> Path:
+        """Where `toolc docs` writes: the setting, else DIR/docs."""
+        return self.docs_out if self.docs_out is not None else config_dir / DEFAULT_DOCS
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -65,6 +73,7 @@ def load_settings(config_dir: Path) -> Settings:
         raise SettingsError(f"{pyproject}: [tool.toolc] must be a table")
     known: dict[str, type] = {
         "strict": bool, "format": str, "out": str, "snapshot": str, "listing_budget": int,
+        "docs_out": str, "metadata_lint": bool,
     }  # fmt: skip
     for key, value in table.items():
         if key not in known:
@@ -84,10 +93,12 @@ def load_settings(config_dir: Path) -> Settings:
     text = pyproject.read_text(encoding="utf-8")
     origins = tuple(
         (k, _located(pyproject, text, k))
-        for k in ("listing_budget", "out", "snapshot")
+        for k in ("docs_out", "listing_budget", "out", "snapshot")
         if k in table
     )
-    paths = {k: pyproject.parent / table.pop(k) for k in ("out", "snapshot") if k in table}
+    paths = {
+        k: pyproject.parent / table.pop(k) for k in ("out", "snapshot", "docs_out") if k in table
+    }
     return Settings(**table, **paths, origins=origins)
 
 

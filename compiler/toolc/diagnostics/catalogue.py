@@ -27,6 +27,8 @@ DIAGNOSTIC_GROUPS = {
     "schema": "The published schemas",
     "tools": "Rules across the declarations of tools.yaml",
     "policy": "tools.yaml and tool_policies.yaml together",
+    "prose": "Descriptions and names against the schemas",
+    "metadata": "The metadata lint (opt-in: `metadata_lint`)",
     "build": "The build: version guard and generated files",
 }
 

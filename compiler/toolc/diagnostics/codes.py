@@ -558,6 +558,89 @@ _RULES = [
 ]
 
 _RULES += [
+    # --- descriptions against the schemas ---------------------------------------------------
+    Rule(
+        "description-unknown-field",
+        W,
+        "prose",
+        "A tool's description names a result field its `returns` does not declare.",
+        "The model reads the description, not the schema: a description that promises "
+        '`data.total`, `{ items, total }` or "returns `page`" while `returns` has no such '
+        "field sends the agent after a value that never comes. Rename the field in the "
+        "description to a declared one (the message suggests the nearest), or declare it under "
+        "`returns:`. A name counts as a field only in those forms (a `data.` path, a brace list "
+        'of names, backticked names right after "returns"); plain words never do '
+        "(decision 0066).",
+    ),
+    Rule(
+        "description-field-outside-data",
+        W,
+        "prose",
+        "A description shows a result field at the top of the answer; it lives in `data`.",
+        "Every answer is the envelope `{ ok, data, meta }` (or `{ ok, error, meta }`): a tool's "
+        "own fields are inside `data`. A description written before the envelope, such as "
+        '"Returns { items, total }", tells the agent to read `items` at the top, where it '
+        "is not (ADR-016's debt 4). Write the path the agent must read: `data.items`, "
+        "`data.total`, or describe `data` in words.",
+    ),
+    Rule(
+        "description-unknown-arg",
+        W,
+        "prose",
+        "A description names an argument the tool does not have.",
+        'A tool or argument description that says "argument `x`" (or "parameter"), or '
+        "backticks a name that is close to one of the tool's arguments and known nowhere else "
+        "(not a field, an enum value, an error code, a type or a tool), points the model at an "
+        "argument that does not exist. Use the argument's real name (the message suggests "
+        "it), or declare the argument under `args_schema:`.",
+    ),
+    Rule(
+        "action-named-like-query",
+        W,
+        "prose",
+        "An action tool's name reads as read-only (get_, list_, consultar_...).",
+        "A transactional tool named `get_...`, `list_...`, `search_...` (or `consultar_`, "
+        "`listar_`, `buscar_`) looks safe to call freely: agents and reviewers take the name at "
+        "its word. Rename it for what it changes (`cancel_`, `update_`, `create_`), or, if it "
+        "only reads, make it a query (`tool_type: query`).",
+    ),
+    # --- the metadata lint (opt-in: metadata_lint) ------------------------------------------
+    Rule(
+        "tool-without-title",
+        W,
+        "metadata",
+        "A tool has no title.",
+        "Without `title:` clients show a title made from the name (`cancelar_pedidos` → "
+        "`Cancelar pedidos`). Add a short human-readable `title:`. Reported only with the "
+        "metadata lint on (`metadata_lint = true` in [tool.toolc], or `--metadata-lint`).",
+    ),
+    Rule(
+        "arg-without-description",
+        W,
+        "metadata",
+        "An argument has no description.",
+        "The model fills arguments from their descriptions. Add `description:` to the argument "
+        "(or to the shared type it references) saying what the value is and where it comes "
+        "from. Reported only with the metadata lint on.",
+    ),
+    Rule(
+        "enum-without-description",
+        W,
+        "metadata",
+        "An enum has no description of its values.",
+        "Enum members are names, not explanations: add `description:` beside `enum:` saying "
+        "what each value means (for an argument, when to choose it). Reported only with the "
+        "metadata lint on.",
+    ),
+    Rule(
+        "description-too-short",
+        W,
+        "metadata",
+        "A tool's description is shorter than a sentence.",
+        "A description of fewer than 3 words or 16 characters cannot tell the model when to "
+        "choose the tool. Say what it does, to what, and what it answers. Reported only with "
+        "the metadata lint on.",
+    ),
     # --- the build: version guard and generated files ------------------------------------------
     Rule(
         "version-not-bumped",

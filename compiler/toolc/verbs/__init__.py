@@ -5,6 +5,8 @@
     changes  = compile this and the baseline → the findings and bump verdict per tool
                (`toolc diff` prints them, `toolc bump` writes the versions)
     serve    = compile → run a mock server from the package in memory (`serve/`)
+    docs     = compile → write the reference docs alone (`verbs.docs`; `build` writes them
+               with the package when `docs_out` is set, `check` compares them)
     scaffold = compile → write one starting file, never overwriting
 
 The build cache wraps `compile` from outside (`cache.store`): it hands back the same
@@ -14,10 +16,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from toolc import workspace
 from toolc.cache.store import Store, open_store
+from toolc.checks.metadata import shown
 from toolc.diagnostics import sort_key
 from toolc.diagnostics.paths import shown_path
 from toolc.evolution.baseline import BaselineError, resolve
@@ -26,6 +30,7 @@ from toolc.evolution.previous import guard, read_previous
 from toolc.memory import collector_paused
 from toolc.pipeline import Compilation, compile
 from toolc.source.inputs import TOOLS_FILE, Inputs, inputs_of_texts, read_inputs
+from toolc.verbs.docs import docs_drift, docs_tree
 from toolc.verbs.listing import listing_costs, over_budget
 from toolc.verbs.output import BuildResult, compare_output, write_output
 
@@ -43,16 +48,22 @@ __all__ = [
 Notify = Callable[[str], None]
 
 
-def compile_config(config_dir: Path, cwd: Path | None = None, *, emit: bool = True) -> Compilation:
+def compile_config(
+    config_dir: Path, cwd: Path | None = None, *, emit: bool = True, metadata_lint: bool = False
+) -> Compilation:
     """The config in `config_dir`, compiled in memory (`toolc serve`, `diff`, `scaffold`, and
-    `check` before the first build, which stops after the checks)."""
+    `check` before the first build, which stops after the checks); the metadata lint's
+    warnings only with `metadata_lint`."""
     with collector_paused():
-        return compile(read_inputs(config_dir, cwd or Path.cwd()), emit=emit)
+        compiled = compile(read_inputs(config_dir, cwd or Path.cwd()), emit=emit)
+    return replace(compiled, diagnostics=shown(compiled.diagnostics, metadata_lint))
 
 
-def check_config(config_dir: Path, cwd: Path | None = None) -> Compilation:
+def check_config(
+    config_dir: Path, cwd: Path | None = None, *, metadata_lint: bool = False
+) -> Compilation:
     """The config checked, not emitted: `toolc check` before the first build."""
-    return compile_config(config_dir, cwd, emit=False)
+    return compile_config(config_dir, cwd, emit=False, metadata_lint=metadata_lint)
 
 
 def compile_baseline(tools: str, policies: str | None, where: str) -> Mapping[str, bytes]:
@@ -87,23 +98,28 @@ def build(
     notify: Notify | None = None,
     stats: bool = False,
     listing_budget: tuple[int, str] | None = None,
+    docs_dir: Path | None = None,
+    metadata_lint: bool = False,
 ) -> BuildResult:
     """compile → guard → write (or compare with the disk, when not `write`). With `stats` or
     a `listing_budget` (tokens, and where it was set) the result carries each server's
-    `tools/list` cost, and a listing over the budget is a warning."""
+    `tools/list` cost, and a listing over the budget is a warning. With `docs_dir` the
+    reference docs are written (compared) with the package, as one."""
     cwd = cwd or Path.cwd()
     inputs = read_inputs(config_dir, cwd)
     store = open_store(config_dir, out_dir, snapshot_path, notify) if cache else None
     compilation = _compiled(inputs, store)
     reread = store.reread if store is not None else None
-    result = BuildResult(compilation.diagnostics, compilation.sources, False, reread=reread)
+    # The cache keeps every diagnostic; what this run reports is chosen here.
+    diagnostics = shown(compilation.diagnostics, metadata_lint)
+    result = BuildResult(diagnostics, compilation.sources, False, reread=reread)
     if compilation.package is None or compilation.has_errors or (strict and result.diagnostics):
         return result
     snapshot_shown = shown_path(snapshot_path, cwd)
     previous = read_previous(
         snapshot_path, snapshot_shown, against, config_dir, out_dir, compile_baseline
     )
-    found = [*compilation.diagnostics, *guard(compilation, previous)]
+    found = [*diagnostics, *guard(compilation, previous)]
     costs = None
     if stats or listing_budget is not None:
         served = {name: d.server for name, d in compilation.tools.items() if d.enabled}
@@ -118,8 +134,12 @@ def build(
     if any(d.is_error or strict for d in result.diagnostics):  # under --strict a warning stops it
         return result
     if not write:
-        return compare_output(result, out_dir, previous, compilation, cwd)
-    return write_output(result, inputs, compilation, store, out_dir, snapshot_path, cwd, notify)
+        drift = docs_drift(compilation, docs_dir, cwd) if docs_dir is not None else ()
+        return compare_output(result, out_dir, previous, compilation, cwd, drift)
+    beside = (docs_tree(compilation, inputs, docs_dir),) if docs_dir is not None else ()
+    return write_output(
+        result, inputs, compilation, store, out_dir, snapshot_path, cwd, notify, beside
+    )
 
 
 def changes(

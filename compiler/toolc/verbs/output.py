@@ -3,7 +3,7 @@ under the output's lock, then let the cache remember it), or compare it with the
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -38,14 +38,21 @@ class BuildResult:
 
 
 def compare_output(
-    result: BuildResult, out_dir: Path, previous: Previous, compilation: Compilation, cwd: Path
+    result: BuildResult,
+    out_dir: Path,
+    previous: Previous,
+    compilation: Compilation,
+    cwd: Path,
+    docs: Iterable[Diagnostic] = (),
 ) -> BuildResult:
-    """`toolc check`: how the output and the snapshot on disk differ from this compile's."""
+    """`toolc check`: how the output and the snapshot on disk differ from this compile's
+    (`docs`: how the reference docs do, when the build writes them)."""
     files = compilation.files
     assert compilation.package is not None
     drift = workspace.compare(out_dir, files)
     found = list(result.diagnostics)
     found += drift_diagnostics(drift, out_dir, files, lambda p: shown_path(p, cwd))
+    found += docs
     new_snapshot = snapshot.render(compilation.package.snapshot).encode()
     if previous.snapshot_text != new_snapshot and (
         previous.snapshot_text is not None or out_dir.exists()
@@ -70,9 +77,10 @@ def write_output(
     snapshot_path: Path,
     cwd: Path,
     notify: Callable[[str], None] | None,
+    beside: tuple[workspace.Tree, ...] = (),
 ) -> BuildResult:
-    """`toolc build`: the package and the snapshot replace the old ones as one, or nothing
-    changes and a diagnostic says why."""
+    """`toolc build`: the package, the trees `beside` it (the reference docs) and the snapshot
+    replace the old ones as one, or nothing changes and a diagnostic says why."""
     package = compilation.package
     assert package is not None
     new_snapshot = snapshot.render(package.snapshot).encode()
@@ -84,18 +92,31 @@ def write_output(
         {rel: len(data) for rel, data in package.files.items()},
     )
     known = store.stats if store is not None else {}
-    try:
+
+    def commit() -> None:
         unverified = workspace.commit(
-            out_dir, package.files, manifest, snapshot_path, new_snapshot, known, notify
+            out_dir, package.files, manifest, snapshot_path, new_snapshot, known, notify, beside
         )
         if store is not None:
             # A file linked on its signature keeps it; only the others are looked at.
             stats = {rel: known[rel] for rel in package.files if rel in known}
             stats.update(workspace.signatures(out_dir, unverified))
             store.remember(compilation, manifest.inputs, stats)
+
+    return guarded(result, out_dir, cwd, commit)
+
+
+def guarded(
+    result: BuildResult, out_dir: Path, cwd: Path, commit: Callable[[], None]
+) -> BuildResult:
+    """Run `commit` (which writes `out_dir` and what goes with it): written, or a diagnostic
+    saying why nothing changed."""
+    try:
+        commit()
         workspace.finish_cleanup()
     except workspace.NotOwnedError as exc:
-        return _refused(result, [_not_owned(out_dir / rel, rel, cwd) for rel in exc.paths])
+        root = exc.root or out_dir
+        return _refused(result, [_not_owned(root / rel, rel, cwd) for rel in exc.paths])
     except workspace.LockTimeout as exc:
         return _refused(result, [_locked(exc, out_dir, cwd)])
     except OSError as exc:  # permissions, a full disk: the previous output stands
@@ -112,7 +133,8 @@ def _not_owned(path: Path, rel: str, cwd: Path) -> Diagnostic:
         "output-not-owned",
         Span.whole_file(shown_path(path, cwd)),
         f"toolc would overwrite {rel}, a file it did not write",
-        "move the file away, or choose another output directory with --out",
+        "move the file away, or choose another output directory (--out, or --docs-out for "
+        "the reference docs)",
     )
 
 

@@ -1,10 +1,17 @@
-"""The only layer that writes to disk: the generated package and the snapshot (commit.py, one
-build at a time under a lock beside the output, repairing what a killed build left), the
-user's config when asked (`toolc bump --write`), new files that are never overwritten
-(`toolc scaffold`), and the caches. Reading what it may overwrite is safe too: regular files
-only, never through a planted link, never more than their size."""
+"""The only layer that writes to disk: the generated package, the reference docs and the snapshot
+(committing.py, one build at a time under a lock beside the output, repairing what a killed
+build left), the user's config when asked (`toolc bump --write`), new files that are never
+overwritten (`toolc scaffold`), and the caches. Reading what it may overwrite is safe too:
+regular files only, never through a planted link, never more than their size."""
 
-from toolc.workspace.committing import GENERATED_MARK, NotOwnedError, commit, finish_cleanup
+from toolc.workspace.committing import (
+    GENERATED_MARK,
+    NotOwnedError,
+    Tree,
+    commit,
+    commit_tree,
+    finish_cleanup,
+)
 from toolc.workspace.compare import Drift, compare
 from toolc.workspace.files import (
     Signature,
@@ -29,7 +36,9 @@ __all__ = [
     "NotOwnedError",
     "OutputLockHeld",
     "Signature",
+    "Tree",
     "commit",
+    "commit_tree",
     "compare",
     "create_new",
     "digest",

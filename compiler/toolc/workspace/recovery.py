@@ -32,7 +32,18 @@ def _directories(parent: Path, prefix: str) -> list[Path]:
 
 
 def recover(out_dir: Path, snapshot_path: Path, notify: Callable[[str], None] | None) -> None:
+    recover_tree(out_dir, notify)
+    snapshot_prefix = f".{snapshot_path.name}{STAGING}"
+    for entry in os.listdir(snapshot_path.parent) if snapshot_path.parent.is_dir() else ():
+        if entry.startswith(snapshot_prefix):
+            (snapshot_path.parent / entry).unlink(missing_ok=True)
+
+
+def recover_tree(out_dir: Path, notify: Callable[[str], None] | None) -> None:
+    """One directory toolc owns files in (the output, the reference docs)."""
     parent, name = out_dir.parent, out_dir.name
+    if not parent.is_dir():
+        return
     for staging in _directories(parent, f".{name}{STAGING}"):
         remove_tree(staging)
     backups = _directories(parent, f".{name}{BACKUP}")
@@ -42,10 +53,6 @@ def recover(out_dir: Path, snapshot_path: Path, notify: Callable[[str], None] | 
             notify(f"restored {out_dir} as it was before an interrupted build")
     for backup in backups:
         _merge(backup, out_dir, notify)
-    snapshot_prefix = f".{snapshot_path.name}{STAGING}"
-    for entry in os.listdir(snapshot_path.parent) if snapshot_path.parent.is_dir() else ():
-        if entry.startswith(snapshot_prefix):
-            (snapshot_path.parent / entry).unlink(missing_ok=True)
 
 
 def move_late_files(backup: Path, out_dir: Path, owned: set[str], carried: set[str]) -> list[str]:

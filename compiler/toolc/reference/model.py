@@ -1,0 +1,167 @@
+"""The typed model of the reference docs, read from what the build publishes: each served
+tool's descriptor in `tools.json` (version, title, description, schemas, annotations) and its
+contract in `contracts/` (policy, error catalogue). Nothing comes from tools.yaml directly, so
+the docs say exactly what an agent is served and cannot drift from it (decision 0064)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from toolc.contract.framework import FRAMEWORK_ERRORS
+from toolc.reference.schema_text import Field, example_of, fields, literal, type_text
+
+
+@dataclass(frozen=True, slots=True)
+class Argument:
+    name: str
+    type: str
+    required: bool
+    default: str  # the JSON literal, or "" when none is declared
+    label: str
+    user_prompt: str
+    description: str
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorCode:
+    code: str
+    domain: bool  # declared by the tool, not one of the framework's own
+    retryable: str  # "yes", "no", or "varies" (the framework decides per failure)
+    hint: str
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    operation_type: str
+    confirmation: bool
+    pre_validator: str  # the tool's name, or ""
+    fail_open: bool
+    unknown_args: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolDoc:
+    name: str
+    version: str
+    title: str
+    description: str
+    arguments: tuple[Argument, ...]
+    result: tuple[Field, ...]
+    multi_item: bool
+    errors: tuple[ErrorCode, ...]
+    policy: Policy
+    hints: tuple[tuple[str, str], ...]  # the published MCP annotations, title aside
+    content: tuple[tuple[str, str], ...]  # declared content kind → its media types, in order
+    example: str  # example arguments as pretty JSON, or "" when the schemas offer none
+
+
+@dataclass(frozen=True, slots=True)
+class ServerDoc:
+    name: str
+    tools: tuple[ToolDoc, ...]  # by name
+
+
+def servers(files: Mapping[str, bytes], served_by: Mapping[str, str]) -> tuple[ServerDoc, ...]:
+    """The reference of each mcp_server that serves a tool, by name: `files` are the package's
+    (`tools.json`, `contracts/*.json`), `served_by` each enabled tool's server."""
+    listed = json.loads(files["tools.json"])["tools"]
+    by_server: dict[str, list[ToolDoc]] = {}
+    for published in sorted(listed, key=lambda d: d["name"]):
+        name = published["name"]
+        contract = json.loads(files[f"contracts/{name}.json"])
+        by_server.setdefault(served_by[name], []).append(_tool(published, contract))
+    return tuple(ServerDoc(name, tuple(by_server[name])) for name in sorted(by_server))
+
+
+def _tool(published: dict[str, Any], contract: dict[str, Any]) -> ToolDoc:
+    inputs = published["inputSchema"]
+    output = published.get("outputSchema", {})
+    defs = {**inputs.get("$defs", {}), **output.get("$defs", {})}
+    data = defs.get("envelope.Data", {})
+    hints = tuple(
+        (key, literal(value))
+        for key, value in published.get("annotations", {}).items()
+        if key != "title"
+    )
+    return ToolDoc(
+        name=published["name"],
+        version=published["_meta"]["version"],
+        title=published.get("title", ""),
+        description=published.get("description", ""),
+        arguments=_arguments(inputs),
+        result=tuple(fields(data, "data", defs)),
+        multi_item=contract.get("multi_item") is not None,
+        errors=_errors(output, contract.get("errors", {})),
+        policy=_policy(contract),
+        hints=hints,
+        content=tuple(
+            (kind, ", ".join(media))
+            for kind, media in published["_meta"].get("content", {}).items()
+        ),
+        example=_example(inputs, defs),
+    )
+
+
+def _arguments(inputs: dict[str, Any]) -> tuple[Argument, ...]:
+    required = set(inputs.get("required", ()))
+    return tuple(
+        Argument(
+            name,
+            type_text(schema),
+            name in required,
+            literal(schema["default"]) if "default" in schema else "",
+            str(schema.get("x-toolc-label", "")),
+            str(schema.get("x-toolc-user-prompt", "")),
+            str(schema.get("description", "")),
+        )
+        for name, schema in sorted(inputs.get("properties", {}).items())
+    )
+
+
+def _errors(output: dict[str, Any], domain: dict[str, Any]) -> tuple[ErrorCode, ...]:
+    """Every code the tool's envelope may carry (its published enum): the tool's own first,
+    then the framework's, each by name."""
+    info = output.get("$defs", {}).get("envelope.ErrorInfo", {})
+    codes = info.get("properties", {}).get("code", {}).get("enum", [*domain, *FRAMEWORK_ERRORS])
+    own = sorted(c for c in codes if c in domain)
+    framework = sorted(c for c in codes if c not in domain)
+    found = [
+        ErrorCode(c, True, "yes" if domain[c].get("retryable") else "no", domain[c].get("hint", ""))
+        for c in own
+    ]
+    for code in framework:
+        retryable, hint = FRAMEWORK_ERRORS.get(code, (None, None))
+        said = "varies" if retryable is None else "yes" if retryable else "no"
+        found.append(ErrorCode(code, False, said, hint or ""))
+    return tuple(found)
+
+
+def _policy(contract: dict[str, Any]) -> Policy:
+    policy = contract.get("policy", {})
+    pre = policy.get("pre_validation") or {}
+    return Policy(
+        operation_type=str(policy.get("operation_type", "")),
+        confirmation=bool(policy.get("require_confirmation")),
+        pre_validator=str(pre.get("tool", "")) if pre.get("enabled", True) else "",
+        fail_open=bool(pre.get("fail_open")),
+        unknown_args=str(contract.get("unknown_args", "ignore")),
+    )
+
+
+def _example(inputs: dict[str, Any], defs: Mapping[str, Any]) -> str:
+    """Arguments made of the values the schemas offer, when every required argument has one
+    (optional ones without a value are left out)."""
+    required = set(inputs.get("required", ()))
+    values: dict[str, Any] = {}
+    for name, schema in sorted(inputs.get("properties", {}).items()):
+        found, value = example_of(schema, defs)
+        if found:
+            values[name] = value
+        elif name in required:
+            return ""
+    if not values:
+        return ""
+    return json.dumps(values, ensure_ascii=False, indent=2, sort_keys=True)
