@@ -18,6 +18,7 @@ from conftest import ROOT, run_toolc
 from toolc.workspace import OutputLockHeld, lock_path
 
 SCRIPT = Path(__file__).resolve().parent / "runtime_support" / "crashing_build.py"
+KINDS = ("cache", "stats.json")  # the two files a build keeps in the cache directory
 USER_FILES = {"notes.txt": "mine\n", "mine/deep/x.txt": "also mine\n"}
 
 
@@ -116,6 +117,33 @@ def test_a_build_killed_at_any_step_is_repaired_by_the_next(
         cache = Path(os.environ["TOOLC_CACHE_DIR"])
         assert not [p for p in cache.iterdir() if p.name.endswith(".tmp")], point
         shutil.rmtree(config)
+
+
+def test_a_no_op_build_removes_the_cache_temporaries_of_a_killed_build(
+    states: tuple[Path, dict[str, bytes], bytes], tmp_path: Path
+) -> None:
+    """A build killed while saving its cache leaves a temporary; the next build may find the
+    output up to date and save nothing, so the no-op path sweeps it (only a dead pid's)."""
+    config = tmp_path / "cfg"
+    shutil.copytree(states[0], config)
+    cache = Path(os.environ["TOOLC_CACHE_DIR"])
+    others = {p.name for p in cache.iterdir()}
+    assert run_toolc("build", str(config)).returncode == 0
+    before = {p.name for p in cache.iterdir()}
+    assert run_toolc("build", str(config)).returncode == 0
+    assert {p.name for p in cache.iterdir()} == before  # a no-op: nothing new saved
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    assert dead.wait() == 0
+    ours = sorted({name.partition(".")[0] for name in before - others})
+    assert len(ours) == 1 and f"{ours[0]}.stats.json" in before, (ours, before)
+    planted = [cache / f".{ours[0]}.{kind}.{dead.pid}.k3y_9abc.tmp" for kind in KINDS]
+    alive = cache / f".{ours[0]}.cache.{os.getpid()}.zz1_0000.tmp"
+    for path in [*planted, alive]:
+        path.write_bytes(b"half a cache")
+    assert run_toolc("build", str(config)).returncode == 0
+    assert not any(p.exists() for p in planted)
+    assert alive.exists()  # a build still running: its temporary is left alone
+    alive.unlink()
 
 
 def test_a_file_written_while_the_build_runs_is_kept(

@@ -12,7 +12,15 @@ from pathlib import Path
 from toolc import __version__
 from toolc.cache import filestats
 from toolc.resources import data_dir
-from toolc.workspace import Manifest, Signature, digest, read_regular, save_cache_bytes, signature
+from toolc.workspace import (
+    Manifest,
+    Signature,
+    digest,
+    drop_dead_temps,
+    read_regular,
+    save_cache_bytes,
+    signature,
+)
 
 INPUT_FILES = ("tools.yaml", "tool_policies.yaml")
 
@@ -96,6 +104,8 @@ def is_up_to_date(
     except OSError:  # a generated file is missing
         return False
     if not suspects:
+        if record is not None:  # the build before may have been killed saving its cache
+            drop_dead_temps(record.parent, f".{record.name.partition('.')[0]}.")
         return True
     manifest = manifest or Manifest.read(out_dir)
     if manifest is None or set(manifest.files) != set(names):

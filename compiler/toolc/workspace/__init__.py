@@ -16,6 +16,7 @@ from toolc.workspace.compare import Drift, compare
 from toolc.workspace.files import (
     Signature,
     create_new,
+    drop_dead_temps,
     materialize,
     read_regular,
     replace_file,
@@ -42,6 +43,7 @@ __all__ = [
     "compare",
     "create_new",
     "digest",
+    "drop_dead_temps",
     "finish_cleanup",
     "lock_path",
     "materialize",

@@ -128,14 +128,24 @@ def save_cache_bytes(path: Path, data: bytes) -> None:
 
 
 def _drop_stale_temps(path: Path) -> None:
-    prefix = f".{path.name}."
-    for name in os.listdir(path.parent):
+    drop_dead_temps(path.parent, f".{path.name}.")
+
+
+def drop_dead_temps(directory: Path, prefix: str) -> None:
+    """Remove the cache temporaries (`<prefix>...<pid>.<random>.tmp`) of builds killed before
+    they renamed them: their pid is gone. A no-op build calls it too (it saves nothing, and the
+    build it follows may have been killed while saving)."""
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return
+    for name in names:
         if not (name.startswith(prefix) and name.endswith(".tmp")):
             continue
-        pid = name[len(prefix) :].partition(".")[0]
+        pid = name.rsplit(".", 3)[1] if name.count(".") >= 3 else ""
         if pid.isdigit() and not _alive(int(pid)):
             with contextlib.suppress(OSError):
-                os.unlink(path.parent / name)
+                os.unlink(directory / name)
 
 
 def _alive(pid: int) -> bool:
