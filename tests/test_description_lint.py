@@ -108,6 +108,32 @@ def test_a_field_in_an_array_of_a_shared_type_is_found(tmp_path: Path) -> None:
     assert _codes(config) == []
 
 
+def test_fields_of_union_branches_are_declared(tmp_path: Path) -> None:
+    config = _config(
+        tmp_path,
+        "    description: Reads data.next_cursor, data.page.size, `data.total` and data.page.sizes.\n"
+        "    returns:\n      type: object\n      properties:\n"
+        "        next_cursor: {anyOf: [{type: string}, {type: 'null'}]}\n"
+        "        page:\n          oneOf:\n"
+        "            - {type: object, properties: {size: {type: integer}}}\n"
+        "            - {type: object, properties: {offset: {type: integer}}}\n"
+        "      allOf: [{$ref: '#/types/Counted'}, false]\n"
+        "types:\n  Counted:\n    type: object\n    properties:\n      total: {type: integer}\n",
+    )
+    # `size` and `total` live in branches; `sizes` is in no branch of `page`
+    assert _codes(config) == [(6, "description-unknown-field")]
+
+
+def test_a_branch_whose_names_are_data_says_nothing(tmp_path: Path) -> None:
+    config = _config(
+        tmp_path,
+        "    description: Reads data.anything.\n"
+        "    returns:\n      type: object\n      properties:\n        x: {type: integer}\n"
+        "      anyOf:\n        - {type: object, additionalProperties: {type: string}}\n",
+    )
+    assert _codes(config) == []
+
+
 def test_a_multi_item_tool_reads_its_normalized_fields(tmp_path: Path) -> None:
     config = _config(
         tmp_path,

@@ -1,7 +1,8 @@
 """The fields a tool's envelope `data` declares, for the description lint: its `returns`, or
-for a multi-item tool the guide's normalized fields with `results[]` of its item. A path is
-found, missing (with the names that level does declare), or undecidable (a composition, or an
-object whose extra keys are data), when nothing may be said."""
+for a multi-item tool the guide's normalized fields with `results[]` of its item. A name in any
+branch of an `allOf`/`anyOf`/`oneOf` or `then`/`else` is declared. A path is found, missing
+(with the names that level does declare), or undecidable (an object whose extra keys are data,
+a `true` branch), when nothing may be said."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ from toolc.model import ToolDecl
 from toolc.model.schemas import ref_name
 from toolc.model.tools_file import Schema, SchemaKeywords
 
-# Keywords after which the declared properties are not the whole story.
-_OPEN = frozenset({"oneOf", "anyOf", "allOf", "not", "if", "then", "else", "patternProperties"})
+# Keywords whose keys are data, not names a schema declares.
+_OPEN = frozenset({"patternProperties", "unevaluatedProperties"})
+# Keywords whose branches may each declare fields: a name in any of them is declared.
+_BRANCHES = ("allOf", "anyOf", "oneOf")
 ENVELOPE_KEYS = frozenset({"ok", "data", "error", "meta"})
 
 
@@ -40,44 +43,72 @@ class DataShape:
         return self.multi_item is not None or self.returns is not None
 
     def top_level(self) -> tuple[str, ...]:
-        found = self._children(None, ())
+        found = self._children([], ())
         return tuple(found) if found is not None else ()
 
     def lookup(self, path: tuple[str, ...]) -> Lookup:
-        node: SchemaKeywords | None = None
+        nodes: list[SchemaKeywords] = []
         for depth, name in enumerate(path):
-            children = self._children(node, path[:depth])
+            children = self._children(nodes, path[:depth])
             if children is None:
                 return Lookup(False, undecidable=True)
             if name not in children:
                 return Lookup(False, depth=depth, siblings=tuple(children))
-            node = children[name]
-            if node is None:  # a framework field: what it holds is the framework's
+            found = children[name]
+            if found is None:  # a framework field: what it holds is the framework's
                 return Lookup(True)
+            nodes = found
         return Lookup(True)
 
     def _children(
-        self, node: SchemaKeywords | None, above: tuple[str, ...]
-    ) -> dict[str, SchemaKeywords | None] | None:
+        self, nodes: list[SchemaKeywords], above: tuple[str, ...]
+    ) -> dict[str, list[SchemaKeywords] | None] | None:
+        """The names declared at one level, each with the schemas that may hold it (several
+        where union branches declare it alike); None when the level's names are data."""
         if not above and self.multi_item is not None:
-            return {f: self.multi_item if f == "results" else None for f in MULTI_ITEM_FIELDS}
+            item = [self.multi_item]
+            return {f: item if f == "results" else None for f in MULTI_ITEM_FIELDS}
         if not above:
-            node = self.returns
-        if node is None:
-            return {}
-        node = self._resolved(node)
-        if node is None or _OPEN & node.model_fields_set:
-            return None
-        while node.items is not None and not node.properties:  # arrays are stepped through
-            item = _keywords(node.items.root)
-            inner = self._resolved(item) if item is not None else None
-            if inner is None:
+            nodes = [self.returns] if self.returns is not None else []
+        found: dict[str, list[SchemaKeywords] | None] = {}
+        for node in nodes:
+            if not self._collect(node, found):
                 return None
-            node = inner
+        return found
+
+    def _collect(
+        self,
+        node: SchemaKeywords,
+        found: dict[str, list[SchemaKeywords] | None],
+        within: frozenset[int] = frozenset(),
+    ) -> bool:
+        """Add what `node` declares to `found`; False: its names cannot be known (`within`:
+        the schemas this one is a branch of, so a type that contains itself ends)."""
+        resolved = self._resolved(node)
+        if resolved is None or id(resolved) in within or _OPEN & resolved.model_fields_set:
+            return False
+        node, within = resolved, within | {id(resolved)}
+        if node.items is not None and not node.properties:  # arrays are stepped through
+            item = _keywords(node.items.root)
+            return item is not None and self._collect(item, found, within)
         extra = node.additionalProperties
         if extra is not None and extra.root is not False:
-            return None  # a map: its keys are data, not names the schema declares
-        return {name: _keywords(sub.root) for name, sub in (node.properties or {}).items()}
+            return False  # a map: its keys are data, not names the schema declares
+        for name, sub in (node.properties or {}).items():
+            keywords = _keywords(sub.root)
+            if keywords is None or (name in found and found[name] is None):
+                found[name] = None  # `true`/`false`: nothing more may be said below it
+            else:
+                found[name] = [*(found.get(name) or []), keywords]
+        branches = [b for key in _BRANCHES for b in getattr(node, key) or ()]
+        branches += [b for b in (node.then, node.else_) if b is not None]
+        for branch in branches:
+            if branch.root is False:
+                continue  # a branch no value takes declares nothing
+            keywords = _keywords(branch.root)
+            if keywords is None or not self._collect(keywords, found, within):
+                return False
+        return True
 
     def _resolved(self, node: SchemaKeywords) -> SchemaKeywords | None:
         seen: set[str] = set()
