@@ -174,7 +174,10 @@ def test_toolc_docs_and_the_docs_out_setting(config: Path) -> None:
         config / "docs" / "retail.md"
     ).read_bytes()
     (config / "reference" / "retail.md").write_text("stale\n")
-    checked = run_toolc("check", ".", cwd=config)
+    checked = run_toolc("check", ".", "--diff", cwd=config)
     assert checked.returncode == 1 and "reference/retail.md" in checked.stderr
+    # --diff shows the docs too, under their directory's name
+    assert "--- a/reference/retail.md\n+++ b/reference/retail.md\n" in checked.stdout
+    assert "-stale\n" in checked.stdout and "a/reference/llms.txt" not in checked.stdout
     inside = run_toolc("build", ".", "--docs-out", "generated/mcp_tools/docs", cwd=config)
     assert inside.returncode == 2 and "must not hold one another" in inside.stderr

@@ -80,6 +80,9 @@ def check(
         from toolc.workspace.textdiff import unified
 
         sys.stdout.write(unified(out_dir, result.drift, result.files))
+        if result.docs is not None:  # the docs' paths start with their directory's name
+            docs = result.docs
+            sys.stdout.write(unified(docs.root, docs.drift, docs.files, f"{docs.root.name}/"))
     tools = result.tool_count
     report(settings, result, "check", config_dir, f"ok: {tools} tool(s), output up to date")
 

@@ -134,8 +134,8 @@ def build(
     if any(d.is_error or strict for d in result.diagnostics):  # under --strict a warning stops it
         return result
     if not write:
-        drift = docs_drift(compilation, docs_dir, cwd) if docs_dir is not None else ()
-        return compare_output(result, out_dir, previous, compilation, cwd, drift)
+        docs = docs_drift(compilation, docs_dir, cwd) if docs_dir is not None else None
+        return compare_output(result, out_dir, previous, compilation, cwd, docs)
     beside = (docs_tree(compilation, inputs, docs_dir),) if docs_dir is not None else ()
     return write_output(
         result, inputs, compilation, store, out_dir, snapshot_path, cwd, notify, beside

@@ -5,20 +5,19 @@ rules hold (never a user's file overwritten, an old page deleted only while it i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
 from toolc import __version__, workspace
 from toolc.cache.uptodate import inputs_digest
 from toolc.checks.metadata import shown
-from toolc.diagnostics import Diagnostic
 from toolc.diagnostics.paths import shown_path
 from toolc.memory import collector_paused
 from toolc.pipeline import Compilation, compile
 from toolc.reference import docs_files
 from toolc.source.inputs import INPUT_NAMES, Inputs, read_inputs
-from toolc.verbs.output import BuildResult, guarded
+from toolc.verbs.output import BuildResult, DocsDrift, guarded
 from toolc.workspace.drift import drift_diagnostics
 
 
@@ -42,11 +41,11 @@ def docs_tree(compilation: Compilation, inputs: Inputs, docs_dir: Path) -> works
     return workspace.Tree(docs_dir, files, manifest)
 
 
-def docs_drift(compilation: Compilation, docs_dir: Path, cwd: Path) -> Iterator[Diagnostic]:
-    """`check`: how the docs on disk differ from what a build would write (output-* codes)."""
+def docs_drift(compilation: Compilation, docs_dir: Path, cwd: Path) -> DocsDrift:
     files = reference(compilation)
     drift = workspace.compare(docs_dir, files)
-    yield from drift_diagnostics(drift, docs_dir, files, lambda p: shown_path(p, cwd))
+    found = drift_diagnostics(drift, docs_dir, files, lambda p: shown_path(p, cwd))
+    return DocsDrift(docs_dir, drift, files, tuple(found))
 
 
 def write_docs(

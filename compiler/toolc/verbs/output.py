@@ -3,7 +3,7 @@ under the output's lock, then let the cache remember it), or compare it with the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -22,6 +22,16 @@ from toolc.workspace.drift import drift_diagnostics
 
 
 @dataclass(frozen=True, slots=True)
+class DocsDrift:
+    """`check`: how the docs on disk differ from what a build would write."""
+
+    root: Path
+    drift: Drift
+    files: dict[str, bytes]
+    diagnostics: tuple[Diagnostic, ...]  # output-* codes, one per file
+
+
+@dataclass(frozen=True, slots=True)
 class BuildResult:
     diagnostics: list[Diagnostic]
     sources: dict[str, str]
@@ -31,6 +41,7 @@ class BuildResult:
     reread: frozenset[str] | None = None  # an incremental build: the tools read again
     tool_count: int = 0
     costs: list[ServerCost] | None = None  # each server's tools/list, when asked for
+    docs: DocsDrift | None = None  # `check` with docs_out: how the docs differ
 
     @property
     def has_errors(self) -> bool:
@@ -43,7 +54,7 @@ def compare_output(
     previous: Previous,
     compilation: Compilation,
     cwd: Path,
-    docs: Iterable[Diagnostic] = (),
+    docs: DocsDrift | None = None,
 ) -> BuildResult:
     """`toolc check`: how the output and the snapshot on disk differ from this compile's
     (`docs`: how the reference docs do, when the build writes them)."""
@@ -52,7 +63,7 @@ def compare_output(
     drift = workspace.compare(out_dir, files)
     found = list(result.diagnostics)
     found += drift_diagnostics(drift, out_dir, files, lambda p: shown_path(p, cwd))
-    found += docs
+    found += docs.diagnostics if docs is not None else ()
     new_snapshot = snapshot.render(compilation.package.snapshot).encode()
     if previous.snapshot_text != new_snapshot and (
         previous.snapshot_text is not None or out_dir.exists()
@@ -65,7 +76,7 @@ def compare_output(
                 "run `toolc build`",
             )
         )
-    return replace(result, diagnostics=sorted(found, key=sort_key), drift=drift)
+    return replace(result, diagnostics=sorted(found, key=sort_key), drift=drift, docs=docs)
 
 
 def write_output(

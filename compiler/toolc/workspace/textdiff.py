@@ -12,11 +12,11 @@ def _lines(data: bytes) -> list[str]:
     return data.decode("utf-8", "replace").splitlines(keepends=True)
 
 
-def unified(out_dir: Path, drift: Drift, files: dict[str, bytes]) -> str:
+def unified(out_dir: Path, drift: Drift, files: dict[str, bytes], prefix: str = "") -> str:
     chunks: list[str] = []
     for rel in sorted({*drift.missing, *drift.changed, *drift.orphaned}):
         on_disk = out_dir / rel
         old = _lines(read_regular(on_disk) or b"")
         new = _lines(files[rel]) if rel in files else []
-        chunks.extend(difflib.unified_diff(old, new, f"a/{rel}", f"b/{rel}"))
+        chunks.extend(difflib.unified_diff(old, new, f"a/{prefix}{rel}", f"b/{prefix}{rel}"))
     return "".join(chunks)
