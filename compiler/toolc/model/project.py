@@ -75,6 +75,7 @@ class Project:
     spans: SourceSpans
     bump_policy: BumpPolicy = "semver"
     accepted_breaks: tuple[AcceptedBreak, ...] = ()
+    servers: tuple[str, ...] = ()  # the servers `servers:` has settings for
     damage: Damage | None = None  # what schema errors left undecided; None: all validated
 
     def declares(self, name: str) -> bool:
@@ -157,5 +158,6 @@ def lower(
         spans=spans,
         bump_policy=tools_data.get("bump_policy") or "semver",
         accepted_breaks=breaks,
+        servers=tuple(servers),
         damage=damage,
     )

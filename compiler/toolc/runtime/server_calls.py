@@ -167,7 +167,8 @@ class ToolCalls:
             raise
         except BaseException:  # noqa: BLE001 -- nothing may escape to the client
             outcome = seal_error(tool.spec, internal_error(tool.spec, "Server failure"))
-        if isinstance(outcome, Sealed):  # final: an InputRequiredResult answers nothing yet
+        # Final: an InputRequiredResult (a question for the user) answers nothing yet.
+        if isinstance(outcome, Sealed):
             outcome = await self.hooks.answered(
                 tool.spec, tool.ceiling, outcome, watch, ctx.request_id
             )

@@ -6,7 +6,8 @@ prometheus_client only then, since a generated package has no extras.
 
 The time a user spends answering a confirmation is not the tool's: `waiting_for_user` takes
 it out of the duration (in-request elicitation), and a 2026-07-28 two-request confirmation is
-observed once, by the request that carries the answer (the first answers no envelope)."""
+observed once, by the request that carries the answer (the first answers no envelope).
+"""
 
 from __future__ import annotations
 
@@ -121,4 +122,7 @@ def exposition(registry: Any) -> tuple[bytes, str]:
     """The registry in Prometheus' text format, and its content type."""
     import prometheus_client
 
-    return prometheus_client.generate_latest(registry), prometheus_client.CONTENT_TYPE_LATEST
+    return (
+        prometheus_client.generate_latest(registry),
+        prometheus_client.CONTENT_TYPE_LATEST,
+    )
