@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
-from runtime_support.harness import SUPPORT, EXAMPLES, Connection, _free_port, _wait_for, package
+from runtime_support.harness import EXAMPLES, SUPPORT, Connection, _free_port, _wait_for, package
 
 RETAIL = EXAMPLES / "retail" / "generated" / "mcp_tools"
 OK = {"order_ids": ["P-100"]}
@@ -158,8 +158,12 @@ def test_a_stdio_server_reports_to_its_observer(pkg: Path, tmp_path: Path, mode:
     assert [(o[0], o[1], o[2], o[4]) for o in observed] == [
         ("cancelar_pedidos", version, "ok", True),
         ("cancelar_pedidos", version, "CONFIRMATION_DECLINED", False),
-        ("consultar_pedidos", conn.published["consultar_pedidos"]["_meta"]["version"],
-         "ALL_ITEMS_FAILED", False),  # fmt: skip
+        (
+            "consultar_pedidos",
+            conn.published["consultar_pedidos"]["_meta"]["version"],
+            "ALL_ITEMS_FAILED",
+            False,
+        ),
     ]
     assert observed[0][3] < 0.9 and observed[1][3] < 0.9  # the user's second is not the tool's
 

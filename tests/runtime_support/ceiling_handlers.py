@@ -19,7 +19,9 @@ def _item(n: int) -> dict[str, Any]:
 
 def _filled(budget: int, extra: int) -> list[dict[str, Any]]:
     items: list[dict[str, Any]] = []
-    while len(json.dumps({"results": [*items, _item(len(items))]}, separators=(",", ":"))) <= budget:
+    while (
+        len(json.dumps({"results": [*items, _item(len(items))]}, separators=(",", ":"))) <= budget
+    ):
         items.append(_item(len(items)))
     return items + [_item(len(items) + i) for i in range(extra)]
 
@@ -34,7 +36,8 @@ class Handlers(RetailHandlers):
         if chosen is None:
             return await super().consultar_pedidos(args, ctx)
         results = [
-            ConsultarPedidosItem.model_validate(i) for i in _filled(ctx.budget_bytes, wanted[chosen])
+            ConsultarPedidosItem.model_validate(i)
+            for i in _filled(ctx.budget_bytes, wanted[chosen])
         ]
         if chosen == "P-802":
             return Reply(Items(results), secondary_failure=ToolFailure("NOT_DECLARED", ""))

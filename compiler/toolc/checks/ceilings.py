@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from toolc.checks.context import CheckContext
+from toolc.contract.reserve import refusal_bytes
 from toolc.diagnostics import Diagnostic, diag
 from toolc.diagnostics.suggest import did_you_mean
-from toolc.contract.reserve import refusal_bytes
 from toolc.model.ceilings import reserve_of, smallest_ceiling
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from toolc.contract.framework import FRAMEWORK_ERRORS
 
 # The handler's smallest multi-item data: what the normalized fields are added to.
-_BARE = {"results": []}
+_BARE: dict[str, Any] = {"results": []}
 # No answer is larger than this many bytes in practice: the digits of `responseBytes`.
 _SIZE_DIGITS = 20
 _ERROR_ID = "0" * 32  # a uuid4 hex, as the server writes it

@@ -15,8 +15,8 @@ from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from .server_confirmation import RequestStates, ask, binding, message, visible
 from .server_ceilings import ceiling_of
+from .server_confirmation import RequestStates, ask, binding, message, visible
 from .server_content import DeclaredContent
 from .server_hooks import CallHooks
 from .server_items import BadReturn

@@ -1,9 +1,10 @@
 """Response ceilings (ADR-016: "teto de resposta cobre o envelope"): a tool's answer is
-judged by the bytes of the text that leaves, envelope included, and an answer over its
-ceiling is never sent: RESPONSE_TOO_LARGE says so, with the sizes in `details`. Only the
-envelope's text block counts; content blocks (images, audio, links, resources) do not
-(decision 0080). The handler sees its data budget, `ceiling − reserve`, in its ToolContext:
-the reserve is the worst-case envelope around its data, computed by toolc per tool."""
+judged by the bytes of the text that leaves, envelope included, and an answer over
+its ceiling is never sent: RESPONSE_TOO_LARGE says so, with the sizes in `details`.
+Only the envelope's text block counts; content blocks (images, audio, links,
+resources) do not (decision 0080). The handler sees its data budget, `ceiling −
+reserve`, in its ToolContext: the reserve is the worst-case envelope around its data,
+computed by toolc per tool."""
 
 from __future__ import annotations
 
@@ -35,9 +36,9 @@ def ceiling_of(spec: object) -> Ceiling | None:
 
 
 def enforce(spec: SpecLike, ceiling: Ceiling | None, sealed: Sealed) -> Sealed:
-    """`sealed` when its text fits the ceiling; otherwise RESPONSE_TOO_LARGE (its content
-    blocks dropped with the answer). The refusal is small and always sent: toolc refuses a
-    ceiling too small to hold it (`response-ceiling-too-small`)."""
+    """`sealed` when its text fits the ceiling; otherwise RESPONSE_TOO_LARGE (its
+    content blocks dropped with the answer). The refusal is small and always sent: toolc
+    refuses a ceiling too small to hold it (`response-ceiling-too-small`)."""
     if ceiling is None:
         return sealed
     size = len(sealed.text.encode("utf-8"))

@@ -1,9 +1,9 @@
-"""The HTTP server's own endpoints beside `/mcp`: `/healthz` (serving, the tool count and
-each tool's version, as JSON) and, when metrics are on, `/metrics` (Prometheus' text
-format). They answer GET only, pass the same Host/Origin checks as `/mcp` (a rebinding
-page must not read them) and, when the server has a bearer token, require it too
-(decision 0081). What they report is registered by `build_server` beside the SDK server,
-which has no room for it."""
+"""The HTTP server's own endpoints beside `/mcp`: `/healthz` (serving, the tool count
+and each tool's version, as JSON) and, when metrics are on, `/metrics` (Prometheus'
+text format). They answer GET only, pass the same Host/Origin checks as `/mcp` (a
+rebinding page must not read them) and, when the server has a bearer token, require
+it too (decision 0081). What they report is registered by `build_server` beside the
+SDK server, which has no room for it."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """What happens to every sealed answer before it leaves: the response ceiling, then one
-metrics observation and one audit record (decisions 0078-0080). Kept out of the call path
-(server_calls) so that path only says where the answer is final."""
+metrics observation and one audit record (decisions 0078-0080). Kept out of the call
+path (server_calls) so that path only says where the answer is final."""
 
 from __future__ import annotations
 

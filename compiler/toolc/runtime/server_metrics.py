@@ -1,13 +1,14 @@
 """How long each `tools/call` took and how it ended: one `Observation` per request that
-answers an envelope, its `error_type` exactly the envelope's code (`ok` for success: one
-label per outcome, decision 0078). Observers are plain callables (the stdio servers' hook);
-`prometheus_observer` records them in the `mcp_tool_duration_seconds` histogram, importing
-prometheus_client only then, since a generated package has no extras.
+answers an envelope, its `error_type` exactly the envelope's code (`ok` for success:
+one label per outcome, decision 0078). Observers are plain callables (the stdio
+servers' hook); `prometheus_observer` records them in the `mcp_tool_duration_seconds`
+histogram, importing prometheus_client only then, since a generated package has no
+extras.
 
-The time a user spends answering a confirmation is not the tool's: `waiting_for_user` takes
-it out of the duration (in-request elicitation), and a 2026-07-28 two-request confirmation is
-observed once, by the request that carries the answer (the first answers no envelope).
-"""
+The time a user spends answering a confirmation is not the tool's: `waiting_for_user`
+takes it out of the duration (in-request elicitation), and a 2026-07-28 two-request
+confirmation is observed once, by the request that carries the answer (the first answers
+no envelope)."""
 
 from __future__ import annotations
 
@@ -61,7 +62,7 @@ def start_call() -> CallWatch:
 
 
 def mark_confirmed() -> bool:
-    """Record that the user confirmed the running call; True, for the call path's flag."""
+    """Record that the user confirmed the running call (True: the call path's flag)."""
     watch = _CURRENT.get()
     if watch is not None:
         watch.confirmed = True

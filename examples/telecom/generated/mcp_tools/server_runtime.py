@@ -37,9 +37,9 @@ from .server_outputs import FormatCheck
 from .server_types import Items, Reply, ToolContext, ToolFailure, ToolSpecLike
 
 __all__ = [
+    "Audio",
     "AuditHook",
     "AuditRecord",
-    "Audio",
     "EmbeddedBlob",
     "EmbeddedText",
     "Image",
@@ -79,8 +79,8 @@ def build_server(
     `handlers`: an object with one `async def <tool module name>(args, ctx)` per
     served tool and per pre-validator they use. `metrics`: record
     `mcp_tool_duration_seconds` with prometheus_client (served at `/metrics` over HTTP);
-    `observer`: called with one `Observation` per answered call (any transport); `audit`:
-    called with one `AuditRecord` per answered call, after sealing."""
+    `observer`: called with one `Observation` per answered call (any transport);
+    `audit`: called with one `AuditRecord` per answered call, after sealing."""
     specs = {
         d["name"]: tools[d["name"]]
         for d in descriptors
