@@ -656,7 +656,7 @@ _RULES += [
     ),
     Rule(
         "unknown-server-settings",
-        E,
+        W,
         "tools",
         "`servers:` has settings for a server no tool serves on.",
         "Each key of `servers:` must be the `mcp_server` of some tool: settings for another "
