@@ -102,7 +102,7 @@ def test_success_is_typed_with_the_generated_models(retail: Live, pkg: Any) -> N
     assert isinstance(envelope.data, pkg.ConsultarPedidosData)
     assert all(isinstance(i, pkg.ConsultarPedidosItem) for i in envelope.data.results)
     assert envelope.data.results[0].status == "shipped"
-    assert envelope.meta.tool == "consultar_pedidos" and envelope.meta.version == "2.0.0"
+    assert envelope.meta.tool == "consultar_pedidos" and envelope.meta.version == "3.0.0"
     assert envelope.dropped == ()
     multi = envelope.multi_item
     assert multi is not None and multi.status == "SUCCESS" and multi.failed == ()

@@ -271,7 +271,7 @@ def test_unclassified_change_needs_a_patch() -> None:
 
 def test_contract_version_reads_the_meta_const() -> None:
     contract = contracts(ROOT / "examples" / "retail")["consultar_pedidos"]
-    assert contract_version(contract) == "2.0.0"
+    assert contract_version(contract) == "3.0.0"
     assert contract_version({}) is None
 
 

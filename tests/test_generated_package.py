@@ -130,7 +130,7 @@ def _output_validator(package: Path, tool: str) -> jsonschema.Draft202012Validat
 
 
 RETAIL = EXAMPLES[[e.name for e in EXAMPLES].index("retail")] / "generated" / "mcp_tools"
-META = {"tool": "consultar_pedidos", "version": "2.0.0"}
+META = {"tool": "consultar_pedidos", "version": "3.0.0"}
 RESULTS = [{"order_id": "P-1", "ok": True, "status": "paid"}, {"order_id": "P-2", "ok": False}]
 DATA = {
     "results": RESULTS,

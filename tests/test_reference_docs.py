@@ -43,7 +43,7 @@ def test_llms_txt_follows_the_convention() -> None:
     assert links == [
         "- [Cancelar pedidos](retail.md#cancelar_pedidos): `cancelar_pedidos` 2.0.0. "
         "Cancela um ou mais pedidos.",
-        "- [Consultar pedidos](retail.md#consultar_pedidos): `consultar_pedidos` 2.0.0. "
+        "- [Consultar pedidos](retail.md#consultar_pedidos): `consultar_pedidos` 3.0.0. "
         "Consulta o estado de um ou mais pedidos.",
     ]
     full = _reference(RETAIL)["llms-full.txt"].decode()

@@ -103,7 +103,9 @@ def status(data: dict[str, Any]) -> tuple[str, bool, int, int, int]:
 
 
 def test_runtime_modules_import_only_stdlib_pydantic_and_mcp() -> None:
-    allowed = {"pydantic", "mcp", "anyio", "uvicorn"}
+    # starlette: the SDK's own HTTP stack (mcp depends on it), for /healthz and /metrics;
+    # prometheus_client: imported only when metrics are on (server_metrics).
+    allowed = {"pydantic", "mcp", "anyio", "uvicorn", "starlette", "prometheus_client"}
     for path in sorted(RUNTIME.glob("server_*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):

@@ -20,6 +20,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
+import anyio
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 from jsonschema import Draft202012Validator
 from mcp import Client, StdioServerParameters, types
@@ -81,11 +82,14 @@ class Asker:
 
     def __init__(self) -> None:
         self.action = "accept"
+        self.delay = 0.0  # seconds the user takes to answer
         self.questions: list[types.ElicitRequestFormParams] = []
 
     async def __call__(self, context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
         assert isinstance(params, types.ElicitRequestFormParams)
         self.questions.append(params)
+        if self.delay:
+            await anyio.sleep(self.delay)
         if self.action == "accept":
             return types.ElicitResult(action="accept", content={"confirm": True})
         if self.action == "accept-false":
@@ -106,11 +110,12 @@ class Connection:
         elicitation: bool = True,
         log: Path | None = None,
         http: bool = False,
+        env: dict[str, str] | None = None,
     ) -> None:
         self.pkg = pkg
         self.published = descriptors(pkg)
         self.asker = Asker()
-        env = {"PYTHONPATH": os.pathsep.join([str(pkg.parent), str(SUPPORT)])}
+        env = {"PYTHONPATH": os.pathsep.join([str(pkg.parent), str(SUPPORT)]), **(env or {})}
         if log is not None:
             env["RUNTIME_TEST_LOG"] = str(log)
         args = [str(SUPPORT / "serve.py"), pkg.name, handlers]
@@ -125,6 +130,7 @@ class Connection:
             env["RUNTIME_TEST_HTTP_PORT"] = str(port)
             self.process = subprocess.Popen([sys.executable, *args], env=env)
             _wait_for(port)
+            self.port = port
             target = f"http://127.0.0.1:{port}/mcp"
         self.client = Client(
             target,

@@ -4,7 +4,10 @@ Serves a generated package (with the server runtime copied in, as the build ship
 over stdio (or Streamable HTTP on 127.0.0.1:RUNTIME_TEST_HTTP_PORT), with the handlers of
 HANDLERS_MODULE. RUNTIME_TEST_LOG names the file the server logs to; RUNTIME_TEST_HOST,
 RUNTIME_TEST_ALLOW_HOSTS (comma-separated) and RUNTIME_TEST_TOKEN_ENV (the variable holding
-a bearer token) shape the HTTP server."""
+a bearer token) shape the HTTP server. RUNTIME_TEST_METRICS=1 turns metrics on;
+RUNTIME_TEST_AUDIT names a file each audit record is appended to (one JSON line), and
+RUNTIME_TEST_AUDIT_FAILS=1 makes the hook raise after writing it; RUNTIME_TEST_OBSERVE names
+a file each metrics observation is appended to (the stdio servers' hook)."""
 
 from __future__ import annotations
 
@@ -14,6 +17,34 @@ import logging
 import os
 import sys
 from importlib import resources
+from typing import Any
+
+
+def _audit(path: str, fails: bool) -> Any:
+    def hook(record: Any) -> None:
+        line = {
+            "tool": record.tool,
+            "version": record.version,
+            "outcome": record.outcome,
+            "error_id": record.error_id,
+            "confirmed": record.confirmed,
+            "data": record.data,
+        }
+        with open(path, "a", encoding="utf-8") as out:
+            out.write(json.dumps(line, ensure_ascii=False) + "\n")
+        if fails:
+            raise RuntimeError("the audit store is down")
+
+    return hook
+
+
+def _observer(path: str) -> Any:
+    def observe(o: Any) -> None:
+        line = [o.tool, o.version, o.error_type, o.seconds, o.confirmed]
+        with open(path, "a", encoding="utf-8") as out:
+            out.write(json.dumps(line) + "\n")
+
+    return observe
 
 
 def main() -> None:
@@ -33,6 +64,11 @@ def main() -> None:
         server=server,
         name=f"test-{package}",
         version="0.0.1",
+        metrics=os.environ.get("RUNTIME_TEST_METRICS") == "1",
+        observer=_observer(seen) if (seen := os.environ.get("RUNTIME_TEST_OBSERVE")) else None,
+        audit=_audit(audit, os.environ.get("RUNTIME_TEST_AUDIT_FAILS") == "1")
+        if (audit := os.environ.get("RUNTIME_TEST_AUDIT"))
+        else None,
     )
     port = os.environ.get("RUNTIME_TEST_HTTP_PORT")
     if port:

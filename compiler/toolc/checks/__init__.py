@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 from toolc.checks import (
     accepts,
     breaks,
+    ceilings,
     fragments,
     metadata,
     names,
@@ -36,6 +37,7 @@ CHECKS: tuple[Check, ...] = (
     *breaks.CHECKS,
     *prose.CHECKS,
     *metadata.CHECKS,
+    *ceilings.CHECKS,
 )
 
 

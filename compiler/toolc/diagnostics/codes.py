@@ -641,6 +641,28 @@ _RULES += [
         "choose the tool. Say what it does, to what, and what it answers. Reported only with "
         "the metadata lint on.",
     ),
+    # --- response ceilings (issue 14) ------------------------------------------------------
+    Rule(
+        "response-ceiling-too-small",
+        E,
+        "tools",
+        "A response ceiling cannot hold the envelope.",
+        "A ceiling (`response_ceiling_bytes` of a tool or of `servers.<name>`) limits the "
+        "bytes of the answer's text, envelope included; the envelope may take up to the "
+        "tool's reserve (its meta, and for a multi-item tool the normalized fields, a "
+        "secondary error and the composed ALL_ITEMS_FAILED text), and the RESPONSE_TOO_LARGE "
+        "answer must fit too. Raise the ceiling to at least the size the message gives "
+        "(docs/serving.md, Response ceilings).",
+    ),
+    Rule(
+        "unknown-server-settings",
+        W,
+        "tools",
+        "`servers:` has settings for a server no tool serves on.",
+        "Each key of `servers:` must be the `mcp_server` of some tool: settings for another "
+        "name (a typo) would be silently ignored. Name a server the tools use, or remove the "
+        "entry.",
+    ),
     # --- the build: version guard and generated files ------------------------------------------
     Rule(
         "version-not-bumped",

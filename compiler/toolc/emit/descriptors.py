@@ -122,4 +122,6 @@ def contract(
     }
     if handler is not None:
         document["handler_input_schema"] = handler
+    if tool.ceiling is not None:  # only then, so no other tool's fingerprint moves (0080)
+        document["response_ceiling_bytes"] = tool.ceiling
     return document

@@ -8,6 +8,7 @@ from typing import Any
 from toolc.emit.pyexpr import call, render
 from toolc.emit.pyliterals import py_str, py_value
 from toolc.model import ToolDecl
+from toolc.model.ceilings import reserve_of
 from toolc.model.naming import pascal, snake
 
 
@@ -50,6 +51,9 @@ def tool_entry(tool: ToolDecl, published: dict[str, Any]) -> dict[str, str]:
     }  # fmt: skip
     annotations = {k: py_value(v) for k, v in published["annotations"].items()}
     resolved = {"resolved_name": py_str(f"{p}Resolved")} if tool.accepts else {}
+    if tool.ceiling is not None:  # only then: no other tool's registry entry changes
+        resolved["response_ceiling_bytes"] = str(tool.ceiling)
+        resolved["response_reserve_bytes"] = str(reserve_of(tool, tool.ceiling))
     return {
         "name": py_str(tool.name),
         "version": py_str(tool.decl.version),

@@ -43,6 +43,7 @@ class Serving:
     signature: str  # its method's `async def` in the server's Protocol
     docstring: str  # that method's docstring, or "" (then the signature ends with ` ...`)
     args_class: str  # what its handler receives: `<Tool>Args`, or `<Tool>Resolved`
+    metrics: bool = False  # its server records metrics by default (`servers:`)
 
 
 def serving_of(tool: ToolDecl) -> Serving:
@@ -56,7 +57,7 @@ def serving_of(tool: ToolDecl) -> Serving:
     signature, docstring = _method(name, tool.decl.description, args)
     return Serving(
         tool.decl.mcp_server, tool.enabled, tool.decl.version, kind, tool.decl.description,
-        alias, imports, signature, docstring, args,
+        alias, imports, signature, docstring, args, tool.metrics,
     )  # fmt: skip
 
 
@@ -182,13 +183,21 @@ def _union(classes: list[str]) -> str:
     return union if len(union) <= 60 else "Any"  # beyond that, a line of its own would not fit
 
 
+# create_server's keyword parameters (server_runtime.build_server's hooks).
+_HOOKS = ["*", "metrics: bool | None = None", "observer: Observer | None = None",
+          "audit: AuditHook | None = None"]  # fmt: skip
+
+
 def server_values(per_tool: Mapping[str, Serving]) -> dict[str, object]:
     servers = served_tools(per_tool)
     classes = [handlers_class(s) for s in servers]
     versions = [(py_str(s), py_str(server_version(per_tool, n))) for s, n in servers.items()]
     literal = render(sub("Literal", *(py_str(s) for s in servers)), 0, lead=len("ServerName = "))
     first = next(iter(servers), "")
-    single = [f"handlers: {handlers_class(first)}", f"server: ServerName = {py_str(first)}"]
+    single = [
+        f"handlers: {handlers_class(first)}", f"server: ServerName = {py_str(first)}", *_HOOKS
+    ]  # fmt: skip
+    metrics = [(py_str(s), str(any(per_tool[t].metrics for t in n))) for s, n in servers.items()]
     return {
         "create_single": def_line("", "def create_server", single, "Server[Any]"),
         "servers": list(servers),
@@ -196,7 +205,7 @@ def server_values(per_tool: Mapping[str, Serving]) -> dict[str, object]:
             def_line(
                 "",
                 "def create_server",
-                [f"handlers: {handlers_class(s)}", f"server: Literal[{py_str(s)}]"],
+                [f"handlers: {handlers_class(s)}", f"server: Literal[{py_str(s)}]", *_HOOKS],
                 "Server[Any]",
                 " ...",
             )
@@ -204,6 +213,7 @@ def server_values(per_tool: Mapping[str, Serving]) -> dict[str, object]:
         ],
         "server_literal": literal,
         "versions": versions,
+        "metrics": metrics,
         "handler_import": import_line(".handlers", classes),
         "main_def": def_line(
             "",

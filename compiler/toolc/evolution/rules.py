@@ -154,6 +154,13 @@ _OUTPUTS = _rules(
     ("content-removed", "compatible",
      "The tool no longer returns a content kind or media type it declared (`content:`).",
      "Callers receive a subset of what they handled."),
+    ("response-ceiling-lowered", "breaking",
+     "The tool's response ceiling was lowered, or set where there was none.",
+     "An answer that used to be sent may now be refused (`RESPONSE_TOO_LARGE`): a caller that "
+     "got its data gets an error."),
+    ("response-ceiling-raised", "compatible",
+     "The tool's response ceiling was raised, or removed.",
+     "Every answer that was sent still is."),
     *OUTPUT_ROWS,
 )  # fmt: skip
 

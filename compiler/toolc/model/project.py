@@ -4,7 +4,7 @@ tool resolved, and the source spans beside them so later phases can still point 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -42,6 +42,10 @@ class ToolDecl:
     # Facts a schema error left undecided (tool keys, `policy.<key>`, and the derived
     # `operation_type`, `require_confirmation`, `requires`): no check reasons from them.
     unknown: frozenset[str] = frozenset()
+    # Its response ceiling (its own, or its server's default in `servers:`), and whether its
+    # server records metrics by default.
+    ceiling: int | None = None
+    metrics: bool = False
 
     @property
     def enabled(self) -> bool:
@@ -71,6 +75,7 @@ class Project:
     spans: SourceSpans
     bump_policy: BumpPolicy = "semver"
     accepted_breaks: tuple[AcceptedBreak, ...] = ()
+    servers: tuple[str, ...] = ()  # the servers `servers:` has settings for
     damage: Damage | None = None  # what schema errors left undecided; None: all validated
 
     def declares(self, name: str) -> bool:
@@ -140,6 +145,11 @@ def lower(
         name: _resolve(name, tool, policies.get(name), broken.get(name, frozenset()))
         for name, tool in tools.items()
     }
+    servers: dict[str, Any] = tools_data.get("servers") or {}
+    for name, decl in decls.items():
+        settings = servers.get(decl.decl.mcp_server) or {}
+        ceiling = decl.decl.response_ceiling_bytes or settings.get("response_ceiling_bytes")
+        decls[name] = replace(decl, ceiling=ceiling, metrics=settings.get("metrics") is True)
     breaks = tuple(AcceptedBreak.model_validate(b) for b in tools_data.get("accepted_breaks") or ())
     return Project(
         tools=MappingProxyType(decls),
@@ -148,5 +158,6 @@ def lower(
         spans=spans,
         bump_policy=tools_data.get("bump_policy") or "semver",
         accepted_breaks=breaks,
+        servers=tuple(servers),
         damage=damage,
     )

@@ -7,6 +7,27 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel, StringConstraints
 from collections.abc import Mapping, Sequence
 
 
+class Servers(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+        frozen=True,
+    )
+    response_ceiling_bytes: Annotated[
+        int | None,
+        Field(
+            description="The response ceiling of each tool of this server that states none (see the tool's `response_ceiling_bytes`).",
+            ge=1,
+        ),
+    ] = None
+    metrics: Annotated[
+        bool | None,
+        Field(
+            description="Record `mcp_tool_duration_seconds` (prometheus_client, served at /metrics over HTTP) unless the server is started with --no-metrics. Default false."
+        ),
+    ] = None
+
+
 class Annotations(BaseModel):
     """
     The tool's MCP annotations, overriding the ones derived from its operation type (`readOnlyHint`, and `destructiveHint: true` for a transactional tool). The display title is the tool's own `title`.
@@ -254,6 +275,12 @@ class ToolsFile(BaseModel):
             description="Shared named schemas, referenced from args_schema, returns and other types as `$ref: '#/types/<Name>'`."
         ),
     ] = None
+    servers: Annotated[
+        Mapping[str, Servers] | None,
+        Field(
+            description="Settings of each MCP server (by its `mcp_server` name) for every tool it serves."
+        ),
+    ] = None
     bump_policy: Annotated[
         Literal["semver", "any"] | None,
         Field(
@@ -465,6 +492,13 @@ class Tool(BaseModel):
         ArgsKeywords | None,
         Field(
             description="JSON Schema keywords of the arguments object itself, published at the root of the inputSchema beside the `properties`, `required` and `additionalProperties` that `args_schema`, `requires` and `unknown_args` make."
+        ),
+    ] = None
+    response_ceiling_bytes: Annotated[
+        int | None,
+        Field(
+            description="The most bytes the answer's text may take, envelope included (UTF-8 of the compact JSON text block; content blocks do not count). An answer over it is never sent: RESPONSE_TOO_LARGE instead. The handler sees its data budget (the ceiling less the envelope's worst case) as `ctx.budget_bytes`. Overrides `servers.<mcp_server>.response_ceiling_bytes`.",
+            ge=1,
         ),
     ] = None
     unknown_args: Annotated[

@@ -139,3 +139,7 @@ class ToolContext:
     # The pre-validator's data when it ran and accepted the call.
     decision: Mapping[str, Any] | None
     request: ServerRequestContext[Any, Any]
+    # The tool's response ceiling and its data budget (`ceiling − reserve`: the bytes
+    # its data may take once the envelope is around it); None when it has no ceiling.
+    ceiling_bytes: int | None = None
+    budget_bytes: int | None = None

@@ -230,7 +230,8 @@ def serve(
     runtime = importlib.import_module(f"{package}.server_runtime")
     descriptors = json.loads(files["tools.json"])["tools"]
     handlers = mock_handlers(registry.ALL_TOOLS, warn, handler_forms(files), descriptors, runtime)
-    app = served.create_server(handlers, server)
+    # Metrics off: toolc does not depend on prometheus_client, and a mock's timings mean nothing.
+    app = served.create_server(handlers, server, metrics=False)
     del pkg
     if http is None:
         runtime.run_stdio(app)

@@ -19,6 +19,8 @@ from mcp.server.lowlevel import Server
 from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import AnyHttpUrl
 
+from .server_endpoints import routes
+
 logger = logging.getLogger(__name__)
 
 _LOOPBACK_HOSTS = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
@@ -104,6 +106,7 @@ def http_app(
         transport_security=security,
         auth=auth,
         token_verifier=verifier,
+        custom_starlette_routes=routes(server, security, token is not None),
     )
 
 

@@ -68,6 +68,10 @@ class ToolSpec(Generic[ArgsT, DataT]):
     # The handler's model, where callers send another form its pre-validator resolves
     # (`accepts`); None: the handler receives `args_model`.
     resolved_name: str | None = None
+    # The most bytes its answer's text may take, envelope included (None: no ceiling), and the
+    # worst-case envelope around its data that the ceiling discounts (the data budget).
+    response_ceiling_bytes: int | None = None
+    response_reserve_bytes: int = 0
 
     @property
     def args_model(self) -> type[ArgsT]:
@@ -150,7 +154,7 @@ TOOLS: ToolsByName = {
     ),
     "consultar_pedidos": ToolSpec(
         name="consultar_pedidos",
-        version="2.0.0",
+        version="3.0.0",
         title="Consultar pedidos",
         description="Consulta o estado de um ou mais pedidos.",
         mcp_server="retail",
@@ -172,6 +176,8 @@ TOOLS: ToolsByName = {
         envelope_reserve_bytes=73,
         args_name="ConsultarPedidosArgs",
         data_name="ConsultarPedidosData",
+        response_ceiling_bytes=65536,
+        response_reserve_bytes=498,
     ),
 }
 

@@ -20,12 +20,23 @@ from mcp.server.lowlevel import Server
 
 from .handlers import RetailHandlers
 from .registry import ALL_TOOLS
-from .server_runtime import build_server, run_http, run_stdio, token_from_env
+from .server_runtime import (
+    AuditHook,
+    Observer,
+    build_server,
+    run_http,
+    run_stdio,
+    token_from_env,
+)
 
 ServerName = Literal["retail"]
 # Each server's version: the highest version among its tools.
 VERSIONS: dict[str, str] = {
-    "retail": "2.0.0",
+    "retail": "3.0.0",
+}
+# Whether each server records `mcp_tool_duration_seconds` unless told otherwise (`servers:`).
+METRICS: dict[str, bool] = {
+    "retail": True,
 }
 _PACKAGE = __name__.rpartition(".")[0]
 
@@ -38,9 +49,21 @@ def _descriptors() -> list[dict[str, Any]]:
 
 
 def create_server(
-    handlers: RetailHandlers, server: ServerName = "retail"
+    handlers: RetailHandlers,
+    server: ServerName = "retail",
+    *,
+    metrics: bool | None = None,
+    observer: Observer | None = None,
+    audit: AuditHook | None = None,
 ) -> Server[Any]:
-    """The SDK server for the tools of `server`, answering with `handlers`."""
+    """The SDK server for the tools of `server`, answering with `handlers`.
+
+    `metrics`: record `mcp_tool_duration_seconds` (needs prometheus_client; served at
+    /metrics over HTTP; None: the server's setting in `METRICS`). `observer`: called with one
+    `Observation` (tool, version, error_type, seconds, confirmed) per answered call, on any
+    transport: the stdio servers' metrics hook. `audit`: called with one `AuditRecord` per
+    answered call, after sealing; its failures are logged, never sent.
+    """
     return build_server(
         ALL_TOOLS,
         _descriptors(),
@@ -48,6 +71,9 @@ def create_server(
         server=server,
         name=server,
         version=VERSIONS[server],
+        metrics=METRICS[server] if metrics is None else metrics,
+        observer=observer,
+        audit=audit,
     )
 
 
@@ -82,6 +108,12 @@ def main(
         help="A Host clients may send besides the loopback names (name:* for any port).",
     )
     parser.add_argument(
+        "--metrics",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="Record mcp_tool_duration_seconds (at /metrics over HTTP).",
+    )
+    parser.add_argument(
         "--auth-token-env",
         metavar="VAR",
         help="Require a bearer token, read from the environment variable VAR.",
@@ -98,7 +130,7 @@ def main(
             token = token_from_env(options.auth_token_env)
         except ValueError as exc:
             parser.error(str(exc))
-    app = create_server(handlers, options.server)
+    app = create_server(handlers, options.server, metrics=options.metrics)
     if options.http:
         run_http(
             app,

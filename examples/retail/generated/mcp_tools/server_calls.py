@@ -16,9 +16,12 @@ from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from .server_ceilings import ceiling_of
 from .server_confirmation import RequestStates, ask, binding, message, visible
 from .server_content import DeclaredContent
+from .server_hooks import CallHooks
 from .server_items import BadReturn
+from .server_metrics import mark_confirmed, start_call, waiting_for_user
 from .server_outputs import FormatCheck
 from .server_sealing import (
     Sealed,
@@ -81,6 +84,7 @@ class ServedTool:
         self.labels: dict[str, str] = {}
         self.formats: FormatCheck | None = None  # its data schema's formats, if any
         self.content = DeclaredContent()  # its published `_meta.content`, if any
+        self.ceiling = ceiling_of(spec)  # its response ceiling, if any
 
     @cached_property
     def args_model(self) -> type[BaseModel]:
@@ -126,6 +130,7 @@ class ToolCalls:
         self.tools = tools
         self.validators = validators
         self.states = RequestStates()
+        self.hooks = CallHooks()  # ceiling, metrics, audit: build_server sets them
 
     def context(
         self,
@@ -144,6 +149,8 @@ class ToolCalls:
             confirmed=confirmed,
             decision=decision,
             request=ctx,
+            ceiling_bytes=tool.ceiling.ceiling_bytes if tool.ceiling else None,
+            budget_bytes=tool.ceiling.budget_bytes if tool.ceiling else None,
         )
 
     async def call_tool(
@@ -152,6 +159,7 @@ class ToolCalls:
         tool = self.tools.get(params.name)
         if tool is None:
             raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}")
+        watch = start_call()
         try:
             outcome = await self._call(tool, ctx, params)
         except MCPError:
@@ -160,6 +168,11 @@ class ToolCalls:
             raise
         except BaseException:  # noqa: BLE001 -- nothing may escape to the client
             outcome = seal_error(tool.spec, internal_error(tool.spec, "Server failure"))
+        # Final: an InputRequiredResult (a question for the user) answers nothing yet.
+        if isinstance(outcome, Sealed):
+            outcome = await self.hooks.answered(
+                tool.spec, tool.ceiling, outcome, watch, ctx.request_id
+            )
         return outcome.result() if isinstance(outcome, Sealed) else outcome
 
     async def _call(
@@ -191,7 +204,7 @@ class ToolCalls:
             asked = await self._confirm(tool, ctx, params, args, decision)
             if asked is not None:
                 return asked
-            confirmed = True
+            confirmed = mark_confirmed()
         try:
             returned = await tool.handler(
                 args, self.context(tool, ctx, confirmed, decision)
@@ -269,14 +282,15 @@ class ToolCalls:
         # said: its control and bidi characters are escaped too, its length bounded.
         text = visible(worded) if worded else message(spec.title, tool.labels, wire)
         try:
-            answer = await ask(
-                ctx,
-                params,
-                self.states,
-                binding(spec.name, params.arguments or {}),
-                binding(spec.name, wire),
-                text,
-            )
+            with waiting_for_user():
+                answer = await ask(
+                    ctx,
+                    params,
+                    self.states,
+                    binding(spec.name, params.arguments or {}),
+                    binding(spec.name, wire),
+                    text,
+                )
         except MCPError:
             raise  # a refused request_state: a protocol error, not an answer
         except Exception:

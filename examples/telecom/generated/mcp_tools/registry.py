@@ -71,6 +71,10 @@ class ToolSpec(Generic[ArgsT, DataT]):
     # The handler's model, where callers send another form its pre-validator resolves
     # (`accepts`); None: the handler receives `args_model`.
     resolved_name: str | None = None
+    # The most bytes its answer's text may take, envelope included (None: no ceiling), and the
+    # worst-case envelope around its data that the ceiling discounts (the data budget).
+    response_ceiling_bytes: int | None = None
+    response_reserve_bytes: int = 0
 
     @property
     def args_model(self) -> type[ArgsT]:

@@ -18,6 +18,7 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 
+from .server_audit import AuditHook, AuditRecord
 from .server_calls import ServedTool, ToolCalls, handler_name
 from .server_confirmation import labels
 from .server_content import (
@@ -28,16 +29,23 @@ from .server_content import (
     Image,
     ResourceLink,
 )
+from .server_endpoints import Served, register
+from .server_hooks import CallHooks
 from .server_http import http_app, run_http, token_from_env
+from .server_metrics import Observation, Observer, prometheus_observer
 from .server_outputs import FormatCheck
 from .server_types import Items, Reply, ToolContext, ToolFailure, ToolSpecLike
 
 __all__ = [
     "Audio",
+    "AuditHook",
+    "AuditRecord",
     "EmbeddedBlob",
     "EmbeddedText",
     "Image",
     "Items",
+    "Observation",
+    "Observer",
     "Reply",
     "ResourceLink",
     "ToolContext",
@@ -61,12 +69,18 @@ def build_server(
     name: str,
     version: str,
     instructions: str | None = None,
+    metrics: bool = False,
+    observer: Observer | None = None,
+    audit: AuditHook | None = None,
 ) -> Server[Any]:
     """The low-level SDK server for the enabled tools of `server` (all when None).
 
     `tools`: the registry (`ALL_TOOLS`); `descriptors`: `tools.json`'s `tools`;
     `handlers`: an object with one `async def <tool module name>(args, ctx)` per
-    served tool and per pre-validator they use."""
+    served tool and per pre-validator they use. `metrics`: record
+    `mcp_tool_duration_seconds` with prometheus_client (served at `/metrics` over HTTP);
+    `observer`: called with one `Observation` per answered call (any transport);
+    `audit`: called with one `AuditRecord` per answered call, after sealing."""
     specs = {
         d["name"]: tools[d["name"]]
         for d in descriptors
@@ -111,6 +125,12 @@ def build_server(
             if s.pre_validation is not None
         },
     )
+    observers: list[Observer] = [] if observer is None else [observer]
+    registry = None
+    if metrics:
+        recorder, registry = prometheus_observer()
+        observers.append(recorder)
+    calls.hooks = CallHooks(tuple(observers), audit)
     listing = types.ListToolsResult(
         tools=[types.Tool.model_validate(d) for d in served]
     )
@@ -121,7 +141,7 @@ def build_server(
     ) -> types.ListToolsResult:
         return listing
 
-    return Server(
+    built = Server(
         name,
         version=version,
         instructions=instructions,
@@ -129,6 +149,9 @@ def build_server(
         on_list_tools=list_tools,
         on_call_tool=calls.call_tool,
     )
+    versions = {n: s.version for n, s in specs.items()}
+    register(built, Served(name, version, versions, registry))
+    return built
 
 
 async def serve_stdio(server: Server[Any]) -> None:

@@ -1,0 +1,63 @@
+"""Response ceilings (ADR-016: "teto de resposta cobre o envelope"): a tool's answer is
+judged by the bytes of the text that leaves, envelope included, and an answer over
+its ceiling is never sent: RESPONSE_TOO_LARGE says so, with the sizes in `details`.
+Only the envelope's text block counts; content blocks (images, audio, links,
+resources) do not (decision 0080). The handler sees its data budget, `ceiling −
+reserve`, in its ToolContext: the reserve is the worst-case envelope around its data,
+computed by toolc per tool."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from .server_sealing import Sealed, framework_error, seal_error
+from .server_types import SpecLike
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Ceiling:
+    ceiling_bytes: int
+    reserve_bytes: int  # the most the envelope adds around the handler's data
+
+    @property
+    def budget_bytes(self) -> int:
+        return max(0, self.ceiling_bytes - self.reserve_bytes)
+
+
+def ceiling_of(spec: object) -> Ceiling | None:
+    """The tool's ceiling, as the generated registry states it (None: no ceiling)."""
+    ceiling = getattr(spec, "response_ceiling_bytes", None)
+    if ceiling is None:
+        return None
+    return Ceiling(int(ceiling), int(getattr(spec, "response_reserve_bytes", 0)))
+
+
+def enforce(spec: SpecLike, ceiling: Ceiling | None, sealed: Sealed) -> Sealed:
+    """`sealed` when its text fits the ceiling; otherwise RESPONSE_TOO_LARGE (its
+    content blocks dropped with the answer). The refusal is small and always sent: toolc
+    refuses a ceiling too small to hold it (`response-ceiling-too-small`)."""
+    if ceiling is None:
+        return sealed
+    size = len(sealed.text.encode("utf-8"))
+    if size <= ceiling.ceiling_bytes:
+        return sealed
+    logger.warning(
+        "%s: an answer of %d bytes exceeds its ceiling of %d; refused",
+        spec.name,
+        size,
+        ceiling.ceiling_bytes,
+    )
+    details = {
+        "responseBytes": size,
+        "ceilingBytes": ceiling.ceiling_bytes,
+        "budgetBytes": ceiling.budget_bytes,
+        "reserveBytes": ceiling.reserve_bytes,
+    }
+    message = (
+        f"The answer of {spec.name} would take {size} bytes, over its ceiling of "
+        f"{ceiling.ceiling_bytes}."
+    )
+    return seal_error(spec, framework_error("RESPONSE_TOO_LARGE", message, details))

@@ -1,0 +1,38 @@
+"""What happens to every sealed answer before it leaves: the response ceiling, then one
+metrics observation and one audit record (decisions 0078-0080). Kept out of the call
+path (server_calls) so that path only says where the answer is final."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .server_audit import AuditHook, audit, record_of
+from .server_ceilings import Ceiling, enforce
+from .server_metrics import CallWatch, Observation, Observer, notify, outcome_code
+from .server_sealing import Sealed
+from .server_types import SpecLike
+
+
+@dataclass(frozen=True, slots=True)
+class CallHooks:
+    observers: tuple[Observer, ...] = ()
+    audit: AuditHook | None = None
+
+    async def answered(
+        self,
+        spec: SpecLike,
+        ceiling: Ceiling | None,
+        sealed: Sealed,
+        watch: CallWatch,
+        request_id: str | int | None,
+    ) -> Sealed:
+        """The answer as it will be sent, observed and audited once."""
+        sealed = enforce(spec, ceiling, sealed)
+        if self.observers:
+            code = outcome_code(sealed.envelope)
+            seen = Observation(
+                spec.name, spec.version, code, watch.seconds(), watch.confirmed
+            )
+            notify(self.observers, seen)
+        await audit(self.audit, record_of(sealed.envelope, watch.confirmed, request_id))
+        return sealed
