@@ -15,6 +15,7 @@ from toolc.checks import (
     policies,
     prevalidators,
     prose,
+    proxies,
     types,
     values,
 )
@@ -36,6 +37,7 @@ CHECKS: tuple[Check, ...] = (
     *breaks.CHECKS,
     *prose.CHECKS,
     *metadata.CHECKS,
+    *proxies.CHECKS,
 )
 
 

@@ -59,10 +59,11 @@ def contract_fingerprint(contract: dict[str, Any]) -> str:
     # Copies only the path down to the const (the rest is shared, not mutated).
     tool = contract["tool"]
     output = tool["outputSchema"]
-    meta = output["$defs"]["envelope.Meta"]
-    version = {**meta["properties"]["version"], "const": "*"}
-    meta = {**meta, "properties": {**meta["properties"], "version": version}}
-    output = {**output, "$defs": {**output["$defs"], "envelope.Meta": meta}}
+    meta = output.get("$defs", {}).get("envelope.Meta")
+    if meta is not None:  # a proxied tool has no envelope, so no version in its schema
+        version = {**meta["properties"]["version"], "const": "*"}
+        meta = {**meta, "properties": {**meta["properties"], "version": version}}
+        output = {**output, "$defs": {**output["$defs"], "envelope.Meta": meta}}
     tool = {
         **tool,
         "inputSchema": normalize(tool["inputSchema"]),

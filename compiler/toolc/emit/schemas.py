@@ -124,3 +124,14 @@ def output_schema(
         tool.decl.multi_item is not None,
         reachable_defs(data, types),
     )
+
+
+def origin_output_schema(tool: ToolDecl, types: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """A proxied tool's outputSchema: its `returns` as-is at the root (the origin's, decision
+    0084), the shared types it reaches beside it; an object with no constraint without one."""
+    returns = tool.decl.returns
+    schema: dict[str, Any] = to_json_schema(returns) if returns is not None else {"type": "object"}
+    defs = reachable_defs(schema, types)
+    if defs:
+        schema["$defs"] = {**schema.get("$defs", {}), **defs}
+    return schema
