@@ -29,6 +29,8 @@ logger = logging.getLogger(__name__)
 # Prose and dialect are not the schema's shape: an origin that words a description
 # otherwise, or names its JSON Schema draft, has not drifted (decision 0086).
 _PROSE = frozenset({"$schema", "description", "title", "examples", "$comment"})
+# How the SDK's client words a result that breaks the origin's listed outputSchema.
+_SDK_REFUSED = "Invalid structured content"
 _NAMED = frozenset({"properties", "patternProperties", "$defs", "definitions"})
 
 
@@ -187,32 +189,37 @@ class Proxies:
             )
         except anyio.get_cancelled_exc_class():
             raise
-        except Exception:  # an origin that fails or times out: logged
+        except Exception as exc:  # an origin that fails or times out: logged
+            if isinstance(exc, RuntimeError) and str(exc).startswith(_SDK_REFUSED):
+                # the SDK's client checks the origin's own outputSchema first
+                return self._mismatch(params.name, error_id, exc)
             logger.exception(
-                "%s: origin call failed [errorId %s]",
-                params.name,
-                error_id,
+                "%s: origin call failed [errorId %s]", params.name, error_id
             )
             return _failure(
-                f"The origin of {params.name} did not answer; "
-                f"report errorId {error_id}."
+                f"The origin of {params.name} did not answer; report errorId {error_id}."
             )
         if result.is_error:
             return result  # the origin's own error, unchanged (outputSchema: successes)
         try:
             tool.check(result.structured_content)
         except BadReturn as exc:
-            logger.error(
-                "%s: origin result outside its outputSchema [errorId %s]: %s",
-                params.name,
-                error_id,
-                exc,
-            )
-            return _failure(
-                f"The origin's result for {params.name} does not match its "
-                f"declared outputSchema; report errorId {error_id}."
-            )
+            return self._mismatch(params.name, error_id, exc)
         return result
+
+    def _mismatch(
+        self, name: str, error_id: str, exc: Exception
+    ) -> types.CallToolResult:
+        """Decision 0085: logged, and answered as a tool error naming the errorId, the
+        origin's data withheld (the caller's schema does not describe it)."""
+        logger.error(
+            "%s: origin result outside its outputSchema [errorId %s]: %s",
+            name, error_id, exc,
+        )  # fmt: skip
+        return _failure(
+            f"The origin's result for {name} does not match its declared "
+            f"outputSchema; report errorId {error_id}."
+        )
 
 
 @asynccontextmanager

@@ -1,0 +1,142 @@
+"""Proxied tools over real processes (decision 0084): a generated gateway, driven by the
+SDK's stdio client, forwards to the reference server `@modelcontextprotocol/server-everything`
+(pinned in tests/node) and to a lying origin (tests/runtime_support/lying_origin.py)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from node_support import node_modules
+from runtime_support.harness import SUPPORT, Connection, build, package
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "gateway"
+
+
+def _everything() -> list[str]:
+    script = node_modules() / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
+    return ["node", str(script), "stdio"]
+
+
+def _config(root: Path) -> Path:
+    """examples/gateway with the origins this machine has, plus a drifted and a lying tool."""
+    text = (EXAMPLE / "tools.yaml").read_text()
+    text = text.replace(
+        "command: [npx, --no-install, mcp-server-everything, stdio]",
+        f"command: {json.dumps(_everything())}",
+    )
+    text += f"""
+  sum:
+    version: 1.0.0
+    description: The sum of two numbers, declared with the wrong argument type.
+    mcp_server: gateway
+    tool_type: query
+    requires: [a, b]
+    args_schema:
+      a: {{type: string}}
+      b: {{type: number}}
+    proxy: {{tool: get-sum, command: {json.dumps(_everything())}}}
+
+  count:
+    version: 1.0.0
+    description: Counts, from an origin that answers outside its outputSchema.
+    mcp_server: gateway
+    tool_type: query
+    args_schema: {{}}
+    returns:
+      type: object
+      required: [n]
+      properties:
+        n: {{type: integer}}
+    proxy: {{tool: count, command: {json.dumps([sys.executable, str(SUPPORT / "lying_origin.py")])}}}
+"""
+    config = root / "config"
+    config.mkdir()
+    (config / "tools.yaml").write_text(text)
+    return config
+
+
+@pytest.fixture(scope="module")
+def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Connection, Path]]:
+    root = tmp_path_factory.mktemp("proxy")
+    built = build(_config(root), root / "build" / "gateway_tools")
+    log = root / "gateway.log"
+    connection = Connection(package(built, root / "pkg"), "gateway_handlers", log=log)
+    try:
+        yield connection, log
+    finally:
+        connection.close()
+
+
+def _direct(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    async def run() -> dict[str, Any]:
+        program, *args = _everything()
+        params = StdioServerParameters(command=program, args=args)
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as s:
+            await s.initialize()
+            result = await s.call_tool(tool, arguments)
+            return result.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+    return anyio.run(run)
+
+
+def test_drifted_tool_is_not_served_the_others_are(gateway: tuple[Connection, Path]) -> None:
+    connection, log = gateway
+    listed = {t.name: t for t in connection.list_tools().tools}
+    assert sorted(listed) == ["count", "greet", "weather"]
+    assert "sum: its inputSchema differs from origin tool 'get-sum'" in log.read_text()
+    weather = listed["weather"]
+    assert weather.output_schema is not None and "$defs" not in weather.output_schema
+    assert weather.output_schema["required"] == ["temperature", "conditions", "humidity"]
+    assert (weather.meta or {}).get("dev.toolc/proxied") is True
+
+
+def test_forwarded_result_is_the_origins_byte_for_byte(gateway: tuple[Connection, Path]) -> None:
+    connection, _ = gateway
+    via = connection.run(connection.client.call_tool, "weather", {"location": "Chicago"})
+    direct = _direct("get-structured-content", {"location": "Chicago"})
+    mine = via.model_dump(mode="json", by_alias=True, exclude_none=True)
+    # The SDK stamps each result with the answering server's own identity: not the result's.
+    for result in (mine, direct):
+        meta = result.pop("_meta", {})
+        meta.pop("io.modelcontextprotocol/serverInfo", None)
+        assert not meta
+    assert json.dumps(mine, sort_keys=True) == json.dumps(direct, sort_keys=True)
+    assert mine["content"][0]["text"] == direct["content"][0]["text"]  # the text, byte for byte
+    assert mine["structuredContent"]["temperature"] == 36
+
+
+def test_invalid_arguments_are_refused_before_forwarding(
+    gateway: tuple[Connection, Path],
+) -> None:
+    connection, _ = gateway
+    result = connection.raw("weather", {"location": "Paris"})
+    assert result.is_error and result.structured_content is None
+    assert "Invalid arguments for weather: location" in result.content[0].text
+
+
+def test_a_result_outside_the_output_schema_is_not_passed_on(
+    gateway: tuple[Connection, Path],
+) -> None:
+    connection, log = gateway
+    result = connection.raw("count", {})
+    assert result.is_error and result.structured_content is None
+    text = result.content[0].text
+    assert "does not match its declared outputSchema" in text and "many" not in text
+    error_id = text.rsplit("errorId ", 1)[1].rstrip(".")
+    assert f"count: origin result outside its outputSchema [errorId {error_id}]" in (
+        log.read_text()
+    )
+
+
+def test_own_tools_are_still_enveloped(gateway: tuple[Connection, Path]) -> None:
+    connection, _ = gateway
+    envelope = connection.call("greet", {"name": "Ada"})
+    assert envelope["ok"] is True and envelope["data"] == {"greeting": "Hello, Ada!"}
