@@ -197,7 +197,8 @@ class Proxies:
                 "%s: origin call failed [errorId %s]", params.name, error_id
             )
             return _failure(
-                f"The origin of {params.name} did not answer; report errorId {error_id}."
+                f"The origin of {params.name} did not answer; "
+                f"report errorId {error_id}."
             )
         if result.is_error:
             return result  # the origin's own error, unchanged (outputSchema: successes)
