@@ -69,6 +69,8 @@ def contract_fingerprint(contract: dict[str, Any]) -> str:
         "inputSchema": normalize(tool["inputSchema"]),
         "outputSchema": normalize(output),
     }
+    if "proxied" in contract:  # where a proxied tool's contract records its version
+        return sha16({**contract, "tool": tool, "proxied": {**contract["proxied"], "version": "*"}})
     return sha16({**contract, "tool": tool})
 
 

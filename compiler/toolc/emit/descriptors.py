@@ -128,5 +128,5 @@ def contract(
     if handler is not None:
         document["handler_input_schema"] = handler
     if tool.decl.proxy is not None:  # the origin tool, not where it runs (a setting)
-        document["proxied"] = {"tool": tool.decl.proxy.tool}
+        document["proxied"] = {"tool": tool.decl.proxy.tool, "version": tool.decl.version}
     return document

@@ -89,7 +89,8 @@ def build_server(
     missing = [
         handler_name(s)
         for s in needed.values()
-        if s.name not in proxied and not callable(getattr(handlers, handler_name(s), None))
+        if s.name not in proxied
+        and not callable(getattr(handlers, handler_name(s), None))
     ]
     if missing:
         raise ValueError(f"handlers lack: {', '.join(sorted(missing))}")
