@@ -42,6 +42,17 @@ class PreValidation:
 
 
 @dataclass(frozen=True)
+class Proxy:
+    """Where a proxied tool's calls go: the origin server and its tool (decision 0084)."""
+
+    tool: str
+    command: tuple[str, ...] | None
+    url: str | None
+    startup_timeout: float
+    call_timeout: float
+
+
+@dataclass(frozen=True)
 class ToolSpec(Generic[ArgsT, DataT]):
     """One tool's contract, as generated from tools.yaml and tool_policies.yaml."""
 
@@ -68,6 +79,8 @@ class ToolSpec(Generic[ArgsT, DataT]):
     # The handler's model, where callers send another form its pre-validator resolves
     # (`accepts`); None: the handler receives `args_model`.
     resolved_name: str | None = None
+    # A proxied tool's origin; None: the tool's handler answers.
+    proxy: Proxy | None = None
 
     @property
     def args_model(self) -> type[ArgsT]:
