@@ -4,8 +4,13 @@ SDK's stdio client, forwards to the reference server `@modelcontextprotocol/serv
 
 from __future__ import annotations
 
+import importlib
 import json
+import os
+import socket
+import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +20,7 @@ import pytest
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from node_support import node_modules
+from runtime_support.client_support import client_package, server_params
 from runtime_support.harness import SUPPORT, Connection, build, package
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "gateway"
@@ -25,8 +31,9 @@ def _everything() -> list[str]:
     return ["node", str(script), "stdio"]
 
 
-def _config(root: Path) -> Path:
-    """examples/gateway with the origins this machine has, plus a drifted and a lying tool."""
+def _config(root: Path, url: str) -> Path:
+    """examples/gateway with the origins this machine has, plus a tool over HTTP, drifted
+    tools, a tool whose origin cannot start and a lying one."""
     text = (EXAMPLE / "tools.yaml").read_text()
     text = text.replace(
         "command: [npx, --no-install, mcp-server-everything, stdio]",
@@ -56,6 +63,43 @@ def _config(root: Path) -> Path:
       properties:
         n: {{type: integer}}
     proxy: {{tool: count, command: {json.dumps([sys.executable, str(SUPPORT / "lying_origin.py")])}}}
+
+  add:
+    version: 1.0.0
+    description: The sum of two numbers, from the origin over Streamable HTTP.
+    mcp_server: gateway
+    tool_type: query
+    requires: [a, b]
+    args_schema:
+      a: {{type: number, description: First number}}
+      b: {{type: number, description: Second number}}
+    proxy: {{tool: get-sum, url: "{url}"}}
+
+  forecast:
+    version: 1.0.0
+    description: The weather, declared with a field the origin does not list.
+    mcp_server: gateway
+    tool_type: query
+    requires: [location]
+    args_schema:
+      location: {{type: string, enum: [New York, Chicago, Los Angeles]}}
+    returns:
+      type: object
+      required: [temperature, conditions, humidity]
+      additionalProperties: false
+      properties:
+        temperature: {{type: number}}
+        conditions: {{type: string}}
+        humidity: {{type: number}}
+        wind: {{type: number}}
+    proxy: {{tool: get-structured-content, command: {json.dumps(_everything())}}}
+
+  unstarted:
+    version: 1.0.0
+    description: A tool whose origin program does not exist.
+    mcp_server: gateway
+    tool_type: query
+    proxy: {{tool: echo, command: [toolc-test-no-such-origin], startup_timeout: 5}}
 """
     config = root / "config"
     config.mkdir()
@@ -63,10 +107,47 @@ def _config(root: Path) -> Path:
     return config
 
 
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
 @pytest.fixture(scope="module")
-def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Connection, Path]]:
+def http_origin() -> Iterator[str]:
+    """server-everything over Streamable HTTP, on a free port."""
+    port = _free_port()
+    program, script, _ = _everything()
+    env = {**os.environ, "PORT": str(port)}
+    process = subprocess.Popen(
+        [program, script, "streamableHttp"], env=env, stderr=subprocess.DEVNULL
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.2)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory, http_origin: str) -> Path:
+    root = tmp_path_factory.mktemp("proxy_build")
+    return build(_config(root, http_origin), root / "build" / "gateway_tools")
+
+
+@pytest.fixture(scope="module")
+def gateway(
+    tmp_path_factory: pytest.TempPathFactory, built: Path
+) -> Iterator[tuple[Connection, Path]]:
     root = tmp_path_factory.mktemp("proxy")
-    built = build(_config(root), root / "build" / "gateway_tools")
     log = root / "gateway.log"
     connection = Connection(package(built, root / "pkg"), "gateway_handlers", log=log)
     try:
@@ -90,8 +171,11 @@ def _direct(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
 def test_drifted_tool_is_not_served_the_others_are(gateway: tuple[Connection, Path]) -> None:
     connection, log = gateway
     listed = {t.name: t for t in connection.list_tools().tools}
-    assert sorted(listed) == ["count", "greet", "weather"]
-    assert "sum: its inputSchema differs from origin tool 'get-sum'" in log.read_text()
+    assert sorted(listed) == ["add", "count", "greet", "weather"]
+    logged = log.read_text()
+    assert "sum: its inputSchema differs from origin tool 'get-sum'" in logged
+    assert "forecast: its outputSchema differs from origin tool 'get-structured-content'" in logged
+    assert "origin toolc-test-no-such-origin did not start: not serving unstarted" in logged
     weather = listed["weather"]
     assert weather.output_schema is not None and "$defs" not in weather.output_schema
     assert weather.output_schema["required"] == ["temperature", "conditions", "humidity"]
@@ -140,3 +224,37 @@ def test_own_tools_are_still_enveloped(gateway: tuple[Connection, Path]) -> None
     connection, _ = gateway
     envelope = connection.call("greet", {"name": "Ada"})
     assert envelope["ok"] is True and envelope["data"] == {"greeting": "Hello, Ada!"}
+
+
+def test_an_origin_over_streamable_http(gateway: tuple[Connection, Path]) -> None:
+    connection, _ = gateway
+    result = connection.raw("add", {"a": 2, "b": 3})
+    assert not result.is_error and "5" in result.content[0].text
+
+
+def test_a_tool_not_served_is_unknown(gateway: tuple[Connection, Path]) -> None:
+    connection, _ = gateway
+    with pytest.raises(Exception, match="Unknown tool: sum"):
+        connection.raw("sum", {"a": "1", "b": 2})
+
+
+def test_the_typed_client_reads_the_origins_structured_content(built: Path, tmp_path: Path) -> None:
+    pkg = client_package(built, tmp_path, "gateway_client_pkg")
+    server = package(built, tmp_path / "server")
+    client_cls = importlib.import_module(f"{pkg.__name__}.client").GatewayClient
+
+    async def main() -> tuple[Any, Any, Any]:
+        async with client_cls.connect(server_params(server, "gateway_handlers")) as tools:
+            return (
+                await tools.weather(location="New York"),
+                await tools.count(),
+                await tools.greet(name="Ada"),
+            )
+
+    weather, count, greet = anyio.run(main)
+    assert weather.ok and type(weather.data).__name__ == "WeatherData"
+    assert (weather.data.temperature, weather.data.humidity) == (33, 82)
+    assert weather.meta.version == "1.0.0"
+    assert not count.ok and count.error.code == "TOOL_ERROR"
+    assert "does not match its declared outputSchema" in count.error.message
+    assert greet.ok and greet.data.greeting == "Hello, Ada!"

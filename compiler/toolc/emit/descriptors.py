@@ -76,7 +76,9 @@ def descriptor(
     }
     meta: dict[str, Any] = {"version": tool.decl.version, "envelopeVersion": ENVELOPE_VERSION}
     if tool.decl.proxy is not None:  # the origin's answer, unwrapped (decision 0084)
-        published["outputSchema"] = origin_output_schema(tool, types)
+        published.pop("outputSchema")
+        if (output := origin_output_schema(tool, types)) is not None:
+            published["outputSchema"] = output
         meta = {"version": tool.decl.version, PROXIED_KEY: True}
     if (content := declared_content(tool)) is not None:
         meta["content"] = content

@@ -83,9 +83,8 @@ def drift(declared: Mapping[str, Any], origin: types.Tool) -> list[str]:
     found = []
     if shape(declared.get("inputSchema")) != shape(origin.input_schema):
         found.append("inputSchema")
-    # An origin that declares no outputSchema answers objects of any shape.
-    theirs = origin.output_schema or {"type": "object"}
-    if shape(declared.get("outputSchema")) != shape(theirs):
+    # Neither declaring one is a match too: the tool publishes none (no `returns`).
+    if shape(declared.get("outputSchema")) != shape(origin.output_schema):
         found.append("outputSchema")
     return found
 
@@ -203,8 +202,9 @@ class Proxies:
             )
         if result.is_error:
             return result  # the origin's own error, unchanged (outputSchema: successes)
-        try:
-            tool.check(result.structured_content)
+        try:  # without an outputSchema (the origin declares none) nothing to check
+            if "outputSchema" in self.descriptors[params.name]:
+                tool.check(result.structured_content)
         except BadReturn as exc:
             return self._mismatch(params.name, error_id, exc)
         return result

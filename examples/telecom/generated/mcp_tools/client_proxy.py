@@ -36,6 +36,8 @@ def parse_proxied(spec: ClientSpecLike, result: types.CallToolResult) -> Envelop
         text = "\n".join(texts) or "The origin reported an error."
         error = ErrorReport("TOOL_ERROR", text)
         return Failure(error, meta, envelope=got, content=others)
+    if result.structured_content is None:  # an origin without outputSchema: text only
+        return Success(None, meta, None, (), got, tuple(result.content))
     try:
         typed, dropped = _fit(spec.data_model, result.structured_content)
     except ValidationError as exc:
