@@ -22,6 +22,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from node_support import node_modules
 from runtime_support.client_support import client_package, server_params
 from runtime_support.harness import SUPPORT, Connection, build, package
+from toolc import verbs
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "gateway"
 
@@ -258,3 +259,29 @@ def test_the_typed_client_reads_the_origins_structured_content(built: Path, tmp_
     assert not count.ok and count.error.code == "TOOL_ERROR"
     assert "does not match its declared outputSchema" in count.error.message
     assert greet.ok and greet.data.greeting == "Hello, Ada!"
+
+
+def test_a_server_of_proxied_tools_only_needs_no_handler(tmp_path: Path) -> None:
+    (tmp_path / "tools.yaml").write_text(
+        """tools:
+  echo:
+    version: 1.0.0
+    description: Echoes the message back, from the origin server.
+    mcp_server: solo
+    tool_type: query
+    args_schema:
+      message: {type: string}
+    proxy: {tool: echo, command: [origin-server, stdio]}
+"""
+    )
+    compiled = verbs.compile_config(tmp_path, tmp_path)
+    assert not compiled.has_errors
+    handlers = compiled.files["handlers.py"].decode()
+    assert "from typing import Protocol\n\n\nclass SoloHandlers(Protocol):" in handlers
+    assert "async def" not in handlers
+    (listed,) = json.loads(compiled.files["tools.json"])["tools"]
+    assert "outputSchema" not in listed  # the origin lists none: nothing is published
+    assert listed["_meta"]["dev.toolc/proxied"] is True and "envelopeVersion" not in listed["_meta"]
+    contract = json.loads(compiled.files["contracts/echo.json"])
+    assert contract["proxied"] == {"tool": "echo", "version": "1.0.0"}
+    assert "origin-server" not in json.dumps(contract)  # where it runs is a setting

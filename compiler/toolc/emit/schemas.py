@@ -131,9 +131,7 @@ def output_schema(
 ANY_RESULT: dict[str, Any] = {"type": "object"}
 
 
-def origin_output_schema(
-    tool: ToolDecl, types: dict[str, dict[str, Any]]
-) -> dict[str, Any] | None:
+def origin_output_schema(tool: ToolDecl, types: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
     """A proxied tool's outputSchema: its `returns` as-is at the root (the origin's, decision
     0084), the shared types it reaches beside it; None without `returns`."""
     returns = tool.decl.returns

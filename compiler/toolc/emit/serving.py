@@ -161,17 +161,21 @@ def handlers_module(per_tool: Mapping[str, Serving]) -> bytes:
     runtime = import_line(
         ".server_runtime", {"Reply", "ToolContext", *(["Items"] if uses_items else [])}
     )
-    imports = (
+    imports: tuple[tuple[str, ...], ...] = (
         (FUTURE,),
         (*std, import_line("typing", typing)),
         (runtime, *(per_tool[n].imports for n in ordered)),
     )
+    if not tools:  # every served tool is proxied: empty Protocols, nothing to import
+        imports = ((FUTURE,), (import_line("typing", {"Protocol"}),))
     protocols = [
         Protocol(handlers_class(server), server, tuple(per_tool[n] for n in served))
         for server, served in servers.items()
     ]
     aliases = [per_tool[n].alias for n in ordered]
-    return write("handlers.py.j2", imports=imports, aliases=aliases, protocols=protocols)
+    text = write("handlers.py.j2", imports=imports, aliases=aliases, protocols=protocols)
+    # The template's blank line before the aliases: without aliases, one too many.
+    return text if aliases else text.replace(b"\n\n\n\nclass ", b"\n\n\nclass ")
 
 
 def handlers_class(server: str) -> str:

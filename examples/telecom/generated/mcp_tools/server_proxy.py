@@ -24,6 +24,7 @@ from pydantic import ValidationError
 
 from .server_calls import ServedTool, invalid_arguments
 from .server_items import BadReturn
+from .server_outputs import FormatCheck
 
 logger = logging.getLogger(__name__)
 
@@ -105,6 +106,12 @@ class Proxies:
     ):
         self.tools = dict(tools)
         self.descriptors = {d["name"]: d for d in descriptors if d["name"] in tools}
+        for name, descriptor in self.descriptors.items():
+            output = descriptor.get("outputSchema")
+            if output is not None:  # the formats JSON clients refuse, as for any tool
+                data = {k: v for k, v in output.items() if k != "$defs"}
+                check = FormatCheck(data, output.get("$defs", {}))
+                self.tools[name].formats = check if check.needed else None
         self.sessions: dict[str, ClientSession] = {}  # by tool name
         self.served: set[str] = set()
 
