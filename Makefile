@@ -19,10 +19,12 @@ demo: setup
 	$(BIN)/toolc build examples/telecom --docs-out examples/telecom/docs
 	$(BIN)/toolc build examples/vitrine --docs-out examples/vitrine/docs
 	$(BIN)/toolc build examples/files --docs-out examples/files/docs
+	$(BIN)/toolc build examples/gateway --docs-out examples/gateway/docs
 	$(BIN)/toolc check examples/retail --docs-out examples/retail/docs
 	$(BIN)/toolc check examples/telecom --docs-out examples/telecom/docs
 	$(BIN)/toolc check examples/vitrine --docs-out examples/vitrine/docs
 	$(BIN)/toolc check examples/files --docs-out examples/files/docs
+	$(BIN)/toolc check examples/gateway --docs-out examples/gateway/docs
 
 ## Regenerate the golden output of the examples (examples/*/generated, examples/*/mcp-tools.json,
 ## and their reference docs, examples/*/docs).
@@ -31,6 +33,7 @@ golden: setup
 	$(BIN)/toolc build examples/telecom --docs-out examples/telecom/docs
 	$(BIN)/toolc build examples/vitrine --docs-out examples/vitrine/docs
 	$(BIN)/toolc build examples/files --docs-out examples/files/docs
+	$(BIN)/toolc build examples/gateway --docs-out examples/gateway/docs
 
 ## The whole suite: tests (including freshness of generated files), lint, strict typing.
 test: setup

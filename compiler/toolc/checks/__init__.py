@@ -16,6 +16,7 @@ from toolc.checks import (
     policies,
     prevalidators,
     prose,
+    proxies,
     types,
     values,
 )
@@ -38,6 +39,7 @@ CHECKS: tuple[Check, ...] = (
     *prose.CHECKS,
     *metadata.CHECKS,
     *ceilings.CHECKS,
+    *proxies.CHECKS,
 )
 
 

@@ -58,16 +58,19 @@ def schema_fingerprint(input_schema: dict[str, Any]) -> str:
 def contract_fingerprint(contract: dict[str, Any]) -> str:
     # Copies only the path down to the const (the rest is shared, not mutated).
     tool = contract["tool"]
-    output = tool["outputSchema"]
-    meta = output["$defs"]["envelope.Meta"]
-    version = {**meta["properties"]["version"], "const": "*"}
-    meta = {**meta, "properties": {**meta["properties"], "version": version}}
-    output = {**output, "$defs": {**output["$defs"], "envelope.Meta": meta}}
+    output = tool.get("outputSchema", {})  # none: a proxied tool whose origin declares none
+    meta = output.get("$defs", {}).get("envelope.Meta")
+    if meta is not None:  # a proxied tool has no envelope, so no version in its schema
+        version = {**meta["properties"]["version"], "const": "*"}
+        meta = {**meta, "properties": {**meta["properties"], "version": version}}
+        output = {**output, "$defs": {**output["$defs"], "envelope.Meta": meta}}
     tool = {
         **tool,
         "inputSchema": normalize(tool["inputSchema"]),
-        "outputSchema": normalize(output),
+        **({"outputSchema": normalize(output)} if "outputSchema" in tool else {}),
     }
+    if "proxied" in contract:  # where a proxied tool's contract records its version
+        return sha16({**contract, "tool": tool, "proxied": {**contract["proxied"], "version": "*"}})
     return sha16({**contract, "tool": tool})
 
 

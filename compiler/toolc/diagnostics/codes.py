@@ -663,6 +663,26 @@ _RULES += [
         "name (a typo) would be silently ignored. Name a server the tools use, or remove the "
         "entry.",
     ),
+    # --- proxied tools ----------------------------------------------------------------------
+    Rule(
+        "proxy-origin-unclear",
+        E,
+        "tools",
+        "A proxied tool names no origin server, or two.",
+        "`proxy:` names the origin server by exactly one of `command` (a stdio command: the "
+        "program, then its arguments) and `url` (a Streamable HTTP endpoint). Keep one.",
+    ),
+    Rule(
+        "proxy-envelope-feature",
+        E,
+        "tools",
+        "A proxied tool declares something only an enveloped tool can have.",
+        "A proxied tool answers with the origin's result unchanged (decision 0084), so nothing "
+        "toolc adds around a handler applies to it: no `errors`, `multi_item`, `content`, "
+        "`accepts`, confirmation or pre-validation, and it cannot be another tool's "
+        "pre-validator. Remove the key, or declare the tool without `proxy:` and forward the "
+        "call from its handler.",
+    ),
     # --- the build: version guard and generated files ------------------------------------------
     Rule(
         "version-not-bumped",

@@ -7,7 +7,7 @@ from typing import Any
 
 from toolc.contract.canonical import sha256
 from toolc.contract.framework import ENVELOPE_VERSION
-from toolc.emit.schemas import input_schema, output_schema
+from toolc.emit.schemas import input_schema, origin_output_schema, output_schema
 from toolc.model import ToolDecl
 
 
@@ -23,6 +23,8 @@ def display_title(tool: ToolDecl) -> str:
 # The `_meta` key of a descriptor's digest (decision 0062): reverse-DNS prefixed, as MCP asks of
 # keys that are not its own, so no client mistakes it for a field of the protocol.
 DIGEST_KEY = "dev.toolc/sha256"
+# The `_meta` key saying a tool answers with its origin's result, not an envelope (decision 0084).
+PROXIED_KEY = "dev.toolc/proxied"
 
 HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 
@@ -73,6 +75,11 @@ def descriptor(
         "annotations": tool_annotations(tool),
     }
     meta: dict[str, Any] = {"version": tool.decl.version, "envelopeVersion": ENVELOPE_VERSION}
+    if tool.decl.proxy is not None:  # the origin's answer, unwrapped (decision 0084)
+        published.pop("outputSchema")
+        if (output := origin_output_schema(tool, types)) is not None:
+            published["outputSchema"] = output
+        meta = {"version": tool.decl.version, PROXIED_KEY: True}
     if (content := declared_content(tool)) is not None:
         meta["content"] = content
     return {**published, "_meta": {**meta, DIGEST_KEY: sha256(published)}}
@@ -113,7 +120,7 @@ def contract(
         else {"workflow": bool(tool.decl.multi_item.workflow)},
         "unknown_args": tool.decl.unknown_args or "ignore",
         "enabled": tool.enabled,
-        "envelope_version": ENVELOPE_VERSION,
+        "envelope_version": ENVELOPE_VERSION if tool.decl.proxy is None else None,
         **(
             {}
             if (content := declared_content(tool)) is None
@@ -124,4 +131,6 @@ def contract(
         document["handler_input_schema"] = handler
     if tool.ceiling is not None:  # only then, so no other tool's fingerprint moves (0080)
         document["response_ceiling_bytes"] = tool.ceiling
+    if tool.decl.proxy is not None:  # the origin tool, not where it runs (a setting)
+        document["proxied"] = {"tool": tool.decl.proxy.tool, "version": tool.decl.version}
     return document

@@ -10,7 +10,12 @@ from toolc.emit.descriptors import contract, descriptor
 from toolc.emit.pychecks import patterns
 from toolc.emit.pyjson import pretty_json
 from toolc.emit.python import ToolPython, accepting_null, python_files, tool_python
-from toolc.emit.schemas import handler_input_schema, published_types, validator_targets
+from toolc.emit.schemas import (
+    ANY_RESULT,
+    handler_input_schema,
+    published_types,
+    validator_targets,
+)
 from toolc.memory import release_free_memory
 from toolc.model import Project, ToolDecl
 from toolc.model.naming import pascal
@@ -84,8 +89,12 @@ def emit_tool(tool: ToolDecl, shared: SharedInputs) -> ToolOutput:
     # (measured: holding 5,000 descriptors to the end was a third of the build's memory).
     name = tool.name
     published = descriptor(tool, shared.types, shared.targets.get(name, []))
+    if "outputSchema" not in published:  # a proxied tool whose origin declares none
+        published = {**published, "outputSchema": ANY_RESULT}
     handler = handler_input_schema(tool, shared.types)
     document = contract(tool, published, handler)
+    if published["outputSchema"] is ANY_RESULT:
+        del document["tool"]["outputSchema"]
     files = {
         f"schemas/{name}.input.json": pretty_json(published["inputSchema"]),
         f"schemas/{name}.output.json": pretty_json(published["outputSchema"]),
@@ -97,7 +106,8 @@ def emit_tool(tool: ToolDecl, shared: SharedInputs) -> ToolOutput:
         contract_fingerprint(document),
         tool.enabled,
     )
-    item = _tools_json_item(published) if tool.enabled else None
+    listed = {k: v for k, v in published.items() if v is not ANY_RESULT}
+    item = _tools_json_item(listed) if tool.enabled else None
     python = tool_python(tool, published, shared.type_names, shared.nullable, handler)
     documents = [published["inputSchema"], published["outputSchema"]]
     if handler is not None:

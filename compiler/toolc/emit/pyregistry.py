@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from toolc.emit.pyexpr import call, render
+from toolc.emit.pyexpr import Expr, call, literal, render
 from toolc.emit.pyliterals import py_str, py_value
 from toolc.model import ToolDecl
 from toolc.model.ceilings import reserve_of
@@ -54,6 +54,19 @@ def tool_entry(tool: ToolDecl, published: dict[str, Any]) -> dict[str, str]:
     if tool.ceiling is not None:  # only then: no other tool's registry entry changes
         resolved["response_ceiling_bytes"] = str(tool.ceiling)
         resolved["response_reserve_bytes"] = str(reserve_of(tool, tool.ceiling))
+    if (proxy := tool.decl.proxy) is not None:
+        command: Expr | str = "None"
+        if proxy.command is not None:  # a tuple: black keeps the comma of a single item
+            items = [py_str(c.root) for c in proxy.command]
+            command = literal("(", items if len(items) > 1 else [items[0] + ","])
+        proxy_call = call("Proxy", kwargs=[
+            ("tool", py_str(proxy.tool)),
+            ("command", command),
+            ("url", "None" if proxy.url is None else py_str(proxy.url)),
+            ("startup_timeout", repr(float(proxy.startup_timeout or 10))),
+            ("call_timeout", repr(float(proxy.call_timeout or 30))),
+        ])  # fmt: skip
+        resolved["proxy"] = render(proxy_call, 8, ",", lead=len("proxy="))[:-1]
     return {
         "name": py_str(tool.name),
         "version": py_str(tool.decl.version),

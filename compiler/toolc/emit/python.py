@@ -99,7 +99,7 @@ def tool_module(
     defs = {
         **(handler or {}).get("$defs", {}),
         **published["inputSchema"].get("$defs", {}),
-        **published["outputSchema"]["$defs"],
+        **published["outputSchema"].get("$defs", {}),
     }
     lowering = Lowering(
         type_names,
@@ -134,7 +134,11 @@ def tool_module(
         return item if multi and path == ("results", ITEMS) else None
 
     lowering.read(published["outputSchema"], f"schemas/{tool.name}.output.json")
-    schema = published["outputSchema"]["$defs"]["envelope.Data"]
+    schema = published["outputSchema"]
+    if tool.decl.proxy is None:  # a proxied tool's outputSchema is its data (decision 0084)
+        schema = schema["$defs"]["envelope.Data"]
+    else:
+        schema = {k: v for k, v in schema.items() if k != "$defs"}
     expr = lowering.lower(schema, data, (), special=data_names, doc=f"What `{tool.name}` returns.")
     blocks += _lowered(lowering, expr, data, f"What `{tool.name}` returns.")
     if multi and not any(b.name == item for b in blocks):

@@ -32,7 +32,8 @@ def _starter(name: str, doc: str, args: str) -> Starter:
 
 def scaffold_module(package: str, server: str, serving: Mapping[str, Serving]) -> bytes:
     names = sorted(
-        (n for n, s in serving.items() if s.enabled and s.server == server),
+        # a proxied tool has no handler: its calls go to the origin
+        (n for n, s in serving.items() if s.enabled and s.server == server and s.kind != "proxied"),
         key=lambda n: natural_key(snake(n)),
     )
     protocol = handlers_class(server)

@@ -124,3 +124,21 @@ def output_schema(
         tool.decl.multi_item is not None,
         reachable_defs(data, types),
     )
+
+
+# What a proxied tool without `returns` may answer (its origin lists no outputSchema, so it
+# publishes none): its package types that structured content, if any, by this.
+ANY_RESULT: dict[str, Any] = {"type": "object"}
+
+
+def origin_output_schema(tool: ToolDecl, types: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
+    """A proxied tool's outputSchema: its `returns` as-is at the root (the origin's, decision
+    0084), the shared types it reaches beside it; None without `returns`."""
+    returns = tool.decl.returns
+    if returns is None:
+        return None
+    schema: dict[str, Any] = to_json_schema(returns)
+    defs = reachable_defs(schema, types)
+    if defs:
+        schema["$defs"] = {**schema.get("$defs", {}), **defs}
+    return schema

@@ -25,7 +25,8 @@ RUNTIME_DIR = Path(__file__).resolve().parent.parent / "runtime"
 # Copied verbatim (after the header): the logic that is the same for every config.
 RUNTIME_GLOBS = ("server_*.py", "client_*.py")
 
-Kind = Literal["plain", "multi", "workflow"]
+# "proxied": forwarded to its origin (decision 0084), so no handler method.
+Kind = Literal["plain", "multi", "workflow", "proxied"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +50,8 @@ class Serving:
 def serving_of(tool: ToolDecl) -> Serving:
     multi = tool.decl.multi_item
     kind: Kind = "plain" if multi is None else "workflow" if multi.workflow else "multi"
+    if tool.decl.proxy is not None:
+        kind = "proxied"
     name = tool.name
     alias, names = _result_alias(name, kind)
     # A tool whose callers send another form gets what its pre-validator resolved.
@@ -145,28 +148,35 @@ class Protocol:
 
 
 def handlers_module(per_tool: Mapping[str, Serving]) -> bytes:
-    servers = served_tools(per_tool)
+    servers = {
+        server: [n for n in names if per_tool[n].kind != "proxied"]
+        for server, names in served_tools(per_tool).items()
+    }
     tools = [n for names in servers.values() for n in names]
     ordered = sorted(tools, key=lambda n: natural_key(snake(n)))
     typing = {"Protocol", "TypeAlias"}
     if any(per_tool[n].kind == "workflow" for n in tools):
         typing.add("Any")
     std = ["from collections.abc import Mapping"] if "Any" in typing else []
-    uses_items = any(per_tool[n].kind != "plain" for n in tools)
+    uses_items = any(per_tool[n].kind in ("multi", "workflow") for n in tools)
     runtime = import_line(
         ".server_runtime", {"Reply", "ToolContext", *(["Items"] if uses_items else [])}
     )
-    imports = (
+    imports: tuple[tuple[str, ...], ...] = (
         (FUTURE,),
         (*std, import_line("typing", typing)),
         (runtime, *(per_tool[n].imports for n in ordered)),
     )
+    if not tools:  # every served tool is proxied: empty Protocols, nothing to import
+        imports = ((FUTURE,), (import_line("typing", {"Protocol"}),))
     protocols = [
         Protocol(handlers_class(server), server, tuple(per_tool[n] for n in served))
         for server, served in servers.items()
     ]
     aliases = [per_tool[n].alias for n in ordered]
-    return write("handlers.py.j2", imports=imports, aliases=aliases, protocols=protocols)
+    text = write("handlers.py.j2", imports=imports, aliases=aliases, protocols=protocols)
+    # The template's blank line before the aliases: without aliases, one too many.
+    return text if aliases else text.replace(b"\n\n\n\nclass ", b"\n\n\nclass ")
 
 
 def handlers_class(server: str) -> str:

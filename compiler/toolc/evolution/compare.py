@@ -14,7 +14,7 @@ from toolc.evolution.ceilings import ceiling_changes
 from toolc.evolution.content import content_changes
 from toolc.evolution.findings import ALL_TOOLS, Finding, finding, sort_key
 from toolc.evolution.rules import RULES
-from toolc.evolution.views import DATA_PTR, escape, obj
+from toolc.evolution.views import escape, obj
 from toolc.evolution.walk import Walk
 
 Contract = Mapping[str, Any]
@@ -75,6 +75,9 @@ def _lifecycle(name: str, old: Contract, new: Contract, found: list[Finding]) ->
     if views.is_multi_item(old) != views.is_multi_item(new):
         what = "became multi-item" if views.is_multi_item(new) else "is no longer multi-item"
         found.append(finding("multi-item-changed", name, "/multi_item", what))
+    if views.is_proxied(old) != views.is_proxied(new):
+        what = "became proxied" if views.is_proxied(new) else "is no longer proxied"
+        found.append(finding("proxied-changed", name, "/proxied", what))
 
 
 def _text(
@@ -148,7 +151,7 @@ def _schemas(
     )
     both_multi = views.is_multi_item(old) and views.is_multi_item(new)
     outputs = Walk(name, "output", views.output_schema(old), views.output_schema(new), both_multi)
-    outputs.compare(views.data_schema(old), views.data_schema(new), DATA_PTR, "")
+    outputs.compare(views.data_schema(old), views.data_schema(new), views.data_pointer(new), "")
     for walk in (inputs, outputs):
         found += walk.findings
         notes += walk.notes
@@ -244,6 +247,8 @@ def _envelope(old: Mapping[str, Contract], new: Mapping[str, Contract]) -> Findi
         before, after = old[name], new[name]
         if views.is_multi_item(before) != views.is_multi_item(after):
             continue  # the tool's own change (multi-item-changed), not toolc's
+        if views.is_proxied(before) or views.is_proxied(after):
+            continue  # no envelope on one side at least: proxied-changed, or nothing
         if views.envelope_view(before) != views.envelope_view(after):
             affected.append(name)
             codes_before |= set(views.framework_codes(before))

@@ -46,6 +46,9 @@ _LIFECYCLE = _rules(
     ("multi-item-changed", "breaking", "The tool became multi-item, or stopped being one.",
      "The `data` of a multi-item tool is the normalized `results[]` with its status fields, and a "
      "failed call may carry `data` too: the whole shape of the answer changes."),
+    ("proxied-changed", "breaking", "The tool became proxied, or stopped being proxied.",
+     "A proxied tool answers with its origin's result unchanged, an enveloped one with "
+     "`{ok, data, meta}`: every caller reads the answer in the other shape (decision 0084)."),
 )  # fmt: skip
 
 _INPUTS = _rules(

@@ -38,6 +38,16 @@ def is_multi_item(contract: Mapping[str, Any]) -> bool:
     return contract.get("multi_item") is not None
 
 
+def is_proxied(contract: Mapping[str, Any]) -> bool:
+    """A proxied tool (decision 0084): its outputSchema is the origin's data, unwrapped."""
+    return contract.get("proxied") is not None
+
+
+def data_pointer(contract: Mapping[str, Any]) -> str:
+    """Where the tool's own `data` schema sits in its contract document."""
+    return "/tool/outputSchema" if is_proxied(contract) else DATA_PTR
+
+
 def input_schema(contract: Mapping[str, Any]) -> Mapping[str, Any]:
     return obj(obj(contract.get("tool")).get("inputSchema"))
 
@@ -51,7 +61,10 @@ def _defs(contract: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 def data_schema(contract: Mapping[str, Any]) -> dict[str, Any]:
-    """The tool's own `data`: for a multi-item tool, without toolc's normalization fields."""
+    """The tool's own `data`: for a multi-item tool, without toolc's normalization fields;
+    for a proxied one, its whole outputSchema (the types beside it are in `_defs`)."""
+    if is_proxied(contract):
+        return {k: v for k, v in output_schema(contract).items() if k != "$defs"}
     data = dict(obj(_defs(contract).get(DATA)))
     if is_multi_item(contract):
         data["properties"] = {
@@ -76,7 +89,11 @@ def framework_codes(contract: Mapping[str, Any]) -> list[str]:
 
 
 def contract_version(contract: Mapping[str, Any]) -> str | None:
-    """The tool's version, as recorded in the envelope's Meta const."""
+    """The tool's version, as recorded in the envelope's Meta const (a proxied tool, with
+    no envelope, records it beside its origin tool)."""
+    if is_proxied(contract):
+        stated = obj(contract.get("proxied")).get("version")
+        return stated if isinstance(stated, str) else None
     meta = obj(obj(obj(_defs(contract).get(META)).get("properties")).get("version"))
     version = meta.get("const")
     return version if isinstance(version, str) else None
@@ -96,7 +113,10 @@ def tool_view(contract: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def envelope_view(contract: Mapping[str, Any]) -> dict[str, Any]:
-    """What toolc wraps around the tool, with the tool's name, version and codes taken out."""
+    """What toolc wraps around the tool, with the tool's name, version and codes taken out
+    (nothing for a proxied tool: the origin's answer is not wrapped)."""
+    if is_proxied(contract):
+        return {"proxied": True}
     output = output_schema(contract)
     defs = _defs(contract)
     error_info = dict(obj(defs.get(ERROR_INFO)))

@@ -149,6 +149,8 @@ def lower(
     for name, decl in decls.items():
         settings = servers.get(decl.decl.mcp_server) or {}
         ceiling = decl.decl.response_ceiling_bytes or settings.get("response_ceiling_bytes")
+        if decl.decl.proxy is not None:  # the origin's answer goes back unchanged: no ceiling
+            ceiling = None
         decls[name] = replace(decl, ceiling=ceiling, metrics=settings.get("metrics") is True)
     breaks = tuple(AcceptedBreak.model_validate(b) for b in tools_data.get("accepted_breaks") or ())
     return Project(

@@ -246,6 +246,60 @@ class Content(BaseModel):
     ] = None
 
 
+class CommandItem(RootModel[str]):
+    model_config = ConfigDict(
+        frozen=True,
+    )
+    root: Annotated[str, Field(min_length=1)]
+
+
+class Proxy(BaseModel):
+    """
+    Where a proxied tool's calls go: the origin server (a stdio `command` or a Streamable HTTP `url`, exactly one) and the origin tool's name.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+        frozen=True,
+    )
+    tool: Annotated[
+        str,
+        Field(
+            description="The origin tool's name, as the origin lists it.",
+            pattern="^[A-Za-z0-9_.-]{1,128}$",
+        ),
+    ]
+    command: Annotated[
+        Sequence[CommandItem] | None,
+        Field(
+            description="The origin server as a stdio command: the program, then its arguments. Exactly one of `command` and `url`.",
+            min_length=1,
+        ),
+    ] = None
+    url: Annotated[
+        str | None,
+        Field(
+            description="The origin server's Streamable HTTP endpoint. Exactly one of `command` and `url`.",
+            pattern="^https?://",
+        ),
+    ] = None
+    startup_timeout: Annotated[
+        float | None,
+        Field(
+            description="Seconds the server waits for the origin to start and list its tools.",
+            gt=0.0,
+        ),
+    ] = 10
+    call_timeout: Annotated[
+        float | None,
+        Field(
+            description="Seconds the server waits for the origin's answer to one call.",
+            gt=0.0,
+        ),
+    ] = 30
+
+
 class ToolsFile(BaseModel):
     """
     The MCP tools of a project, as toolc compiles them. Reference: docs/config.md.
@@ -536,6 +590,12 @@ class Tool(BaseModel):
         Content | None,
         Field(
             description="The non-JSON content the result may carry (images, audio, resource links, embedded resources) and their media types."
+        ),
+    ] = None
+    proxy: Annotated[
+        Proxy | None,
+        Field(
+            description="The tool is proxied to a tool of an origin MCP server: the server forwards each validated call and answers with the origin's result unchanged (no envelope). Its `returns` is the origin's outputSchema, published as-is. Reference: docs/serving.md, \"Proxied tools\"."
         ),
     ] = None
 

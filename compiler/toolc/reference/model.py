@@ -56,6 +56,7 @@ class ToolDoc:
     hints: tuple[tuple[str, str], ...]  # the published MCP annotations, title aside
     content: tuple[tuple[str, str], ...]  # declared content kind → its media types, in order
     example: str  # example arguments as pretty JSON, or "" when the schemas offer none
+    proxied: str = ""  # the origin tool of a proxied tool (decision 0084), or ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +82,9 @@ def _tool(published: dict[str, Any], contract: dict[str, Any]) -> ToolDoc:
     output = published.get("outputSchema", {})
     defs = {**inputs.get("$defs", {}), **output.get("$defs", {})}
     data = defs.get("envelope.Data", {})
+    proxied = str(contract.get("proxied", {}).get("tool", ""))
+    if proxied:  # no envelope: the outputSchema is the origin's structured content
+        data = {k: v for k, v in output.items() if k != "$defs"}
     hints = tuple(
         (key, literal(value))
         for key, value in published.get("annotations", {}).items()
@@ -92,9 +96,9 @@ def _tool(published: dict[str, Any], contract: dict[str, Any]) -> ToolDoc:
         title=published.get("title", ""),
         description=published.get("description", ""),
         arguments=_arguments(inputs),
-        result=tuple(fields(data, "data", defs)),
+        result=tuple(fields(data, "" if proxied else "data", defs)),
         multi_item=contract.get("multi_item") is not None,
-        errors=_errors(output, contract.get("errors", {})),
+        errors=() if proxied else _errors(output, contract.get("errors", {})),
         policy=_policy(contract),
         hints=hints,
         content=tuple(
@@ -102,6 +106,7 @@ def _tool(published: dict[str, Any], contract: dict[str, Any]) -> ToolDoc:
             for kind, media in published["_meta"].get("content", {}).items()
         ),
         example=_example(inputs, defs),
+        proxied=proxied,
     )
 
 

@@ -167,6 +167,8 @@ def _data_handlers(
     handlers = SimpleNamespace()
     for name, spec in tools.items():
         method = spec.module.rpartition(".")[2]
+        if getattr(spec, "proxy", None) is not None:
+            continue  # no handler: its calls go to its origin (decision 0084)
         if name in validators and handler_forms:
             setattr(handlers, method, _resolving(handler_forms))
             continue

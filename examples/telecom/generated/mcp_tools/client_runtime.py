@@ -43,6 +43,7 @@ from .client_envelope import (
     parse_envelope,
     parse_result,
 )
+from .client_proxy import is_proxied, parse_proxied
 from .server_content import (
     Audio,
     Content,
@@ -236,6 +237,8 @@ class ToolClient:
                 _CALL.reset(token)
                 if asks:
                     self._asking = None
+        if is_proxied(spec):  # the origin's result, no envelope (decision 0084)
+            return parse_proxied(spec, result)
         return parse_result(spec, result)
 
     async def _send(

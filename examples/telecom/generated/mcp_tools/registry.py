@@ -45,6 +45,17 @@ class PreValidation:
 
 
 @dataclass(frozen=True)
+class Proxy:
+    """Where a proxied tool's calls go: the origin server and its tool (decision 0084)."""
+
+    tool: str
+    command: tuple[str, ...] | None
+    url: str | None
+    startup_timeout: float
+    call_timeout: float
+
+
+@dataclass(frozen=True)
 class ToolSpec(Generic[ArgsT, DataT]):
     """One tool's contract, as generated from tools.yaml and tool_policies.yaml."""
 
@@ -75,6 +86,8 @@ class ToolSpec(Generic[ArgsT, DataT]):
     # worst-case envelope around its data that the ceiling discounts (the data budget).
     response_ceiling_bytes: int | None = None
     response_reserve_bytes: int = 0
+    # A proxied tool's origin; None: the tool's handler answers.
+    proxy: Proxy | None = None
 
     @property
     def args_model(self) -> type[ArgsT]:

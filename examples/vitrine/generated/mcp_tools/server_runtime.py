@@ -34,6 +34,7 @@ from .server_hooks import CallHooks
 from .server_http import http_app, run_http, token_from_env
 from .server_metrics import Observation, Observer, prometheus_observer
 from .server_outputs import FormatCheck
+from .server_proxy import Proxies, forwarded, proxy_of, routed
 from .server_types import Items, Reply, ToolContext, ToolFailure, ToolSpecLike
 
 __all__ = [
@@ -98,15 +99,18 @@ def build_server(
                     f"a tool of mcp_server {spec.mcp_server!r}"
                 )
             needed[validator.name] = validator
+    proxied = {n for n, s in specs.items() if proxy_of(s) is not None}  # no handler
     missing = [
         handler_name(s)
         for s in needed.values()
-        if not callable(getattr(handlers, handler_name(s), None))
+        if s.name not in proxied
+        and not callable(getattr(handlers, handler_name(s), None))
     ]
     if missing:
         raise ValueError(f"handlers lack: {', '.join(sorted(missing))}")
     made = {
-        n: ServedTool(s, getattr(handlers, handler_name(s))) for n, s in needed.items()
+        n: ServedTool(s, getattr(handlers, handler_name(s), forwarded))
+        for n, s in needed.items()
     }
     for d in served:
         if d.get("_meta", {}).get("version") != specs[d["name"]].version:
@@ -117,8 +121,9 @@ def build_server(
         if "envelope.Data" in defs:
             check = FormatCheck(defs["envelope.Data"], defs)
             made[d["name"]].formats = check if check.needed else None
+    proxies = Proxies({n: made[n] for n in proxied}, served)
     calls = ToolCalls(
-        {n: made[n] for n in specs},
+        {n: made[n] for n in specs if n not in proxied},
         {
             s.name: made[s.pre_validation.tool]
             for s in specs.values()
@@ -139,7 +144,11 @@ def build_server(
     async def list_tools(
         ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return listing
+        if not proxied:
+            return listing
+        return types.ListToolsResult(
+            tools=[t for t in listing.tools if proxies.serves(t.name)]
+        )
 
     built = Server(
         name,
@@ -147,7 +156,8 @@ def build_server(
         instructions=instructions,
         get_tool_input_schema=input_schemas.get,
         on_list_tools=list_tools,
-        on_call_tool=calls.call_tool,
+        on_call_tool=routed(proxies, calls.call_tool) if proxied else calls.call_tool,
+        lifespan=proxies.lifespan,  # opens the origins, if any
     )
     versions = {n: s.version for n, s in specs.items()}
     register(built, Served(name, version, versions, registry))

@@ -1,0 +1,273 @@
+"""Proxied tools (decision 0084): each call is validated here, forwarded to the origin
+MCP server through the SDK's client session, and answered with the origin's result
+unchanged (no envelope). At start the origins are listed and each proxied tool's
+published schemas compared with the origin's: a drifted tool is not served, the others
+are (decision 0086)."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager
+from typing import Any, Protocol
+
+import anyio
+from mcp import types
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.server.context import ServerRequestContext
+from mcp.shared.exceptions import MCPError
+from pydantic import ValidationError
+
+from .server_calls import ServedTool, invalid_arguments
+from .server_items import BadReturn
+from .server_outputs import FormatCheck
+
+logger = logging.getLogger(__name__)
+
+# Prose and dialect are not the schema's shape: an origin that words a description
+# otherwise, or names its JSON Schema draft, has not drifted (decision 0086).
+_PROSE = frozenset({"$schema", "description", "title", "examples", "$comment"})
+# How the SDK's client words a result that breaks the origin's listed outputSchema.
+_SDK_REFUSED = "Invalid structured content"
+_NAMED = frozenset({"properties", "patternProperties", "$defs", "definitions"})
+
+
+class ProxyLike(Protocol):
+    """The generated `registry.Proxy`."""
+
+    @property
+    def tool(self) -> str: ...
+
+    @property
+    def command(self) -> tuple[str, ...] | None: ...
+
+    @property
+    def url(self) -> str | None: ...
+
+    @property
+    def startup_timeout(self) -> float: ...
+
+    @property
+    def call_timeout(self) -> float: ...
+
+
+def proxy_of(spec: object) -> ProxyLike | None:
+    """The tool's origin, when it is proxied."""
+    found: ProxyLike | None = getattr(spec, "proxy", None)
+    return found
+
+
+def shape(schema: Any, named: bool = False) -> Any:
+    """`schema` without its prose, `required` sorted: what drift compares."""
+    if isinstance(schema, list):
+        return [shape(v) for v in schema]
+    if not isinstance(schema, dict):
+        return schema
+    if named:  # names of properties or definitions: each value is a schema
+        return {k: shape(v) for k, v in schema.items()}
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in _PROSE or key in ("const", "enum", "default"):
+            if key not in _PROSE:
+                out[key] = value
+            continue
+        out[key] = sorted(value) if key == "required" else shape(value, key in _NAMED)
+    return out
+
+
+def drift(declared: Mapping[str, Any], origin: types.Tool) -> list[str]:
+    """Which of the tool's published schemas differ from the origin's listing."""
+    found = []
+    if shape(declared.get("inputSchema")) != shape(origin.input_schema):
+        found.append("inputSchema")
+    # Neither declaring one is a match too: the tool publishes none (no `returns`).
+    if shape(declared.get("outputSchema")) != shape(origin.output_schema):
+        found.append("outputSchema")
+    return found
+
+
+def _failure(text: str) -> types.CallToolResult:
+    """A proxied tool's own failure: an MCP tool error, text only (no envelope)."""
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=text)], is_error=True
+    )
+
+
+class Proxies:
+    """The proxied tools of one server, the sessions to their origins, and which tools
+    the origins' listings allow to be served."""
+
+    def __init__(
+        self, tools: Mapping[str, ServedTool], descriptors: Sequence[Mapping[str, Any]]
+    ):
+        self.tools = dict(tools)
+        self.descriptors = {d["name"]: d for d in descriptors if d["name"] in tools}
+        for name, descriptor in self.descriptors.items():
+            output = descriptor.get("outputSchema")
+            if output is not None:  # the formats JSON clients refuse, as for any tool
+                data = {k: v for k, v in output.items() if k != "$defs"}
+                check = FormatCheck(data, output.get("$defs", {}))
+                self.tools[name].formats = check if check.needed else None
+        self.sessions: dict[str, ClientSession] = {}  # by tool name
+        self.served: set[str] = set()
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.tools
+
+    def serves(self, name: str) -> bool:
+        return name not in self.tools or name in self.served
+
+    @asynccontextmanager
+    async def lifespan(self, _: object) -> AsyncIterator[dict[str, Any]]:
+        """Open each origin once, list it, serve the tools that match it."""
+        async with AsyncExitStack() as stack:
+            groups: dict[tuple[tuple[str, ...] | None, str | None], list[str]] = {}
+            for name, tool in self.tools.items():
+                proxy = proxy_of(tool.spec)
+                assert proxy is not None
+                groups.setdefault((proxy.command, proxy.url), []).append(name)
+            for names in groups.values():
+                await self._open(stack, names)
+            yield {}
+
+    def _proxy(self, name: str) -> ProxyLike:
+        proxy = proxy_of(self.tools[name].spec)
+        assert proxy is not None
+        return proxy
+
+    async def _open(self, stack: AsyncExitStack, names: list[str]) -> None:
+        proxy = self._proxy(names[0])
+        where = " ".join(proxy.command) if proxy.command is not None else str(proxy.url)
+        inner = AsyncExitStack()
+        # The contexts are entered outside the timeout: a cancel scope must not end
+        # before the task groups opened inside it.
+        try:
+            session = await inner.enter_async_context(_session(proxy))
+            with anyio.fail_after(max(self._proxy(n).startup_timeout for n in names)):
+                await session.initialize()
+                listed = await session.list_tools()
+        except Exception:  # an origin that cannot start: its tools are not served
+            await inner.aclose()
+            logger.exception(
+                "origin %s did not start: not serving %s",
+                where,
+                ", ".join(names),
+            )
+            return
+        stack.push_async_callback(inner.aclose)
+        theirs = {t.name: t for t in listed.tools}
+        for name in names:
+            origin_tool = self._proxy(name).tool
+            found = theirs.get(origin_tool)
+            if found is None:
+                logger.error(
+                    "%s: origin %s lists no tool %r: not served",
+                    name,
+                    where,
+                    origin_tool,
+                )
+                continue
+            differs = drift(self.descriptors[name], found)
+            if differs:
+                logger.error(
+                    "%s: its %s differs from origin tool %r of %s: not served",
+                    name, " and ".join(differs), origin_tool, where,
+                )  # fmt: skip
+                continue
+            self.sessions[name] = session
+            self.served.add(name)
+
+    async def call(self, params: types.CallToolRequestParams) -> types.CallToolResult:
+        """Validate, forward, check the origin's answer against its outputSchema."""
+        tool = self.tools[params.name]
+        proxy = self._proxy(params.name)
+        try:
+            tool.parse(params.arguments or {})
+        except ValidationError as exc:
+            return _failure(invalid_arguments(params.name, exc)["message"])
+        error_id = uuid.uuid4().hex[:12]
+        try:
+            result = await self.sessions[params.name].call_tool(
+                proxy.tool, params.arguments, read_timeout_seconds=proxy.call_timeout
+            )
+        except anyio.get_cancelled_exc_class():
+            raise
+        except Exception as exc:  # an origin that fails or times out: logged
+            if isinstance(exc, RuntimeError) and str(exc).startswith(_SDK_REFUSED):
+                # the SDK's client checks the origin's own outputSchema first
+                return self._mismatch(params.name, error_id, exc)
+            logger.exception(
+                "%s: origin call failed [errorId %s]", params.name, error_id
+            )
+            return _failure(
+                f"The origin of {params.name} did not answer; "
+                f"report errorId {error_id}."
+            )
+        if result.is_error:
+            return result  # the origin's own error, unchanged (outputSchema: successes)
+        try:  # without an outputSchema (the origin declares none) nothing to check
+            if "outputSchema" in self.descriptors[params.name]:
+                tool.check(result.structured_content)
+        except BadReturn as exc:
+            return self._mismatch(params.name, error_id, exc)
+        return result
+
+    def _mismatch(
+        self, name: str, error_id: str, exc: Exception
+    ) -> types.CallToolResult:
+        """Decision 0085: logged, and answered as a tool error naming the errorId, the
+        origin's data withheld (the caller's schema does not describe it)."""
+        logger.error(
+            "%s: origin result outside its outputSchema [errorId %s]: %s",
+            name, error_id, exc,
+        )  # fmt: skip
+        return _failure(
+            f"The origin's result for {name} does not match its declared "
+            f"outputSchema; report errorId {error_id}."
+        )
+
+
+@asynccontextmanager
+async def _session(proxy: ProxyLike) -> AsyncIterator[ClientSession]:
+    async with AsyncExitStack() as stack:
+        if proxy.command is not None:
+            program, *args = proxy.command
+            streams = await stack.enter_async_context(
+                stdio_client(StdioServerParameters(command=program, args=args))
+            )
+            read, write = streams
+        else:
+            assert proxy.url is not None
+            read, write, *_ = await stack.enter_async_context(
+                streamable_http_client(proxy.url)
+            )
+        yield await stack.enter_async_context(ClientSession(read, write))
+
+
+async def forwarded(args: Any, ctx: Any) -> Any:
+    """The handler slot of a proxied tool: its calls go to the origin, never here."""
+    raise RuntimeError("a proxied tool has no handler")
+
+
+CallTool = Callable[
+    [ServerRequestContext[Any, Any], types.CallToolRequestParams],
+    Awaitable[types.CallToolResult | types.InputRequiredResult],
+]
+
+
+def routed(proxies: Proxies, others: CallTool) -> CallTool:
+    """`tools/call`: a proxied tool's call to its origin, any other to `others`."""
+
+    async def call_tool(
+        ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult | types.InputRequiredResult:
+        if params.name not in proxies:
+            return await others(ctx, params)
+        if not proxies.serves(params.name):
+            raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}")
+        return await proxies.call(params)
+
+    return call_tool
