@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from toolc.diagnostics.codes import TARGETS
 from toolc.diagnostics.render import FORMATS
 
 DEFAULT_OUT = Path("generated") / "mcp_tools"
@@ -28,6 +29,7 @@ class Settings:
     listing_budget: int | None = None  # tokens per mcp_server's tools/list (an estimate)
     docs_out: Path | None = None  # the reference docs; `build` writes them only when set
     metadata_lint: bool = False  # report the metadata lint (titles, descriptions)
+    targets: tuple[str, ...] = ()  # provider targets whose rules are errors (decision 0074)
     # Where each path setting came from, for messages: `--out`, or `pyproject.toml:3:1`.
     origins: tuple[tuple[str, str], ...] = ()
 
@@ -73,7 +75,7 @@ def load_settings(config_dir: Path) -> Settings:
         raise SettingsError(f"{pyproject}: [tool.toolc] must be a table")
     known: dict[str, type] = {
         "strict": bool, "format": str, "out": str, "snapshot": str, "listing_budget": int,
-        "docs_out": str, "metadata_lint": bool,
+        "docs_out": str, "metadata_lint": bool, "targets": list,
     }  # fmt: skip
     for key, value in table.items():
         if key not in known:
@@ -87,6 +89,14 @@ def load_settings(config_dir: Path) -> Settings:
         raise SettingsError(
             f"{pyproject}: [tool.toolc] listing_budget must be a positive number of tokens"
         )
+    unknown = [t for t in table.get("targets", ()) if t not in TARGETS]
+    if unknown:
+        raise SettingsError(
+            f"{pyproject}: [tool.toolc] targets: unknown target {unknown[0]!r} "
+            f"(known: {', '.join(TARGETS)})"
+        )
+    if "targets" in table:
+        table["targets"] = tuple(table["targets"])
     if "format" in table and table["format"] not in FORMATS:
         raise SettingsError(f"{pyproject}: [tool.toolc] format must be one of {', '.join(FORMATS)}")
     # Paths in pyproject.toml are relative to the file that states them.
