@@ -13,6 +13,7 @@ from toolc.checks import (
     names,
     pointers,
     policies,
+    portable,
     prevalidators,
     prose,
     types,
@@ -36,6 +37,7 @@ CHECKS: tuple[Check, ...] = (
     *breaks.CHECKS,
     *prose.CHECKS,
     *metadata.CHECKS,
+    *portable.CHECKS,
 )
 
 

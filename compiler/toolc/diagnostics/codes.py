@@ -988,6 +988,16 @@ _RULES += [
         "flags it as non-portable, and clients that read one type miss it.",
         "publish the portable form (`publish: portable`), which writes it as `anyOf`.",
     ),
+    Rule(
+        "portable-recursive",
+        E,
+        "targets",
+        "`publish: portable` cannot inline a recursive type a tool's arguments reach.",
+        "The portable form (decision 0075) publishes every inputSchema with each `$ref` "
+        "inlined; a type that contains itself (a tree, a linked list) would inline forever. "
+        "Publish the standard form (drop `publish: portable`), which keeps the type under "
+        "`$defs`, or give the tool arguments without the recursive type.",
+    ),
 ]
 
 CODES: dict[str, Rule] = {r.code: r for r in _RULES}

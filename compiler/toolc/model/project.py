@@ -61,6 +61,7 @@ class ToolDecl:
 
 
 BumpPolicy = Literal["semver", "any"]
+Publish = Literal["standard", "portable"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +73,7 @@ class Project:
     bump_policy: BumpPolicy = "semver"
     accepted_breaks: tuple[AcceptedBreak, ...] = ()
     damage: Damage | None = None  # what schema errors left undecided; None: all validated
+    publish: Publish = "standard"  # the form of the published inputSchemas (decision 0075)
 
     def declares(self, name: str) -> bool:
         """Whether tools.yaml declares a tool of this name, even one no check can read."""
@@ -149,4 +151,5 @@ def lower(
         bump_policy=tools_data.get("bump_policy") or "semver",
         accepted_breaks=breaks,
         damage=damage,
+        publish=tools_data.get("publish") or "standard",
     )
