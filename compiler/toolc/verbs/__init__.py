@@ -33,6 +33,7 @@ from toolc.source.inputs import TOOLS_FILE, Inputs, inputs_of_texts, read_inputs
 from toolc.verbs.docs import docs_drift, docs_tree
 from toolc.verbs.listing import listing_costs, over_budget
 from toolc.verbs.output import BuildResult, compare_output, write_output
+from toolc.verbs.project_file import with_project_file
 
 __all__ = [
     "BuildResult",
@@ -122,16 +123,20 @@ def build(
     docs_dir: Path | None = None,
     metadata_lint: bool = False,
     targets: tuple[str, ...] = (),
+    project_version: str | None = None,
 ) -> BuildResult:
     """compile → guard → write (or compare with the disk, when not `write`). With `stats` or
     a `listing_budget` (tokens, and where it was set) the result carries each server's
     `tools/list` cost, and a listing over the budget is a warning. With `docs_dir` the
     reference docs are written (compared) with the package, as one. The findings of the
-    provider `targets` asked are errors, like any other."""
+    provider `targets` asked are errors, like any other. With `project_version` the package
+    gets its own pyproject.toml at that version (`verbs.project_file`)."""
     cwd = cwd or Path.cwd()
     inputs = read_inputs(config_dir, cwd)
     store = open_store(config_dir, out_dir, snapshot_path, notify) if cache else None
     compilation = _compiled(inputs, store)
+    if project_version is not None and compilation.package is not None:
+        compilation = with_project_file(compilation, out_dir.name, project_version)
     reread = store.reread if store is not None else None
     # The cache keeps every diagnostic; what this run reports is chosen here.
     diagnostics = shown(compilation.diagnostics, metadata_lint)
