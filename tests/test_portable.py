@@ -223,3 +223,43 @@ def test_the_cache_rebuilds_a_portable_config_as_a_full_compile_does(tmp_path: P
     full = verbs.build(config, out, snapshot, write=False, cwd=config, cache=False)
     assert cached.files == full.files
     assert cached.reread is not None  # the cache was used, re-reading one tool
+
+
+@settings(
+    max_examples=6, database=None, deadline=None, phases=[Phase.generate],
+    suppress_health_check=list(HealthCheck),
+)  # fmt: skip
+@given(data=st.data())
+def test_random_portable_packages_have_models_that_agree(
+    data: st.DataObject, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    config, policies = data.draw(projects())
+    root = tmp_path_factory.mktemp("random_portable")
+    (root / "tools.yaml").write_text(as_yaml({**config, "publish": "portable"}))
+    if policies is not None:
+        (root / "tool_policies.yaml").write_text(as_yaml(policies))
+    name = root.name.replace("-", "_")
+    result = verbs.build(root, root / "out" / name, root / "snap.json", write=True, cwd=root)
+    if not result.written:
+        return  # refused (a recursive type, or what the random config gets wrong)
+    sys.path.insert(0, str(root / "out"))
+    try:
+        package = importlib.import_module(name)
+    finally:
+        sys.path.remove(str(root / "out"))
+    for spec in package.TOOLS.values():
+        schema = dict(spec.input_schema)
+        reference = EcmaValidator(schema)
+        for _ in range(6):
+            try:
+                instance = data.draw(valid(schema, {}))
+                if data.draw(st.booleans()):
+                    instance = data.draw(near_miss(instance, schema, {}))
+            except InvalidArgument:
+                break
+            try:
+                spec.args_model.model_validate(instance)
+                accepted = True
+            except pydantic.ValidationError:
+                accepted = False
+            assert accepted == reference.is_valid(instance), (spec.name, instance)
