@@ -224,6 +224,7 @@ NOT_CODES = {
     "x-toolc-user-prompt",
     "toolc-check",
     "toolc-build",
+    "openai-strict",  # a provider target (decision 0074)
 }
 NAME = r"`([a-z][a-z0-9]*(?:-[a-z0-9]+)+)`"
 LEVEL_AFTER = re.compile(

@@ -78,6 +78,7 @@ class Reuse:
             {k: sorted(v) for k, v in targets.items()},
             local.nullable,
             local.type_names,
+            local.portable,
         )
         outputs: dict[str, ToolOutput] = {}
         for name in sorted(self.cache.tool_order):

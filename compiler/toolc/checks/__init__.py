@@ -14,6 +14,7 @@ from toolc.checks import (
     names,
     pointers,
     policies,
+    portable,
     prevalidators,
     prose,
     proxies,
@@ -40,6 +41,7 @@ CHECKS: tuple[Check, ...] = (
     *metadata.CHECKS,
     *ceilings.CHECKS,
     *proxies.CHECKS,
+    *portable.CHECKS,
 )
 
 

@@ -35,6 +35,11 @@ def budget_of(settings: Settings) -> tuple[int, str] | None:
     return settings.listing_budget, f"listing_budget at {settings.origin('listing_budget')}"
 
 
+def project_version(settings: Settings) -> str | None:
+    """The version of the package's pyproject.toml, when one is written (None: none)."""
+    return settings.package_version if settings.package_project else None
+
+
 @click.command()
 @build_options
 @click.option("--diff", "show_diff", is_flag=True, help="Print unified diffs of changed files.")
@@ -46,7 +51,7 @@ def check(
     config_dir: Path, fmt: str | None, strict: bool | None, metadata_lint: bool | None,
     out: Path | None,
     snapshot: Path | None, docs_out: Path | None, show_diff: bool, stats: bool, no_cache: bool,
-    against: str | None,
+    against: str | None, targets: tuple[str, ...], package_project: bool | None,
 ) -> None:  # fmt: skip
     """Validate the config in DIR, and compare the generated files (and the reference docs,
     with docs_out) with what a build would write.
@@ -55,21 +60,24 @@ def check(
     """
     settings = settings_for(
         config_dir, format=fmt, strict=strict, out=out, snapshot=snapshot, docs_out=docs_out,
-        metadata_lint=metadata_lint,
+        metadata_lint=metadata_lint, targets=targets or None, package_project=package_project,
     )  # fmt: skip
     out_dir, snapshot_path = check_paths(settings, config_dir)
     docs_dir = docs_path(settings, config_dir, out_dir, snapshot_path, default=False)
     from toolc import verbs  # here, so that --version and explain start fast
 
     if not out_dir.exists() and not snapshot_path.exists() and against is None:
-        compiled: Any = verbs.check_config(config_dir, metadata_lint=settings.metadata_lint)
+        compiled: Any = verbs.check_config(
+            config_dir, metadata_lint=settings.metadata_lint, targets=settings.targets
+        )
         tools = len(compiled.tools)
         report(settings, compiled, "check", config_dir, f"ok: {tools} tool(s)")
     with BaselineUsage():
         result = verbs.build(
             config_dir, out_dir, snapshot_path, write=False, cache=not no_cache,
             against=against, notify=notify, stats=stats, listing_budget=budget_of(settings),
-            docs_dir=docs_dir, metadata_lint=settings.metadata_lint,
+            docs_dir=docs_dir, metadata_lint=settings.metadata_lint, targets=settings.targets,
+            project_version=project_version(settings),
         )  # fmt: skip
     if result.costs is not None and stats:
         from toolc.verbs.listing import render_costs
@@ -93,23 +101,33 @@ def build(
     config_dir: Path, fmt: str | None, strict: bool | None, metadata_lint: bool | None,
     out: Path | None,
     snapshot: Path | None, docs_out: Path | None, no_cache: bool, against: str | None,
+    targets: tuple[str, ...], package_project: bool | None,
 ) -> None:  # fmt: skip
     """Generate the package for the config in DIR: models, descriptors, schemas, contracts,
     registry, and the versioned snapshot (and the reference docs, with docs_out). Writes
     nothing unless everything succeeds."""
     settings = settings_for(
         config_dir, format=fmt, strict=strict, out=out, snapshot=snapshot, docs_out=docs_out,
-        metadata_lint=metadata_lint,
+        metadata_lint=metadata_lint, targets=targets or None, package_project=package_project,
     )  # fmt: skip
     out_dir, snapshot_path = check_paths(settings, config_dir)
     docs_dir = docs_path(settings, config_dir, out_dir, snapshot_path, default=False)
     from toolc.cache.uptodate import is_up_to_date
 
-    # Under --strict the warnings matter, so nothing is skipped that would report them.
+    # Under --strict the warnings matter, and the targets judge what is built: nothing is
+    # skipped that would report them.
     if (
         not settings.strict
+        and not settings.targets
         and against is None
-        and is_up_to_date(config_dir, out_dir, snapshot_path, cache=not no_cache, docs_dir=docs_dir)
+        and is_up_to_date(
+            config_dir,
+            out_dir,
+            snapshot_path,
+            cache=not no_cache,
+            docs_dir=docs_dir,
+            project=project_version(settings),
+        )
     ):
         click.echo(f"toolc build {config_dir}: up to date ({shown_path(out_dir)})", err=True)
         sys.exit(EXIT_OK)
@@ -120,7 +138,8 @@ def build(
             config_dir, out_dir, snapshot_path, write=True, strict=settings.strict,
             cache=not no_cache, against=against, notify=notify,
             listing_budget=budget_of(settings), docs_dir=docs_dir,
-            metadata_lint=settings.metadata_lint,
+            metadata_lint=settings.metadata_lint, targets=settings.targets,
+            project_version=project_version(settings),
         )  # fmt: skip
     docs = f", {shown_path(docs_dir)}" if docs_dir is not None else ""
     written = f"wrote {shown_path(out_dir)}{docs} and {shown_path(snapshot_path)}"

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 import click
 
 from toolc.cli.settings import Settings, SettingsError, load_settings
+from toolc.diagnostics.codes import TARGETS
 from toolc.diagnostics.render import FORMATS, RENDERERS, render_text, use_color
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
@@ -151,6 +152,16 @@ against_option = click.option(
     help="Compare with this baseline instead of the last build: a git revision, a config "
     "directory, or a build's output directory.",
 )  # fmt: skip
+target_option = click.option(
+    "--target", "targets", multiple=True, type=click.Choice(TARGETS), metavar="NAME",
+    help=f"Check the published descriptors against a provider's rules ({', '.join(TARGETS)}); "
+    "repeatable; its findings are errors. Default: the targets setting.",
+)  # fmt: skip
+pyproject_option = click.option(
+    "--pyproject/--no-pyproject", "package_project", default=None,
+    help="Also write a pyproject.toml into the package, so it can be built and published "
+    "(default: the package_project setting; its version: package_version).",
+)  # fmt: skip
 no_cache_option = click.option(
     "--no-cache",
     is_flag=True,
@@ -162,7 +173,8 @@ def build_options(command: F) -> F:
     """The options `check` and `build` share (one list, so the two cannot drift apart)."""
     for option in reversed(
         (config_dir_argument, format_option, strict_option, metadata_lint_option, out_option,
-         snapshot_option, docs_out_option, no_cache_option, against_option)
+         snapshot_option, docs_out_option, no_cache_option, against_option, target_option,
+         pyproject_option)
     ):  # fmt: skip
         command = option(command)
     return command

@@ -3,16 +3,20 @@ Command-line flags override them. An unknown setting is a usage error, not silen
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from toolc.diagnostics.codes import TARGETS
 from toolc.diagnostics.render import FORMATS
 
 DEFAULT_OUT = Path("generated") / "mcp_tools"
 DEFAULT_SNAPSHOT = Path("mcp-tools.json")
 DEFAULT_DOCS = Path("docs")  # `toolc docs` without a docs_out setting
+# PEP 440's public versions, as a plain regular expression (no `packaging` at run time).
+VERSION = re.compile(r"(?:\d+!)?\d+(?:\.\d+)*(?:(?:a|b|rc)\d+)?(?:\.post\d+)?(?:\.dev\d+)?")
 
 
 class SettingsError(Exception):
@@ -28,6 +32,9 @@ class Settings:
     listing_budget: int | None = None  # tokens per mcp_server's tools/list (an estimate)
     docs_out: Path | None = None  # the reference docs; `build` writes them only when set
     metadata_lint: bool = False  # report the metadata lint (titles, descriptions)
+    targets: tuple[str, ...] = ()  # provider targets whose rules are errors (decision 0074)
+    package_project: bool = False  # write the package's own pyproject.toml (decision 0076)
+    package_version: str = "0.1.0"  # the version that pyproject.toml states
     # Where each path setting came from, for messages: `--out`, or `pyproject.toml:3:1`.
     origins: tuple[tuple[str, str], ...] = ()
 
@@ -73,7 +80,8 @@ def load_settings(config_dir: Path) -> Settings:
         raise SettingsError(f"{pyproject}: [tool.toolc] must be a table")
     known: dict[str, type] = {
         "strict": bool, "format": str, "out": str, "snapshot": str, "listing_budget": int,
-        "docs_out": str, "metadata_lint": bool,
+        "docs_out": str, "metadata_lint": bool, "targets": list,
+        "package_project": bool, "package_version": str,
     }  # fmt: skip
     for key, value in table.items():
         if key not in known:
@@ -87,6 +95,18 @@ def load_settings(config_dir: Path) -> Settings:
         raise SettingsError(
             f"{pyproject}: [tool.toolc] listing_budget must be a positive number of tokens"
         )
+    unknown = [t for t in table.get("targets", ()) if t not in TARGETS]
+    if unknown:
+        raise SettingsError(
+            f"{pyproject}: [tool.toolc] targets: unknown target {unknown[0]!r} "
+            f"(known: {', '.join(TARGETS)})"
+        )
+    if not VERSION.fullmatch(table.get("package_version", "0.1.0")):
+        raise SettingsError(
+            f"{pyproject}: [tool.toolc] package_version must be a PEP 440 version, like 1.2.0"
+        )
+    if "targets" in table:
+        table["targets"] = tuple(table["targets"])
     if "format" in table and table["format"] not in FORMATS:
         raise SettingsError(f"{pyproject}: [tool.toolc] format must be one of {', '.join(FORMATS)}")
     # Paths in pyproject.toml are relative to the file that states them.

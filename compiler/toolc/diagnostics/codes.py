@@ -15,12 +15,22 @@ _FRAMEWORK_CODES = ", ".join(FRAMEWORK_ERROR_CODES[:-1]) + f" and {FRAMEWORK_ERR
 
 
 @dataclass(frozen=True, slots=True)
+class Target:
+    """A provider target's rule (decision 0074): whom it follows, on what authority."""
+
+    name: str  # openai-strict, anthropic, gemini, mcp
+    source: str  # the document the rule follows
+    dated: str  # the version or date of it that was read
+
+
+@dataclass(frozen=True, slots=True)
 class Rule:
     code: str
     severity: Severity
     group: str
     summary: str
     explanation: str
+    target: Target | None = None  # only the rules of `--target` (group `targets`)
 
 
 _RULES = [
@@ -834,7 +844,207 @@ _RULES += [
     ),
 ]
 
+
+_OPENAI = Target(
+    "openai-strict",
+    "https://platform.openai.com/docs/guides/structured-outputs#supported-schemas",
+    "the Structured Outputs guide as of 2026-02",
+)
+_ANTHROPIC = Target(
+    "anthropic",
+    "https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use",
+    "the tool-use guide and the Messages API reference as of 2025-10",
+)
+_GEMINI = Target(
+    "gemini",
+    "https://ai.google.dev/api/caching#Schema (FunctionDeclaration.parameters)",
+    "the Gemini API reference as of 2025-11",
+)
+_MCP = Target(
+    "mcp",
+    "https://modelcontextprotocol.io/specification/2025-11-25/server/tools",
+    "the MCP specification, revision 2025-11-25",
+)
+
+
+def _targeted(code: str, target: Target, summary: str, refuses: str, fix: str) -> Rule:
+    """A target's rule: the explanation states what is refused, the source and the fix."""
+    explanation = (
+        f"Target `{target.name}` (`toolc check --target {target.name}`, or `targets` in "
+        f"[tool.toolc]). {refuses} Source: {target.source}, {target.dated}. Fix: {fix}"
+    )
+    return Rule(code, E, "targets", summary, explanation, target)
+
+
+_RULES += [
+    # --- provider targets (opt-in: --target, targets) --------------------------------------
+    _targeted(
+        "openai-function-name",
+        _OPENAI,
+        "The tool name is not a valid OpenAI function name.",
+        "A function name is 1-64 characters of A-Z a-z 0-9 _ and -: a dot, or a longer name, "
+        "is refused.",
+        "rename the tool (a `_` for the dot), keeping the old name as a deprecated alias "
+        "tool while clients move.",
+    ),
+    _targeted(
+        "openai-strict-root",
+        _OPENAI,
+        "The inputSchema's root is not a plain object.",
+        "Strict mode wants the root of the parameters to be `type: object`, not `anyOf`.",
+        "move the alternatives into one argument (an object per alternative under `anyOf`).",
+    ),
+    _targeted(
+        "openai-strict-open-object",
+        _OPENAI,
+        "An object of the inputSchema allows unknown keys.",
+        "Strict mode requires `additionalProperties: false` on every object, the arguments "
+        "object included.",
+        "set `unknown_args: forbid` for the arguments, and `additionalProperties: false` on "
+        "each nested object (and shared type) the tool reaches.",
+    ),
+    _targeted(
+        "openai-strict-optional-property",
+        _OPENAI,
+        "A property of the inputSchema is optional.",
+        "Strict mode requires every property of every object to be listed in `required`; an "
+        "optional value is a required one that may be null.",
+        "list the argument in `requires` (the property in `required`) and let it take null "
+        '(`type: [string, "null"]`), treating null as absent in the handler.',
+    ),
+    _targeted(
+        "openai-strict-keyword",
+        _OPENAI,
+        "The inputSchema uses a keyword strict mode refuses.",
+        "Strict mode refuses the composition keywords `allOf`, `not`, `dependentRequired`, "
+        "`dependentSchemas`, `if`, `then` and `else` (toolc publishes `args_keywords` with "
+        "`not` and `dependentRequired`).",
+        "express the rule in the handler or a pre-validation, or as `anyOf` alternatives.",
+    ),
+    _targeted(
+        "openai-strict-format",
+        _OPENAI,
+        "The inputSchema uses a format strict mode refuses.",
+        "Strict mode supports the string formats date-time, time, date, duration, email, "
+        "hostname, ipv4, ipv6 and uuid only.",
+        "drop the format (state it in the description) or use a `pattern`.",
+    ),
+    _targeted(
+        "anthropic-tool-name",
+        _ANTHROPIC,
+        "The tool name is not a valid Anthropic tool name.",
+        "A tool name must match `^[a-zA-Z0-9_-]{1,64}$`: a dot, or a longer name, is refused.",
+        "rename the tool (a `_` for the dot).",
+    ),
+    _targeted(
+        "anthropic-top-level-combinator",
+        _ANTHROPIC,
+        "The inputSchema has `oneOf`, `anyOf` or `allOf` at its top level.",
+        "The Messages API refuses an `input_schema` with `oneOf`, `anyOf` or `allOf` at the "
+        "top level (the request fails with 400).",
+        "move the alternatives into one argument, or split the tool into one tool per alternative.",
+    ),
+    _targeted(
+        "gemini-function-name",
+        _GEMINI,
+        "The tool name is not a valid Gemini function name.",
+        "A function name starts with a letter or `_` and is at most 64 characters of "
+        "A-Z a-z 0-9 _ . and -.",
+        "rename the tool.",
+    ),
+    _targeted(
+        "gemini-ref",
+        _GEMINI,
+        "The inputSchema uses `$ref` or `$defs`.",
+        "Function declarations' parameters are an OpenAPI 3.0 Schema subset without "
+        "references: `$ref` and `$defs` are refused.",
+        "publish the portable form (`publish: portable` in tools.yaml), which inlines every "
+        "`$ref`; a recursive type cannot be inlined.",
+    ),
+    _targeted(
+        "gemini-additional-properties",
+        _GEMINI,
+        "The inputSchema uses `additionalProperties`.",
+        "The Schema of function declarations has no `additionalProperties` field.",
+        "leave unknown arguments to the server (not `unknown_args: forbid`), and drop "
+        "`additionalProperties` from nested objects.",
+    ),
+    _targeted(
+        "gemini-type-list",
+        _GEMINI,
+        "The inputSchema states a list of types.",
+        "The Schema's `type` is one type: `type: [string, \"null\"]` is refused (OpenAPI's "
+        "`nullable` or an `anyOf` says it).",
+        "publish the portable form (`publish: portable`), which writes nullable as `anyOf`.",
+    ),
+    _targeted(
+        "gemini-keyword",
+        _GEMINI,
+        "The inputSchema uses a field the Gemini Schema lacks.",
+        "The fields are type, format, title, description, nullable, enum, items, minItems, "
+        "maxItems, properties, required, minProperties, maxProperties, minLength, maxLength, "
+        "pattern, example, anyOf, propertyOrdering, default, minimum and maximum; any other "
+        "(`const`, `oneOf`, `not`, `exclusiveMinimum`, `uniqueItems`, `$schema`, toolc's "
+        "`x-toolc-*` notes) is refused.",
+        "drop the keyword or state it in the description; a gateway that translates MCP to "
+        "Gemini may strip some of them for you.",
+    ),
+    _targeted(
+        "mcp-tool-name",
+        _MCP,
+        "The tool name breaks the MCP specification's name rules.",
+        "A tool name is 1-128 characters of A-Z a-z 0-9 _ - and . (tools.yaml's schema "
+        "refuses any other, so a descriptor from elsewhere is what this catches).",
+        "rename the tool.",
+    ),
+    _targeted(
+        "mcp-root-type",
+        _MCP,
+        "An inputSchema or outputSchema root is not `type: object`.",
+        "The specification requires both schemas to be JSON Schema objects with "
+        "`type: object` at the root.",
+        "declare the arguments (and the result) as objects.",
+    ),
+    _targeted(
+        "mcp-name-portability",
+        _MCP,
+        "The tool name has a dot or more than 64 characters.",
+        "The specification allows such names, but several clients and every provider that "
+        "maps tools to functions (OpenAI, Anthropic) refuse them.",
+        "rename the tool to at most 64 characters of A-Z a-z 0-9 _ and -.",
+    ),
+    _targeted(
+        "mcp-ref",
+        _MCP,
+        "The inputSchema uses `$ref`, which several clients do not resolve.",
+        "A client that does not resolve `$ref` builds its form or its arguments from nothing: "
+        'an older MCP Inspector sent the string "1" for an integer behind a `$ref`.',
+        "publish the portable form (`publish: portable` in tools.yaml), which inlines every "
+        "`$ref`; a recursive type cannot be inlined.",
+    ),
+    _targeted(
+        "mcp-nullable-type-list",
+        _MCP,
+        "The inputSchema writes nullable as a list of types.",
+        '`type: [x, "null"]` is valid JSON Schema, but the MCP Inspector\'s `--strict` mode '
+        "flags it as non-portable, and clients that read one type miss it.",
+        "publish the portable form (`publish: portable`), which writes it as `anyOf`.",
+    ),
+    Rule(
+        "portable-recursive",
+        E,
+        "targets",
+        "`publish: portable` cannot inline a recursive type a tool's arguments reach.",
+        "The portable form (decision 0075) publishes every inputSchema with each `$ref` "
+        "inlined; a type that contains itself (a tree, a linked list) would inline forever. "
+        "Publish the standard form (drop `publish: portable`), which keeps the type under "
+        "`$defs`, or give the tool arguments without the recursive type.",
+    ),
+]
+
 CODES: dict[str, Rule] = {r.code: r for r in _RULES}
+# The targets `--target` and `targets` accept: those the catalogue has rules for.
+TARGETS = tuple(dict.fromkeys(r.target.name for r in _RULES if r.target is not None))
 
 
 def diag(

@@ -9,6 +9,7 @@ from toolc.contract.canonical import sha256
 from toolc.contract.framework import ENVELOPE_VERSION
 from toolc.emit.schemas import input_schema, origin_output_schema, output_schema
 from toolc.model import ToolDecl
+from toolc.model.portable import portable as portable_form
 
 
 def display_title(tool: ToolDecl) -> str:
@@ -61,16 +62,18 @@ def declared_content(tool: ToolDecl) -> dict[str, list[str]] | None:
 
 
 def descriptor(
-    tool: ToolDecl, types: dict[str, dict[str, Any]], validates: list[str]
+    tool: ToolDecl, types: dict[str, dict[str, Any]], validates: list[str], portable: bool = False
 ) -> dict[str, Any]:
     """The tool as `tools/list` publishes it (the MCP `Tool` object, wire names). `_meta`
     carries the SHA-256 of the canonical JSON (RFC 8785) of everything else, so a client or a
-    gateway can pin the exact tool it reviewed."""
+    gateway can pin the exact tool it reviewed. With `portable` its inputSchema is in the
+    portable form (decision 0075): what is served, hashed and recorded is that one form."""
+    arguments = input_schema(tool, types)
     published: dict[str, Any] = {
         "name": tool.name,
         "title": display_title(tool),
         "description": tool.decl.description,
-        "inputSchema": input_schema(tool, types),
+        "inputSchema": portable_form(arguments) if portable else arguments,
         "outputSchema": output_schema(tool, types, validates),
         "annotations": tool_annotations(tool),
     }

@@ -76,19 +76,25 @@ class SharedInputs:
     targets: dict[str, list[str]]
     nullable: frozenset[str]
     type_names: dict[str, str]
+    portable: bool = False  # `publish: portable`: inputSchemas inlined (decision 0075)
 
 
 def shared_inputs(project: Project) -> SharedInputs:
     types = published_types(project)
     type_names = {t: pascal(t) for t in project.types}
-    return SharedInputs(types, validator_targets(project), accepting_null(types), type_names)
+    return SharedInputs(
+        types, validator_targets(project), accepting_null(types), type_names,
+        project.publish == "portable",
+    )  # fmt: skip
 
 
 def emit_tool(tool: ToolDecl, shared: SharedInputs) -> ToolOutput:
     # Everything a tool contributes is made here, so its descriptor can be dropped at once
     # (measured: holding 5,000 descriptors to the end was a third of the build's memory).
     name = tool.name
-    published = descriptor(tool, shared.types, shared.targets.get(name, []))
+    # A proxied tool publishes the origin's schemas as declared, whatever the form (0075).
+    portable = shared.portable and tool.decl.proxy is None
+    published = descriptor(tool, shared.types, shared.targets.get(name, []), portable)
     if "outputSchema" not in published:  # a proxied tool whose origin declares none
         published = {**published, "outputSchema": ANY_RESULT}
     handler = handler_input_schema(tool, shared.types)

@@ -65,6 +65,7 @@ class ToolDecl:
 
 
 BumpPolicy = Literal["semver", "any"]
+Publish = Literal["standard", "portable"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +78,7 @@ class Project:
     accepted_breaks: tuple[AcceptedBreak, ...] = ()
     servers: tuple[str, ...] = ()  # the servers `servers:` has settings for
     damage: Damage | None = None  # what schema errors left undecided; None: all validated
+    publish: Publish = "standard"  # the form of the published inputSchemas (decision 0075)
 
     def declares(self, name: str) -> bool:
         """Whether tools.yaml declares a tool of this name, even one no check can read."""
@@ -162,4 +164,5 @@ def lower(
         accepted_breaks=breaks,
         servers=tuple(servers),
         damage=damage,
+        publish=tools_data.get("publish") or "standard",
     )

@@ -341,6 +341,12 @@ class ToolsFile(BaseModel):
             description="How much a changed contract's version must go up. `semver` (default): at least the level the change calls for (breaking: major, or minor below 1.0.0; compatible: minor; docs and unclassified: patch), by the rules of docs/evolution.md. `any`: any higher version."
         ),
     ] = None
+    publish: Annotated[
+        Literal["standard", "portable"] | None,
+        Field(
+            description='The form every tool\'s inputSchema is published in (one choice for the whole config). `standard` (default): shared types as `$defs` and `$ref`, nullable as `type: [x, "null"]`. `portable`: every `$ref` inlined and every list of types written as `anyOf`, for clients and providers that resolve no `$ref` or read one type (recursive types cannot be inlined). Both judge every instance alike; what is served, the contracts and the fingerprints are the chosen form.'
+        ),
+    ] = None
     accepted_breaks: Annotated[
         Sequence[AcceptedBreak] | None,
         Field(

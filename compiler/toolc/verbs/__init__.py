@@ -22,7 +22,7 @@ from pathlib import Path
 from toolc import workspace
 from toolc.cache.store import Store, open_store
 from toolc.checks.metadata import shown
-from toolc.diagnostics import sort_key
+from toolc.diagnostics import Diagnostic, sort_key
 from toolc.diagnostics.paths import shown_path
 from toolc.evolution.baseline import BaselineError, resolve
 from toolc.evolution.changes import ToolChange, tool_changes
@@ -33,6 +33,7 @@ from toolc.source.inputs import TOOLS_FILE, Inputs, inputs_of_texts, read_inputs
 from toolc.verbs.docs import docs_drift, docs_tree
 from toolc.verbs.listing import listing_costs, over_budget
 from toolc.verbs.output import BuildResult, compare_output, write_output
+from toolc.verbs.project_file import with_project_file
 
 __all__ = [
     "BuildResult",
@@ -60,10 +61,31 @@ def compile_config(
 
 
 def check_config(
-    config_dir: Path, cwd: Path | None = None, *, metadata_lint: bool = False
+    config_dir: Path,
+    cwd: Path | None = None,
+    *,
+    metadata_lint: bool = False,
+    targets: tuple[str, ...] = (),
 ) -> Compilation:
-    """The config checked, not emitted: `toolc check` before the first build."""
-    return compile_config(config_dir, cwd, emit=False, metadata_lint=metadata_lint)
+    """The config checked, not emitted: `toolc check` before the first build. With `targets`
+    it is emitted, since the targets judge what `tools/list` would serve."""
+    compiled = compile_config(config_dir, cwd, emit=bool(targets), metadata_lint=metadata_lint)
+    found = targeted(compiled, targets)
+    if not found:
+        return compiled
+    return replace(compiled, diagnostics=sorted([*compiled.diagnostics, *found], key=sort_key))
+
+
+def targeted(compilation: Compilation, targets: tuple[str, ...]) -> list[Diagnostic]:
+    """The findings of the provider targets asked, on the descriptors the servers publish."""
+    if not targets or compilation.package is None or not compilation.tools:
+        return []
+    from toolc.targets.locate import target_diagnostics
+
+    tools_file = next(iter(compilation.tools.values())).entry.path
+    return target_diagnostics(
+        compilation.files["tools.json"], targets, compilation.sources, tools_file
+    )
 
 
 def compile_baseline(tools: str, policies: str | None, where: str) -> Mapping[str, bytes]:
@@ -100,15 +122,21 @@ def build(
     listing_budget: tuple[int, str] | None = None,
     docs_dir: Path | None = None,
     metadata_lint: bool = False,
+    targets: tuple[str, ...] = (),
+    project_version: str | None = None,
 ) -> BuildResult:
     """compile → guard → write (or compare with the disk, when not `write`). With `stats` or
     a `listing_budget` (tokens, and where it was set) the result carries each server's
     `tools/list` cost, and a listing over the budget is a warning. With `docs_dir` the
-    reference docs are written (compared) with the package, as one."""
+    reference docs are written (compared) with the package, as one. The findings of the
+    provider `targets` asked are errors, like any other. With `project_version` the package
+    gets its own pyproject.toml at that version (`verbs.project_file`)."""
     cwd = cwd or Path.cwd()
     inputs = read_inputs(config_dir, cwd)
     store = open_store(config_dir, out_dir, snapshot_path, notify) if cache else None
     compilation = _compiled(inputs, store)
+    if project_version is not None and compilation.package is not None:
+        compilation = with_project_file(compilation, out_dir.name, project_version)
     reread = store.reread if store is not None else None
     # The cache keeps every diagnostic; what this run reports is chosen here.
     diagnostics = shown(compilation.diagnostics, metadata_lint)
@@ -119,7 +147,7 @@ def build(
     previous = read_previous(
         snapshot_path, snapshot_shown, against, config_dir, out_dir, compile_baseline
     )
-    found = [*diagnostics, *guard(compilation, previous)]
+    found = [*diagnostics, *guard(compilation, previous), *targeted(compilation, targets)]
     costs = None
     if stats or listing_budget is not None:
         served = {name: d.server for name, d in compilation.tools.items() if d.enabled}
