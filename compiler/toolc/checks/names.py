@@ -57,7 +57,7 @@ def identifiers(ctx: CheckContext) -> Iterator[Diagnostic]:
 PACKAGE_NAMES = frozenset({
     "ENVELOPE_VERSION", "FRAMEWORK_ERROR_CODES", "Envelope", "Err", "ErrorInfo",
     "FrameworkErrorCode", "Meta", "Ok", "DataT", "ALL_TOOLS", "TOOLS", "ErrorSpec",
-    "PreValidation", "ToolSpec", "ToolsByName", "Any", "Annotated", "Literal", "Optional",
+    "PreValidation", "Proxy", "ToolSpec", "ToolsByName", "Any", "Annotated", "Literal", "Optional",
     "Union", "TypeAlias", "BaseModel", "BeforeValidator", "ConfigDict", "Field", "JsonInt",
     "PlainValidator", "WireModel", "TypeAdapter", "ArgsT", "Generic", "TypeVar", "TypedDict",
     "TYPE_CHECKING", "Mapping", "MappingProxyType", "Sequence", "Protocol", "Items", "Reply",
