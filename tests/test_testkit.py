@@ -160,3 +160,14 @@ def test_generated_arguments_are_valid_and_near_misses_invalid() -> None:
             several = name and with_items(schema, valid[0], name, 3, 1)
             if several:
                 assert len({json.dumps(i) for i in several[name]}) == 3
+
+
+def test_by_default_it_tests_the_scaffolded_handlers(tmp_path: Path) -> None:
+    """`toolc scaffold` then `toolc test`, no flags: the starter's unimplemented methods fail."""
+    config = tmp_path / "retail"
+    shutil.copytree(ROOT / "examples" / "retail", config)
+    assert run_toolc("scaffold", str(config)).returncode == 0
+    done = run_toolc("test", str(config), cwd=tmp_path)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "FAIL consultar_pedidos [valid arguments #1]" in done.stdout
+    assert "NotImplementedError: consultar_pedidos: not implemented yet" in done.stdout
