@@ -171,3 +171,20 @@ def test_by_default_it_tests_the_scaffolded_handlers(tmp_path: Path) -> None:
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert "FAIL consultar_pedidos [valid arguments #1]" in done.stdout
     assert "NotImplementedError: consultar_pedidos: not implemented yet" in done.stdout
+
+
+def test_a_handler_that_never_answers_fails_its_case(tmp_path: Path) -> None:
+    slow = tmp_path / "slow.py"
+    slow.write_text(
+        "import anyio\nfrom retail_handlers import Handlers as Right\n\n\n"
+        "class Handlers(Right):\n    async def consultar_pedidos(self, args, ctx):\n"
+        "        await anyio.sleep(3600)\n"
+    )
+    out = _package("retail", tmp_path)
+    done = _kit(
+        "retail", out, "--handlers", f"{slow}:Handlers", "--timeout", "0.3", "--examples", "1"
+    )
+    assert done.returncode == 1
+    assert "FAIL consultar_pedidos [valid arguments #1]" in done.stdout
+    assert "none within 0.3 s" in done.stdout
+    assert "FAIL cancelar_pedidos" not in done.stdout

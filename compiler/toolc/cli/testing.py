@@ -32,12 +32,14 @@ from toolc.cli.serving import _pick_server, server_option
     '{"<tool>": [{...}, ...]} (arguments that produce partial, failed and secondary-failure '
     "multi-item answers cover the guide's checklist).",
 )  # fmt: skip
+@click.option("--timeout", type=click.FloatRange(min=0.1), default=30.0, show_default=True,
+              help="Seconds a call may take before its case fails.")  # fmt: skip
 @click.option("-v", "--verbose", is_flag=True, help="List every case run.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seeds the generated arguments: the same seed, the same calls.")  # fmt: skip
 def test(
     config_dir: Path, handlers_spec: str | None, server_name: str | None, out: Path | None,
-    cases_file: Path | None, verbose: bool, examples: int, seed: int,
+    cases_file: Path | None, timeout: float, verbose: bool, examples: int, seed: int,
 ) -> None:  # fmt: skip
     """Test your handlers from outside, through the SDK's client: generated arguments for
     every tool, every answer checked against the published schemas, near-miss arguments
@@ -61,7 +63,7 @@ def test(
             if handlers_spec is not None
             else loading.load_handlers(f"{server}_server:Handlers", default)
         )
-        report = runner.run(target, handlers, server, seed, examples, extra)
+        report = runner.run(target, handlers, server, seed, examples, extra, timeout)
     except loading.KitError as exc:
         raise click.UsageError(str(exc)) from exc
     failed = {(f.tool, f.case) for f in report.failures}

@@ -63,7 +63,7 @@ class Tool:
 class Kit:
     def __init__(
         self, target: Target, handlers: object, server: str, seed: int, examples: int,
-        extra: Mapping[str, list[Any]],
+        extra: Mapping[str, list[Any]], timeout: float,
     ) -> None:  # fmt: skip
         specs = target.registry
         self.handlers = Counting(handlers, [handler_name(s) for s in specs.values()])
@@ -80,6 +80,7 @@ class Kit:
                     Tool(d, spec, handler_name(spec), pv and handler_name(specs[pv.tool]))
                 )
         self.seed, self.examples, self.extra = seed, examples, extra
+        self.timeout = timeout
         unknown = sorted(set(extra) - {t.name for t in self.tools})
         if unknown:
             raise KitError(f"--cases: no served tool named {', '.join(unknown)}")
@@ -89,18 +90,28 @@ class Kit:
     async def run(self) -> Report:
         log = logging.getLogger(self.package)
         log.addHandler(self.logged)
-        log.propagate = False  # the kit reports what matters; the rest is noise here
+        propagate, log.propagate = log.propagate, False  # the kit reports what matters
         try:
             for mode in ("auto", "legacy"):
                 async with Client(self.app, mode=mode, elicitation_callback=self.asker) as client:
                     for tool in self.tools:
-                        if mode == "auto":
-                            await self._tool(client, tool)
-                        elif tool.spec.require_confirmation:
-                            await self._confirmation(client, tool, "2025-11-25")
+                        await (self._tool if mode == "auto" else self._legacy)(client, tool)
         finally:
             log.removeHandler(self.logged)
+            log.propagate = propagate
         return self.report
+
+    async def _legacy(self, client: Client, tool: Tool) -> None:
+        """The 2025-11-25 era: the first valid call again, and the confirmation paths."""
+        schema = tool.descriptor["inputSchema"]
+        try:
+            args = base_arguments(schema)
+        except ValueError:
+            return  # noted by the first era
+        items = items_argument(schema) if tool.spec.multi_item else None
+        await self._valid(client, tool, "valid arguments #1 (2025-11-25)", args, items)
+        if tool.spec.require_confirmation:
+            await self._confirmation(client, tool, "2025-11-25")
 
     async def _call(
         self, client: Client, tool: Tool, case: str, args: Any
@@ -108,7 +119,11 @@ class Kit:
         """One call, its seal checked; None (a failure recorded) when it broke."""
         self.report.cases.append((tool.name, case))
         try:
-            result = await client.call_tool(tool.name, args)
+            with anyio.fail_after(self.timeout):
+                result = await client.call_tool(tool.name, args)
+        except TimeoutError:
+            self._fail(tool, case, args, "an answer", f"none within {self.timeout:g} s")
+            return None
         except Exception as exc:  # the client refused the answer, or the call broke
             self._fail(tool, case, args, "a sealed answer", f"{type(exc).__name__}: {exc}")
             return None
@@ -251,8 +266,9 @@ class Kit:
 
 def run(
     target: Target, handlers: object, server: str, seed: int, examples: int,
-    extra: Mapping[str, list[Any]] | None = None,
+    extra: Mapping[str, list[Any]] | None = None, timeout: float = 30.0,
 ) -> Report:  # fmt: skip
-    """Every case against `handlers`; `extra`: the user's own arguments, by tool."""
-    kit = Kit(target, handlers, server, seed, examples, extra or {})
+    """Every case against `handlers`; `extra`: the user's own arguments, by tool;
+    `timeout`: seconds a call may take before it fails."""
+    kit = Kit(target, handlers, server, seed, examples, extra or {}, timeout)
     return anyio.run(kit.run)
