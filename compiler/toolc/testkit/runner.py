@@ -86,19 +86,29 @@ class Kit:
             raise KitError(f"--cases: no served tool named {', '.join(unknown)}")
         self.asker, self.logged, self.report = Asker(), Logged(), Report()
         self.package = target.package
+        self.era = ""  # the protocol version of the connection in use
 
     async def run(self) -> Report:
         log = logging.getLogger(self.package)
         log.addHandler(self.logged)
         propagate, log.propagate = log.propagate, False  # the kit reports what matters
         try:
-            for mode in ("auto", "legacy"):
+            for mode in ("auto", "legacy"):  # 2026-07-28 in-process, then 2025-11-25
                 async with Client(self.app, mode=mode, elicitation_callback=self.asker) as client:
+                    self.era = str(client.session.protocol_version)
                     for tool in self.tools:
                         await (self._tool if mode == "auto" else self._legacy)(client, tool)
         finally:
             log.removeHandler(self.logged)
             log.propagate = propagate
+        for tool in self.tools:
+            seen = self.report.outcomes.get(tool.name)
+            unseen = [c for c in CHECKLIST if seen is not None and c not in seen]
+            if unseen:
+                self.report.notes.append(
+                    f"{tool.name}: the guide's checklist case(s) {', '.join(unseen)} not seen; "
+                    "add arguments that produce them with --cases"
+                )
         return self.report
 
     async def _legacy(self, client: Client, tool: Tool) -> None:
@@ -109,9 +119,9 @@ class Kit:
         except ValueError:
             return  # noted by the first era
         items = items_argument(schema) if tool.spec.multi_item else None
-        await self._valid(client, tool, "valid arguments #1 (2025-11-25)", args, items)
+        await self._valid(client, tool, f"valid arguments #1 ({self.era})", args, items)
         if tool.spec.require_confirmation:
-            await self._confirmation(client, tool, "2025-11-25")
+            await self._confirmation(client, tool)
 
     async def _call(
         self, client: Client, tool: Tool, case: str, args: Any
@@ -139,6 +149,14 @@ class Kit:
     def _fail(self, tool: Tool, case: str, args: Any, expected: str, got: str) -> None:
         self.report.failures.append(Failure(tool.name, case, args, expected, got))
 
+    def _broken(self, tool: Tool, case: str, args: Any, envelope: Mapping[str, Any]) -> bool:
+        """Fail the case when the answer says the handler broke (with what it logged)."""
+        wrong = broken(envelope)
+        if wrong is not None:
+            expected = "a success or a declared domain failure"
+            self._fail(tool, case, args, expected, wrong + self.logged.last())
+        return wrong is not None
+
     async def _tool(self, client: Client, tool: Tool) -> None:
         schema = tool.descriptor["inputSchema"]
         rng = random.Random(f"{self.seed}:{tool.name}")
@@ -163,18 +181,10 @@ class Kit:
                 await self._refused(client, tool, f"your case #{n + 1} (invalid)", args)
         for case, args in cases:
             await self._valid(client, tool, case, args, name)
-        if name is not None:
-            seen = self.report.outcomes.get(tool.name, Counter())
-            unseen = [c for c in CHECKLIST if c not in seen]
-            if unseen:
-                self.report.notes.append(
-                    f"{tool.name}: the guide's checklist case(s) {', '.join(unseen)} not seen; "
-                    "add arguments that produce them with --cases"
-                )
         for what, args in near_misses(schema, valid[0]):
             await self._refused(client, tool, f"near miss: {what}", args)
         if tool.spec.require_confirmation:
-            await self._confirmation(client, tool, "2026-07-28")
+            await self._confirmation(client, tool)
 
     async def _valid(
         self, client: Client, tool: Tool, case: str, args: Any, items: str | None
@@ -184,15 +194,7 @@ class Kit:
         envelope = await self._call(client, tool, case, args)
         if envelope is None:
             return
-        wrong = broken(envelope)
-        if wrong is not None:
-            self._fail(
-                tool,
-                case,
-                args,
-                "a success or a declared domain failure",
-                wrong + self.logged.last(),
-            )
+        if self._broken(tool, case, args, envelope):
             return
         ran = self.handlers.calls[tool.handler] - before
         if envelope.get("ok") and ran != 1:
@@ -210,22 +212,16 @@ class Kit:
         if envelope is None:
             return
         if code(envelope) != "VALIDATION_ERROR":
-            self._fail(
-                tool,
-                case,
-                args,
-                "VALIDATION_ERROR",
-                f"ok={envelope.get('ok')} code={code(envelope)}",
-            )
+            got = f"ok={envelope.get('ok')} code={code(envelope)}"
+            self._fail(tool, case, args, "VALIDATION_ERROR", got)
         if self.handlers.calls != before:
-            self._fail(
-                tool, case, args, "no handler called", f"calls {dict(self.handlers.calls - before)}"
-            )
+            got = f"calls {dict(self.handlers.calls - before)}"
+            self._fail(tool, case, args, "no handler called", got)
 
-    async def _confirmation(self, client: Client, tool: Tool, era: str) -> None:
+    async def _confirmation(self, client: Client, tool: Tool) -> None:
         args = base_arguments(tool.descriptor["inputSchema"])
         for action, done in (("decline", "declined"), ("accept", "accepted")):
-            case = f"confirmation {done} ({era})"
+            case = f"confirmation {done} ({self.era})"
             self.asker.action, self.asker.asked, self.logged.records = action, 0, []
             before = self.handlers.calls[tool.handler]
             envelope = await self._call(client, tool, case, args)
@@ -234,34 +230,18 @@ class Kit:
             ran = self.handlers.calls[tool.handler] - before
             if self.asker.asked == 0:
                 if code(envelope) not in ("PRE_VALIDATION_REJECTED", "PRE_VALIDATION_FAILED"):
-                    self._fail(
-                        tool,
-                        case,
-                        args,
-                        "a confirmation question",
-                        f"none asked; {outcome(envelope)}",
-                    )
+                    got = f"none asked; {outcome(envelope)}"
+                    self._fail(tool, case, args, "a confirmation question", got)
                 else:  # the pre-validator stopped the call: no question to answer
                     self.report.notes.append(f"{tool.name}: {case} not reached ({code(envelope)})")
             elif action == "decline" and (code(envelope) != "CONFIRMATION_DECLINED" or ran):
                 got = f"code={code(envelope)}, the handler ran {ran} time(s)"
                 self._fail(tool, case, args, "CONFIRMATION_DECLINED, the handler never called", got)
             elif action == "accept" and ran != 1:
-                self._fail(
-                    tool,
-                    case,
-                    args,
-                    "the handler run once",
-                    f"it ran {ran} time(s); {outcome(envelope)}",
-                )
-            elif action == "accept" and broken(envelope):
-                self._fail(
-                    tool,
-                    case,
-                    args,
-                    "a success or a declared domain failure",
-                    f"{broken(envelope)}{self.logged.last()}",
-                )
+                got = f"it ran {ran} time(s); {outcome(envelope)}"
+                self._fail(tool, case, args, "the handler run once", got)
+            elif action == "accept":
+                self._broken(tool, case, args, envelope)
 
 
 def run(
