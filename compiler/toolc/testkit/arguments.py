@@ -1,0 +1,152 @@
+"""Arguments for the kit, from a tool's published inputSchema. Valid ones start from the mock
+value generator's value (`serve.mock_values`) and vary it with a seeded choice of optional
+properties, enum members and nearby values; near-miss invalid ones change one thing (a
+required property dropped, a value of the wrong type or shape, an unknown property, an empty
+list). Every candidate is checked against the schema before it is used, so a valid case is
+valid and a near miss is invalid whatever the schema says."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from toolc.serve.mock_values import example_value, folded, is_valid
+
+Args = dict[str, Any]
+_WRONG = {"string": 12345, "integer": "12345", "number": "1.5", "boolean": "yes"}
+_WRONG_SHAPE = {"array": "not-a-list", "object": "not-an-object"}
+
+
+def _key(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+def nearby(value: Any, schema: Any, root: Mapping[str, Any], k: int) -> Any:
+    """A valid value near `value` (the k-th one), or None: a string's last number moved by
+    k (or k appended), a number moved by k, the k-th enum member, an object's fields moved."""
+    flat = folded(schema, root)
+    if "enum" in flat:
+        candidates: list[Any] = [flat["enum"][k % len(flat["enum"])]]
+    elif isinstance(value, bool):
+        candidates = [not value]
+    elif isinstance(value, int | float):
+        candidates = [value + k, value - k]
+    elif isinstance(value, str):
+        runs = list(re.finditer(r"[0-9]+", value))
+        candidates = [f"{value}{k}", f"{value[:-1]}{k}"]
+        if runs:
+            run = runs[-1]
+            moved = str(int(run.group()) + k).zfill(len(run.group()))
+            candidates.insert(0, value[: run.start()] + moved + value[run.end() :])
+    elif isinstance(value, list):
+        item = flat.get("items", True)
+        moved_items = [nearby(v, item, root, k + n) for n, v in enumerate(value)]
+        candidates = [[v if m is None else m for v, m in zip(value, moved_items, strict=True)]]
+    elif isinstance(value, dict):
+        props = flat.get("properties", {})
+        fields = {n: nearby(v, props.get(n, True), root, k) for n, v in value.items()}
+        candidates = [{n: value[n] if v is None else v for n, v in fields.items()}]
+    else:
+        candidates = []
+    for candidate in candidates:
+        if candidate != value and is_valid(candidate, schema, root):
+            return candidate
+    return None
+
+
+def base_arguments(schema: Mapping[str, Any]) -> Args:
+    """The generator's value (ValueError when it finds none)."""
+    value = example_value(schema)
+    if not isinstance(value, dict):
+        raise ValueError("$: the inputSchema's value is not an object")
+    return value
+
+
+def valid_arguments(schema: Mapping[str, Any], rng: random.Random, count: int) -> list[Args]:
+    """Up to `count` distinct valid argument objects, the generator's own value first."""
+    base = base_arguments(schema)
+    found, seen = [base], {_key(base)}
+    props = folded(schema, schema).get("properties", {})
+    for _ in range(count * 8):
+        if len(found) >= count:
+            break
+        candidate = dict(base)
+        for name, prop in props.items():
+            if name not in candidate and rng.random() < 0.5:
+                try:
+                    candidate[name] = example_value(prop, schema)
+                except ValueError:
+                    continue
+            if name in candidate and rng.random() < 0.5:
+                moved = nearby(candidate[name], prop, schema, rng.randint(1, 40))
+                candidate[name] = candidate[name] if moved is None else moved
+        if _key(candidate) not in seen and is_valid(candidate, schema, schema):
+            seen.add(_key(candidate))
+            found.append(candidate)
+    return found
+
+
+def items_argument(schema: Mapping[str, Any]) -> str | None:
+    """The argument listing a multi-item call's items: the array an agent names to the user
+    (`x-toolc-label`) first, then a required one (as the mock server chooses it)."""
+    props = folded(schema, schema).get("properties", {})
+    required = set(schema.get("required", []))
+    arrays = [n for n, p in props.items() if folded(p, schema).get("type") == "array"]
+    arrays.sort(key=lambda n: ("x-toolc-label" not in props[n], n not in required))
+    return arrays[0] if arrays else None
+
+
+def with_items(schema: Mapping[str, Any], base: Args, name: str, n: int, k0: int) -> Args | None:
+    """`base` with `n` distinct valid items in `name` (item k near the first), or None."""
+    item_schema = folded(schema, schema)["properties"][name].get("items", True)
+    items = list(base.get(name) or [])[:1] or [example_value(item_schema, schema)]
+    k = k0
+    while len(items) < n and k < k0 + 4 * n:
+        item = nearby(items[0], item_schema, schema, k)
+        if item is not None and _key(item) not in {_key(i) for i in items}:
+            items.append(item)
+        k += 1
+    candidate = dict(base, **{name: items[:n]})
+    return candidate if len(items) >= n and is_valid(candidate, schema, schema) else None
+
+
+def near_misses(schema: Mapping[str, Any], base: Args) -> list[tuple[str, Any]]:
+    """(what is wrong, arguments) pairs, each invalid against `schema`."""
+    flat = folded(schema, schema)
+    props = flat.get("properties", {})
+    cases: list[tuple[str, Any]] = []
+    for name in flat.get("required", []):
+        cases.append((f"required `{name}` missing", {k: v for k, v in base.items() if k != name}))
+    for name, value in base.items():
+        prop = folded(props.get(name, True), schema)
+        kind = prop.get("type")
+        if isinstance(kind, str) and kind in _WRONG | _WRONG_SHAPE:
+            cases.append(
+                (f"`{name}` of the wrong type", dict(base, **{name: (_WRONG | _WRONG_SHAPE)[kind]}))
+            )
+        if kind == "array" and prop.get("minItems", 0) >= 1:
+            cases.append((f"`{name}` an empty list", dict(base, **{name: []})))
+        if kind == "array" and isinstance(value, list) and value:
+            item = folded(prop.get("items", True), schema)
+            item_kind = item.get("type")
+            wrong = (
+                (_WRONG | _WRONG_SHAPE).get(item_kind, "\u0000?")
+                if isinstance(item_kind, str)
+                else None
+            )
+            cases.append((f"an item of `{name}` invalid", dict(base, **{name: [wrong]})))
+            if prop.get("uniqueItems"):
+                cases.append(
+                    (f"`{name}` with a repeated item", dict(base, **{name: value[:1] * 2}))
+                )
+        if kind == "string" and any(k in prop for k in ("pattern", "format", "enum")):
+            cases.append(
+                (f"`{name}` not matching its pattern/format/enum", dict(base, **{name: "\u0000?"}))
+            )
+    if flat.get("additionalProperties") is False:
+        cases.append(("an unknown property", dict(base, toolc_kit_unknown=True)))
+    cases.append(("every argument null", dict.fromkeys(base, None) or {"": None}))
+    return [(what, args) for what, args in cases if not is_valid(args, schema, schema)]

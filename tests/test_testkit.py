@@ -1,0 +1,190 @@
+"""`toolc test`, the test kit for a user's handlers, run as a user runs it: in a real process,
+against a copy of a built example package, with the example handlers the runtime tests use
+(tests/runtime_support). It passes on them, covers the multi-item checklist with the user's
+own cases, fails (naming tool and case) on deliberately wrong handlers, and answers every
+mistake in what it is pointed at with a message, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLES, run_toolc
+from toolc.serve.mock_values import is_valid
+from toolc.testkit.arguments import items_argument, near_misses, valid_arguments, with_items
+
+SUPPORT = Path(__file__).resolve().parent / "runtime_support"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _package(name: str, tmp_path: Path) -> Path:
+    """A copy of the example's built package (so nothing is written beside the goldens)."""
+    out = tmp_path / name / "mcp_tools"
+    shutil.copytree(ROOT / "examples" / name / "generated" / "mcp_tools", out)
+    return out
+
+
+def _kit(name: str, out: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return run_toolc("test", str(ROOT / "examples" / name), "--out", str(out), *args, cwd=SUPPORT)
+
+
+@pytest.mark.parametrize("name", ["retail", "telecom", "vitrine"])
+def test_the_kit_passes_on_the_example_handlers(name: str, tmp_path: Path) -> None:
+    done = _kit(name, _package(name, tmp_path), "--handlers", f"{name}_handlers:Handlers", "-v")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr and " 0 failure(s) in " in done.stdout
+    if name == "retail":  # a confirmed tool: the decline and accept paths, in both eras
+        for era in ("2026-07-28", "2025-11-25"):
+            for path in ("declined", "accepted"):
+                assert f"pass cancelar_pedidos [confirmation {path} ({era})]" in done.stdout
+        assert "pass cancelar_pedidos [several items]" in done.stdout
+        assert "pass consultar_pedidos [near miss: `order_ids` an empty list]" in done.stdout
+
+
+def test_the_same_seed_makes_the_same_calls(tmp_path: Path) -> None:
+    out = _package("retail", tmp_path)
+    args = ("--handlers", "retail_handlers:Handlers", "-v", "--seed", "7")
+    assert _kit("retail", out, *args).stdout == _kit("retail", out, *args).stdout
+
+
+def test_the_users_cases_cover_the_guides_checklist(tmp_path: Path) -> None:
+    """retail_handlers: P-9xx fails its item, P-905 a later step (a secondary failure)."""
+    cases = tmp_path / "cases.json"
+    cases.write_text(json.dumps({"cancelar_pedidos": [
+        {"order_ids": ["P-100", "P-901"]}, {"order_ids": ["P-901", "P-902"]},
+        {"order_ids": ["P-100", "P-905"]}, {"order_ids": ["not-an-order"]},
+    ]}))  # fmt: skip
+    out = _package("retail", tmp_path)
+    done = _kit(
+        "retail", out, "--handlers", "retail_handlers:Handlers", "--cases", str(cases), "-v"
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    seen = next(line for line in done.stdout.splitlines() if line.startswith("cancelar_pedidos:"))
+    for case in ("SUCCESS", "PARTIAL_SUCCESS", "FAILED", "secondary failure"):
+        assert f"{case} ×" in seen
+    assert "note: cancelar_pedidos" not in done.stdout
+    assert "pass cancelar_pedidos [your case #4 (invalid)]" in done.stdout  # refused
+
+
+WRONG = """
+from typing import Any
+from retail_handlers import Handlers as Right
+from mcp_tools.server_runtime import Items
+
+
+class Handlers(Right):
+    async def cancelar_pedidos(self, args: Any, ctx: Any) -> Any:
+        answer = await super().cancelar_pedidos(args, ctx)
+        return Items(list(answer.results)[:2], answer.fields)  # drops the third item
+
+    async def consultar_pedidos(self, args: Any, ctx: Any) -> Any:
+        answer = await super().consultar_pedidos(args, ctx)
+        return Items(list(answer.results)[::-1])  # the items out of order
+"""
+BROKEN = """
+from typing import Any
+from mcp_tools.server_runtime import Items
+
+
+class Handlers:
+    async def cancelar_pedidos(self, args: Any, ctx: Any) -> Any:
+        raise LookupError("the order service moved")
+
+    async def consultar_pedidos(self, args: Any, ctx: Any) -> Any:  # status outside its enum
+        return Items([{"order_id": i, "ok": True, "status": "lost"} for i in args.order_ids])
+"""
+
+
+def test_the_kit_fails_on_wrong_handlers_naming_tool_and_case(tmp_path: Path) -> None:
+    out = _package("retail", tmp_path)
+    (tmp_path / "wrong.py").write_text(WRONG)
+    (tmp_path / "broken.py").write_text(BROKEN)
+    wrong = _kit("retail", out, "--handlers", f"{tmp_path / 'wrong.py'}:Handlers")
+    assert wrong.returncode == 1 and "Traceback" not in wrong.stderr
+    report = wrong.stdout
+    assert "FAIL cancelar_pedidos [several items]" in report
+    assert "2 result(s) for 3 item(s): one per item" in report
+    assert "FAIL consultar_pedidos [several items]" in report and "out of order" in report
+    assert "one item]" not in report  # one item cannot be dropped into disorder
+    broken = _kit("retail", out, "--handlers", f"{tmp_path / 'broken.py'}:Handlers")
+    assert broken.returncode == 1
+    assert "FAIL cancelar_pedidos [valid arguments #1]" in broken.stdout
+    assert "LookupError: the order service moved" in broken.stdout  # from the server's log
+    assert "FAIL cancelar_pedidos [confirmation accepted (2025-11-25)]" in broken.stdout
+    assert "FAIL consultar_pedidos [one item]" in broken.stdout
+    assert "INVALID_RESULT" in broken.stdout and "data.results[0].status" in broken.stdout
+    for block in broken.stdout.split("FAIL ")[1:]:  # each says what it sent and expected
+        assert "arguments: {" in block and "expected: " in block and "got: " in block
+
+
+def test_mistakes_are_messages_not_tracebacks(tmp_path: Path) -> None:
+    out = _package("retail", tmp_path)
+    (tmp_path / "lacking.py").write_text(
+        "class Handlers:\n    async def consultar_pedidos(self, args, ctx):\n        return {}\n"
+    )
+    (tmp_path / "cases.json").write_text('{"nope": [{}]}')
+    said = {
+        ("--handlers", "no_such_module:Handlers"): "No module named 'no_such_module'",
+        ("--handlers", "retail_handlers"): "write MODULE:ATTR",
+        ("--handlers", "retail_handlers:Nope"): "has no 'Nope'",
+        ("--handlers", f"{tmp_path / 'lacking.py'}:Handlers"): "handlers lack: cancelar_pedidos",
+        (): "the file `toolc scaffold` writes",
+        ("--handlers", "retail_handlers:Handlers", "--cases", str(tmp_path / "cases.json")): (
+            "no served tool named nope"
+        ),
+        ("--handlers", "retail_handlers:Handlers", "--server", "x"): "no enabled tool runs",
+    }
+    for args, message in said.items():
+        done = _kit("retail", out, *args)
+        assert done.returncode == 2 and message in done.stderr, (args, done.stderr)
+        assert "Traceback" not in done.stderr
+    missing = _kit("retail", tmp_path / "none" / "mcp_tools", "--handlers", "x:y")
+    assert missing.returncode == 2 and "run `toolc build` first" in missing.stderr
+
+
+def test_generated_arguments_are_valid_and_near_misses_invalid() -> None:
+    for example in EXAMPLES:
+        listing = json.loads((example / "generated" / "mcp_tools" / "tools.json").read_text())
+        for tool in listing["tools"]:
+            schema = tool["inputSchema"]
+            valid = valid_arguments(schema, random.Random(0), 4)
+            assert all(is_valid(a, schema, schema) for a in valid)
+            assert len({json.dumps(a, sort_keys=True) for a in valid}) == len(valid)
+            misses = near_misses(schema, valid[0])
+            assert misses and not any(is_valid(a, schema, schema) for _, a in misses)
+            name = items_argument(schema)
+            several = name and with_items(schema, valid[0], name, 3, 1)
+            if several:
+                assert len({json.dumps(i) for i in several[name]}) == 3
+
+
+def test_by_default_it_tests_the_scaffolded_handlers(tmp_path: Path) -> None:
+    """`toolc scaffold` then `toolc test`, no flags: the starter's unimplemented methods fail."""
+    config = tmp_path / "retail"
+    shutil.copytree(ROOT / "examples" / "retail", config)
+    assert run_toolc("scaffold", str(config)).returncode == 0
+    done = run_toolc("test", str(config), cwd=tmp_path)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "FAIL consultar_pedidos [valid arguments #1]" in done.stdout
+    assert "NotImplementedError: consultar_pedidos: not implemented yet" in done.stdout
+
+
+def test_a_handler_that_never_answers_fails_its_case(tmp_path: Path) -> None:
+    slow = tmp_path / "slow.py"
+    slow.write_text(
+        "import anyio\nfrom retail_handlers import Handlers as Right\n\n\n"
+        "class Handlers(Right):\n    async def consultar_pedidos(self, args, ctx):\n"
+        "        await anyio.sleep(3600)\n"
+    )
+    out = _package("retail", tmp_path)
+    done = _kit(
+        "retail", out, "--handlers", f"{slow}:Handlers", "--timeout", "0.3", "--examples", "1"
+    )
+    assert done.returncode == 1
+    assert "FAIL consultar_pedidos [valid arguments #1]" in done.stdout
+    assert "none within 0.3 s" in done.stdout
+    assert "FAIL cancelar_pedidos" not in done.stdout
