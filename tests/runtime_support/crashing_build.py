@@ -4,7 +4,8 @@ leaves things) at one chosen file-system step, to prove every crash point recove
 CRASH_AT=op:n kills at the n-th call of `os.<op>` (rename, replace, link, unlink, rmdir,
 mkdir); COUNT_TO=path writes how many calls of each op a whole build made (no crash);
 LATE_FILE=name writes name into the output directory just before the first rename (a user's
-file appearing while the build runs); SLOW_AT=op:n sleeps two seconds there instead."""
+file appearing while the build runs); SLOW_AT=op:n waits there instead, until the file RELEASE names exists (two seconds without
+one, at most a minute with it)."""
 
 from __future__ import annotations
 
@@ -29,7 +30,10 @@ def wrap(op: str, real: Callable[..., Any]) -> Callable[..., Any]:
         if here == crash:
             os._exit(137)
         if here == slow:
-            time.sleep(2)
+            release = os.environ.get("RELEASE")
+            deadline = time.monotonic() + (60 if release else 2)
+            while time.monotonic() < deadline and not (release and os.path.exists(release)):
+                time.sleep(0.02)
         if op == "rename" and late and counts[op] == 1:
             out = sys.argv[sys.argv.index("--out") + 1]
             with open(os.path.join(out, late), "w") as stream:
