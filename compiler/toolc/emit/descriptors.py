@@ -58,9 +58,7 @@ def declared_content(tool: ToolDecl) -> dict[str, list[str]] | None:
     return None if kinds == DEFAULT_CONTENT else kinds
 
 
-def descriptor(
-    tool: ToolDecl, types: dict[str, dict[str, Any]], validates: list[str]
-) -> dict[str, Any]:
+def descriptor(tool: ToolDecl, types: dict[str, Any], validates: list[str]) -> dict[str, Any]:
     """The tool as `tools/list` publishes it (the MCP `Tool` object, wire names). `_meta`
     carries the SHA-256 of the canonical JSON (RFC 8785) of everything else, so a client or a
     gateway can pin the exact tool it reviewed."""

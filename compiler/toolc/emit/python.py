@@ -57,8 +57,11 @@ def accepting_null(types: dict[str, Any]) -> frozenset[str]:
     found = set()
     plain = _without_patterns(types)
     for name, schema in plain.items():
-        check = jsonschema_rs.validator_for({**schema, "$defs": plain})
-        if check.is_valid(None):
+        if isinstance(schema, bool):  # `true` accepts null, `false` nothing
+            accepts = schema
+        else:
+            accepts = jsonschema_rs.validator_for({**schema, "$defs": plain}).is_valid(None)
+        if accepts:
             found.add(name)
     return frozenset(found)
 
