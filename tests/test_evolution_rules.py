@@ -311,3 +311,16 @@ def test_evolution_doc_matches_the_rule_table() -> None:
     assert committed == evolution_page(), "docs/evolution.md is stale: run `make docs`"
     for rule_id in RULES:
         assert f"### {rule_id}\n" in committed
+
+
+def test_a_handler_form_change_names_the_argument_and_needs_a_minor() -> None:
+    """Decision 0067: the handler's form (`accepts` tools) is compared apart from the caller's."""
+    case = CORPUS / "handler-form-changed"
+    old = contracts(case / "before")["cancel"]
+    new = copy.deepcopy(old)
+    new["handler_input_schema"]["properties"]["items"]["minItems"] = 1
+    (f,) = compare_tool("cancel", old, new)
+    assert f.line() == "handler-form-changed warning cancel /handler_input_schema/properties/items"
+    assert f.message == "tool 'cancel': handler's form changed (argument 'items')"
+    assert required_bump([f], "1.0.0") == "minor"
+    assert compare_tool("cancel", old, copy.deepcopy(old)) == []
