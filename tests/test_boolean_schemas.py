@@ -101,3 +101,21 @@ def test_a_boolean_item_declares_no_status(tmp_path: Path) -> None:
     text = f"tools:\n  t:\n    {HEAD}    multi_item:\n      item: true\n"
     result = verbs.check_config(_write(tmp_path, text), cwd=tmp_path)
     assert [d.code for d in result.diagnostics if d.is_error] == ["multi-item-status-missing"]
+
+
+def test_the_reference_docs_and_the_mock_take_boolean_schemas(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+    from toolc.cli import cli
+    from toolc.serve.mock_values import mock_data
+
+    (tmp_path / "cfg").mkdir()
+    config = _write(tmp_path / "cfg", CONFIG)
+    result = CliRunner().invoke(cli, ["docs", str(config), "--docs-out", str(tmp_path / "d")])
+    assert result.exit_code == 0, result.output
+    page = (tmp_path / "d" / "s.md").read_text(encoding="utf-8")
+    assert "| `payload` | any | yes |" in page and "| `gone` | nothing | no |" in page
+    built = verbs.build(config, tmp_path / "bools2", tmp_path / "b.json", write=True)
+    assert built.written
+    output = json.loads((tmp_path / "bools2" / "schemas" / "closed_tool.output.json").read_text())
+    with pytest.raises(ValueError, match=r"^\$\.data"):  # `returns: false`: no data to make
+        mock_data(output)
