@@ -1,8 +1,8 @@
 """The before/after corpus of contract evolution for the JSON Schema 2020-12 keywords beyond
-toolc's first subset (issue #12, item 6), at the level of published fragments: until the config
-language accepts these keywords, each case is one schema before and after, placed as an
-argument (`inputSchema.properties.value`) and as a field of `data` (`envelope.Data`
-`.properties.value`), or at the root of both (`root`). Each expectation is `rule level path`,
+toolc's first subset (issue #12, item 6), at the level of published fragments: each case is one
+schema before and after, placed as an argument (`inputSchema.properties.value`) and as a field
+of `data` (`envelope.Data` `.properties.value`), or at the root of both (`root`); the same
+cases run as whole configs too (tests/evolution_configs.py writes them into the rule corpus). Each expectation is `rule level path`,
 the path relative to where the fragment sits (`/` for the fragment itself).
 """
 

@@ -130,7 +130,7 @@ def root_form(schema: Any) -> dict[str, Any] | None:
     args = {}
     for name, sub in schema.get("properties", {}).items():
         rebased = _rebased(sub, f"#/properties/{name}")
-        if rebased is None or sub is True or sub is False:
+        if rebased is None:
             return None
         args[name] = rebased
     if args:
@@ -156,9 +156,10 @@ def tool_entries(group: Group) -> dict[str, dict[str, Any]]:
         "tool_type": "query",
     }
     name = f"g{group.index}"
-    made = {
-        name: {**head, "requires": ["value"], "args_schema": {"value": value_form(group.schema)}}
-    }
+    # a `false` argument can only be absent (required, the tool could never be called): every
+    # instance, sent as `value`, is then refused, as the suite's verdict says
+    requires = {} if group.schema is False else {"requires": ["value"]}
+    made = {name: {**head, **requires, "args_schema": {"value": value_form(group.schema)}}}
     root = root_form(group.schema)
     if root is not None:
         made[f"{name}_root"] = {**head, **root}

@@ -13,9 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from conftest import EXAMPLES, FIXTURES, ROOT
-from evolution_fragments import RULES_EXERCISED as IN_FRAGMENT_CORPUS
+from evolution_configs import PREFIX, buildable, configs
+from evolution_fragments import CASES as FRAGMENT_CASES
 from toolc import verbs
+from toolc.cli import cli
 from toolc.contract.snapshot import contract_fingerprint
 from toolc.diagnostics.docs import evolution_page
 from toolc.evolution.compare import compare_all, compare_tool
@@ -32,10 +35,11 @@ from toolc.evolution.views import contract_version
 
 CORPUS = FIXTURES / "evolution"
 CASES = sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
-# Rules no config edit can trigger (toolc's own envelope), exercised by the tests below instead,
-# and those of keywords the config language does not accept yet, exercised at the level of
-# published fragments (tests/evolution_fragments.py).
-NOT_IN_CORPUS = {"envelope-changed"} | IN_FRAGMENT_CORPUS
+# Rules no config edit can trigger (toolc's own envelope), exercised by the tests below instead.
+# The fragment corpus (tests/evolution_fragments.py) is in it as whole configs, `kw-<case>`
+# (tests/evolution_configs.py writes them).
+NOT_IN_CORPUS = {"envelope-changed"}
+KEYWORD_CASES = [c for c in CASES if c.startswith(PREFIX)]
 
 
 @cache
@@ -75,6 +79,27 @@ def test_the_reverse_change_is_classified_too(case: str) -> None:
     # Every change undone is a change again: never silent, never a crash.
     before, after = contracts(CORPUS / case / "before"), contracts(CORPUS / case / "after")
     assert bool(compare_all(after, before)) == bool(expected(case))
+
+
+def test_the_keyword_cases_are_the_fragment_corpus_as_configs() -> None:
+    made = {f"{PREFIX}{c.name}": c for c in FRAGMENT_CASES if buildable(c)}
+    assert sorted(made) == KEYWORD_CASES  # `python tests/evolution_configs.py` rewrites them
+    for name, case in made.items():
+        before, after, lines = configs(case)
+        assert (CORPUS / name / "before" / "tools.yaml").read_text(encoding="utf-8") == before
+        assert (CORPUS / name / "after" / "tools.yaml").read_text(encoding="utf-8") == after
+        assert expected(name) == lines, name
+
+
+@pytest.mark.parametrize("case", KEYWORD_CASES)
+def test_toolc_diff_reports_the_keyword_case(case: str) -> None:
+    """The real CLI: `toolc diff after --against before`, its JSON findings, one per line."""
+    args = ["diff", str(CORPUS / case / "after"), "--against", str(CORPUS / case / "before")]
+    result = CliRunner().invoke(cli, [*args, "--format", "json"])
+    rows = [json.loads(line) for line in result.output.splitlines() if line.strip()]
+    found = sorted(f"{r['rule']} {r['level']} {r['tool']} {r['path']}" for r in rows if "rule" in r)
+    assert found == sorted(expected(case)), result.output
+    assert result.exit_code == 1  # the version stayed: every change fails the gate
 
 
 def test_every_rule_is_exercised_by_the_corpus() -> None:
@@ -286,3 +311,16 @@ def test_evolution_doc_matches_the_rule_table() -> None:
     assert committed == evolution_page(), "docs/evolution.md is stale: run `make docs`"
     for rule_id in RULES:
         assert f"### {rule_id}\n" in committed
+
+
+def test_a_handler_form_change_names_the_argument_and_needs_a_minor() -> None:
+    """Decision 0067: the handler's form (`accepts` tools) is compared apart from the caller's."""
+    case = CORPUS / "handler-form-changed"
+    old = contracts(case / "before")["cancel"]
+    new = copy.deepcopy(old)
+    new["handler_input_schema"]["properties"]["items"]["minItems"] = 1
+    (f,) = compare_tool("cancel", old, new)
+    assert f.line() == "handler-form-changed warning cancel /handler_input_schema/properties/items"
+    assert f.message == "tool 'cancel': handler's form changed (argument 'items')"
+    assert required_bump([f], "1.0.0") == "minor"
+    assert compare_tool("cancel", old, copy.deepcopy(old)) == []

@@ -16,6 +16,7 @@ from toolc.model.schemas import (
     MANY,
     NAMED,
     ONE,
+    Fragment,
     args_object,
     is_pointer,
     pointer_segment,
@@ -24,7 +25,7 @@ from toolc.model.schemas import (
     to_json_schema,
     walk,
 )
-from toolc.model.tools_file import Schema, SchemaKeywords
+from toolc.model.tools_file import SchemaKeywords
 from toolc.source.document import JsonPath
 
 
@@ -72,7 +73,7 @@ class CheckContext:
         ]
 
     @cached_property
-    def published_roots(self) -> dict[JsonPath, dict[str, Any]]:
+    def published_roots(self) -> dict[JsonPath, Any]:
         """Each fragment as published JSON Schema, by the fragment's path."""
         return {
             root: to_json_schema(schema, root_base(n, root))
@@ -121,7 +122,7 @@ class CheckContext:
         return out
 
     def judgeable(
-        self, root: JsonPath, schema: Schema, avoid: frozenset[str] = frozenset()
+        self, root: JsonPath, schema: Fragment, avoid: frozenset[str] = frozenset()
     ) -> bool:
         """Whether a whole fragment can be reasoned about: no part of it, nor of a type it
         reaches, was replaced for a schema error, and each `$ref` it reaches names a declared
@@ -129,7 +130,8 @@ class CheckContext:
         damage = self.project.damage
         if damage is not None and root in damage.damaged:
             return False
-        stack, seen = [schema], set()
+        stack: list[Fragment] = [schema]
+        seen = set()
         while stack:
             for _, name in refs_in(stack.pop()):
                 if name in seen:
@@ -143,7 +145,7 @@ class CheckContext:
         return True
 
     @cached_property
-    def pointer_documents(self) -> list[tuple[JsonPath, Any, Schema]]:
+    def pointer_documents(self) -> list[tuple[JsonPath, Any, Fragment]]:
         """Each fragment with the document its pointers are read in: the fragment itself as
         published, or, for `args_keywords`, the arguments object."""
         found = []

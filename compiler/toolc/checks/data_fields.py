@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from toolc.contract.framework import MULTI_ITEM_FIELDS
 from toolc.model import ToolDecl
-from toolc.model.schemas import ref_name
-from toolc.model.tools_file import Schema, SchemaKeywords
+from toolc.model.schemas import keywords_of, ref_name
+from toolc.model.tools_file import Schema, SchemaKeywords, SchemaOrBool
 
 # Keywords whose keys are data, not names a schema declares.
 _OPEN = frozenset({"patternProperties", "unevaluatedProperties"})
@@ -32,11 +32,13 @@ class Lookup:
 class DataShape:
     """The declared `data` of one tool (None: the tool declares nothing about it)."""
 
-    def __init__(self, tool: ToolDecl, types: Mapping[str, Schema]) -> None:
+    def __init__(self, tool: ToolDecl, types: Mapping[str, SchemaOrBool]) -> None:
         self.types = types
         multi = tool.decl.multi_item
-        self.multi_item = multi.item.root if multi is not None else None
-        self.returns = tool.decl.returns.root if tool.decl.returns is not None else None
+        # `true` / `false` name no field: read as declaring nothing about the data
+        self.multi_item = keywords_of(multi.item) if multi is not None else None
+        returns = tool.decl.returns
+        self.returns = keywords_of(returns) if returns is not None else None
 
     @property
     def declared(self) -> bool:
@@ -117,7 +119,10 @@ class DataShape:
             if name in seen or name not in self.types:
                 return None
             seen.add(name)
-            node = self.types[name].root
+            found = keywords_of(self.types[name])
+            if found is None:
+                return None
+            node = found
         return node
 
 

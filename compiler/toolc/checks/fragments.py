@@ -10,8 +10,8 @@ from toolc.contract.framework import FRAMEWORK_ERROR_CODES, MULTI_ITEM_FIELDS
 from toolc.diagnostics import Diagnostic, diag
 from toolc.diagnostics.suggest import did_you_mean
 from toolc.model import Project
-from toolc.model.schemas import is_type_ref, ref_name, schema_of
-from toolc.model.tools_file import Schema, SchemaOrBool, Type
+from toolc.model.schemas import Fragment, is_type_ref, keywords_of, ref_name, schema_of
+from toolc.model.tools_file import SchemaOrBool, Type
 from toolc.source.document import JsonPath
 from toolc.source.scalar_offsets import inner_span
 from toolc.validate.ecma_regex import Refused, translate
@@ -75,10 +75,14 @@ def _pattern(ctx: CheckContext, path: JsonPath, pattern: str, is_key: bool) -> I
             )
 
 
-def _follow_refs(project: Project, schema: Schema, path: JsonPath) -> tuple[Schema, JsonPath]:
+def _follow_refs(project: Project, schema: Fragment, path: JsonPath) -> tuple[Fragment, JsonPath]:
     """The schema a chain of root-level `$ref`s ends at, and where it is declared."""
     seen: set[str] = set()
-    while (ref := schema.root.field_ref) is not None and is_type_ref(ref):
+    while (
+        (kw := keywords_of(schema)) is not None
+        and (ref := kw.field_ref) is not None
+        and is_type_ref(ref)
+    ):
         name = ref_name(ref)
         if name in seen or name not in project.types:
             break
@@ -91,7 +95,8 @@ def _is_boolean(project: Project, value: SchemaOrBool) -> bool:
     schema = schema_of(value)
     if schema is None:
         return False
-    kind = _follow_refs(project, schema, ())[0].root.type
+    found = keywords_of(_follow_refs(project, schema, ())[0])
+    kind = found.type if found is not None else None
     if isinstance(kind, Type):
         return [t.root for t in kind.root] == ["boolean"]
     return kind is not None and kind.root == "boolean"
@@ -103,9 +108,9 @@ def multi_item(ctx: CheckContext) -> Iterator[Diagnostic]:
         spec = tool.decl.multi_item
         if spec is None or not ctx.judgeable(("tools", name, "multi_item", "item"), spec.item):
             continue  # a part replaced for a schema error: its status cannot be judged
-        item = _follow_refs(project, spec.item, ())[0].root
-        props = item.properties or {}
-        required = set(item.required or ())
+        item = keywords_of(_follow_refs(project, spec.item, ())[0])  # None: `true`/`false`
+        props = (item.properties if item is not None else None) or {}
+        required = set((item.required if item is not None else None) or ())
         if not any(
             flag in props and flag in required and _is_boolean(project, props[flag])
             for flag in ("success", "ok")
@@ -119,7 +124,8 @@ def multi_item(ctx: CheckContext) -> Iterator[Diagnostic]:
         returns = tool.decl.returns
         if returns is not None and ctx.judgeable(("tools", name, "returns"), returns):
             resolved, where = _follow_refs(project, returns, ("tools", name, "returns"))
-            declared = resolved.root.properties or {}
+            kw = keywords_of(resolved)
+            declared = (kw.properties if kw is not None else None) or {}
             for field in MULTI_ITEM_FIELDS:
                 if field in declared:
                     yield diag(

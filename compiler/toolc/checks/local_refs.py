@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolc.model.schemas import MISSING, is_pointer, is_type_ref, resolve, walk
-from toolc.model.tools_file import Schema
+from toolc.model.schemas import MISSING, Fragment, is_pointer, is_type_ref, resolve, walk
 from toolc.source.document import JsonPath
 
 
@@ -37,7 +36,7 @@ def _problem(document: Any, ref: str) -> tuple[str, str, str] | None:
 
 
 def ref_problems(
-    documents: list[tuple[JsonPath, Any, Schema]],
+    documents: list[tuple[JsonPath, Any, Fragment]],
 ) -> dict[JsonPath, tuple[str, str, str]]:
     """Every schema node whose `$ref` is not a type's and does not resolve, with why (each
     fragment given with the document its pointers are read in)."""

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from toolc.checks.context import CheckContext
 from toolc.diagnostics import CODES, Diagnostic, diag
-from toolc.model.schemas import ref_name
+from toolc.model.schemas import keywords_of, ref_name
 
 METADATA_GROUP = "metadata"
 MIN_WORDS, MIN_CHARS = 3, 16  # "Cancela um pedido." passes; "Cancela pedidos." does not
@@ -48,9 +48,10 @@ def argument_descriptions(ctx: CheckContext) -> Iterator[Diagnostic]:
         if not tool.knows("args_schema"):
             continue
         for arg, spec in tool.args.items():
-            kw = spec.root
-            ref = project.types.get(ref_name(kw.field_ref)) if kw.field_ref else None
-            if kw.description or (ref is not None and ref.root.description):
+            kw = keywords_of(spec)  # `true`/`false` carry no description
+            ref = project.types.get(ref_name(kw.field_ref)) if kw and kw.field_ref else None
+            typed = keywords_of(ref) if ref is not None else None
+            if (kw and kw.description) or (typed is not None and typed.description):
                 continue
             yield diag(
                 "arg-without-description",

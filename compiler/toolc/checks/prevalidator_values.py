@@ -11,16 +11,27 @@ from toolc.checks.context import CheckContext
 from toolc.checks.types import alias_cycles
 from toolc.diagnostics import Diagnostic, Note, Span, diag
 from toolc.model import Project, ToolDecl
-from toolc.model.schemas import ANNOTATION_KEYS, is_type_ref, ref_name, schema_of
+from toolc.model.schemas import (
+    ANNOTATION_KEYS,
+    Fragment,
+    is_type_ref,
+    keywords_of,
+    ref_name,
+    schema_of,
+)
 from toolc.model.tools_file import Schema, SchemaKeywords
 from toolc.source.document import JsonPath
 
 _YAML_KEYWORDS = {published: key for key, published in ANNOTATION_KEYS.items()}
 
 
-def _follow(project: Project, path: JsonPath, node: Schema) -> tuple[JsonPath, Schema]:
+def _follow(project: Project, path: JsonPath, node: Fragment) -> tuple[JsonPath, Fragment]:
     seen: set[str] = set()
-    while (ref := node.root.field_ref) is not None and is_type_ref(ref):
+    while (
+        (kw := keywords_of(node)) is not None
+        and (ref := kw.field_ref) is not None
+        and is_type_ref(ref)
+    ):
         name = ref_name(ref)
         if name in seen or name not in project.types:
             break
@@ -29,7 +40,7 @@ def _follow(project: Project, path: JsonPath, node: Schema) -> tuple[JsonPath, S
     return path, node
 
 
-def locate(project: Project, path: JsonPath, schema: Schema, pointer: str) -> Span:
+def locate(project: Project, path: JsonPath, schema: Fragment, pointer: str) -> Span:
     """The place in tools.yaml of a pointer into a fragment, written through `$ref`s as if
     inline (as the evolution walk writes it): in the type declaration where a `$ref` leads, at
     the keyword where this side states it, else at the schema that would."""
@@ -39,9 +50,10 @@ def locate(project: Project, path: JsonPath, schema: Schema, pointer: str) -> Sp
     index = 0
     while True:
         path, schema = _follow(project, path, schema)
-        kw: SchemaKeywords = schema.root
-        if index >= len(parts):
+        found_kw = keywords_of(schema)
+        if index >= len(parts) or found_kw is None:  # `true`/`false`: no keyword to point at
             return project.spans.tool(path, key=True)
+        kw: SchemaKeywords = found_kw
         part = parts[index]
         sub: Schema | None = None
         if part == "properties" and index + 1 < len(parts):

@@ -17,7 +17,7 @@ from toolc.contract.framework import FRAMEWORK_ERROR_CODES, MULTI_ITEM_FIELDS
 from toolc.diagnostics import Diagnostic, Span, diag
 from toolc.diagnostics.suggest import did_you_mean
 from toolc.model import Project, ToolDecl
-from toolc.model.schemas import walk
+from toolc.model.schemas import keywords_of, walk
 from toolc.source.document import JsonPath
 from toolc.source.scalar_offsets import inner_span
 
@@ -113,7 +113,7 @@ def argument_names(ctx: CheckContext) -> Iterator[Diagnostic]:
             texts += [
                 (("tools", name, key, arg, "description"), text)
                 for arg, spec in specs.items()
-                if (text := spec.root.description)
+                if (kw := keywords_of(spec)) is not None and (text := kw.description)
             ]
         known: set[str] | None = None
         for path, text in texts:

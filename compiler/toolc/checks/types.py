@@ -8,7 +8,7 @@ from toolc.checks.context import CheckContext
 from toolc.diagnostics import Diagnostic, diag
 from toolc.diagnostics.suggest import did_you_mean
 from toolc.model import Project
-from toolc.model.schemas import children, is_type_ref, ref_name, schema_of
+from toolc.model.schemas import Fragment, children, is_type_ref, keywords_of, ref_name, schema_of
 from toolc.model.tools_file import Schema, SchemaKeywords
 
 
@@ -17,7 +17,9 @@ def _root_refs(project: Project) -> dict[str, str]:
     return {
         name: ref_name(ref)
         for name, schema in project.types.items()
-        if (ref := schema.root.field_ref) is not None and is_type_ref(ref)
+        if (kw := keywords_of(schema)) is not None
+        and (ref := kw.field_ref) is not None
+        and is_type_ref(ref)
     }
 
 
@@ -113,10 +115,11 @@ def _holds_recursion(kw: SchemaKeywords, at_root: bool) -> bool:
     return has_object and (at_root or bool(kw.properties) or kw.required is not None or closed)
 
 
-def _unguarded_refs(schema: Schema) -> set[str]:
+def _unguarded_refs(fragment: Fragment) -> set[str]:
     """The types a shared type refers to with no class between its root and the `$ref`."""
     found: set[str] = set()
-    stack: list[tuple[Schema, bool]] = [(schema, True)]
+    top = schema_of(fragment)
+    stack: list[tuple[Schema, bool]] = [(top, True)] if top is not None else []
     while stack:
         node, at_root = stack.pop()
         kw = node.root

@@ -186,4 +186,37 @@ def _model_patterns(schema: Any, originals: dict[str, str]) -> Any:
     return out
 
 
-CHECKS = (validity, defaults)
+def required_false(ctx: CheckContext) -> Iterator[Diagnostic]:
+    """An argument whose schema is `false` (directly or as a shared type) can only be absent:
+    required, it makes the tool impossible to call."""
+    project = ctx.project
+    for name, tool in project.tools.items():
+        if not tool.knows("args_schema", "requires"):
+            continue
+        for arg in tool.requires:
+            spec = tool.args.get(arg)
+            if spec is None or ctx.published_roots.get(("tools", name, "args_schema", arg)) is None:
+                continue
+            if _nothing(ctx, ctx.published_roots[("tools", name, "args_schema", arg)]):
+                yield diag(
+                    "invalid-arg-schema",
+                    project.spans.tool(("tools", name, "args_schema", arg)),
+                    f"argument '{arg}' is `false` (no value is valid) and required: "
+                    f"nothing is valid, '{name}' can never be called",
+                    f"remove '{arg}' from `requires`, or give it a schema some value satisfies",
+                )
+
+
+def _nothing(ctx: CheckContext, published: Any) -> bool:
+    """`false`, or a `$ref` (alone) to a shared type that is `false`."""
+    seen: set[str] = set()
+    while isinstance(published, dict) and set(published) == {"$ref"}:
+        ref = published["$ref"]
+        if not (isinstance(ref, str) and ref.startswith("#/$defs/")) or ref in seen:
+            return False
+        seen.add(ref)
+        published = ctx.published_roots.get(("types", ref.removeprefix("#/$defs/")))
+    return published is False
+
+
+CHECKS = (validity, defaults, required_false)

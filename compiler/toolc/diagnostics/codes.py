@@ -265,7 +265,8 @@ _RULES = [
         "An argument spec is not valid JSON Schema.",
         "The spec, once `list` is read as `array` and `$ref` points into `$defs`, must be a valid "
         "JSON Schema 2020-12 document (checked against the 2020-12 metaschema), and it must be "
-        "satisfiable: bounds in order, `required` properties declared, `enum` not empty.",
+        "satisfiable: bounds in order, `required` properties declared, `enum` not empty, a "
+        "required argument not `false`.",
     ),
     Rule(
         "invalid-default",

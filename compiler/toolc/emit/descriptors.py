@@ -62,7 +62,7 @@ def declared_content(tool: ToolDecl) -> dict[str, list[str]] | None:
 
 
 def descriptor(
-    tool: ToolDecl, types: dict[str, dict[str, Any]], validates: list[str], portable: bool = False
+    tool: ToolDecl, types: dict[str, Any], validates: list[str], portable: bool = False
 ) -> dict[str, Any]:
     """The tool as `tools/list` publishes it (the MCP `Tool` object, wire names). `_meta`
     carries the SHA-256 of the canonical JSON (RFC 8785) of everything else, so a client or a

@@ -41,7 +41,7 @@ def error_info_schema(codes: list[str]) -> dict[str, Any]:
 
 
 def multi_item_data_schema(
-    tool: str, item: dict[str, Any], extra: dict[str, Any] | None
+    tool: str, item: dict[str, Any] | bool, extra: dict[str, Any] | None
 ) -> dict[str, Any]:
     """The data of a multi-item tool: the per-item results and the guide's normalization (§5)."""
     properties: dict[str, Any] = dict((extra or {}).get("properties", {}))
@@ -124,7 +124,7 @@ def decision_data_schema(targets: list[str]) -> dict[str, Any]:
 
 
 def output_schema(
-    tool: str, version: str, codes: list[str], data: dict[str, Any], multi_item: bool,
+    tool: str, version: str, codes: list[str], data: dict[str, Any] | bool, multi_item: bool,
     defs: dict[str, Any],
 ) -> dict[str, Any]:  # fmt: skip
     """The envelope as the tool's outputSchema: an object root (SDK v2 refuses a bare `oneOf`

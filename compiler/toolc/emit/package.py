@@ -72,7 +72,7 @@ class ToolOutput:
 class SharedInputs:
     """What every tool's output is made with, computed once from the shared types."""
 
-    types: dict[str, dict[str, Any]]
+    types: dict[str, Any]  # each published type: a schema object, or `true`/`false`
     targets: dict[str, list[str]]
     nullable: frozenset[str]
     type_names: dict[str, str]

@@ -10,19 +10,10 @@ from toolc.emit.pydefaults import accepts_null, default_of, endless, field_key
 from toolc.emit.pyexpr import Expr, call, name, sub
 from toolc.emit.pymodel import NOT_DECLARED, PyField, PyModel, TypeExpr
 from toolc.emit.pynames import Naming, Path, keyword
-from toolc.model.naming import snake
+from toolc.model.naming import field_name
 
 if TYPE_CHECKING:
     from toolc.emit.pytypes import Lowering
-
-
-def _field_name(wire: str, taken: set[str]) -> str:
-    """The field's Python name: the wire name in snake case, `_` added until it is new."""
-    ident = snake(wire)
-    while ident in taken:
-        ident += "_"
-    taken.add(ident)
-    return ident
 
 
 def object_type(
@@ -48,7 +39,7 @@ def object_type(
     fields: list[PyField] = []
     names: set[str] = set()
     for wire, prop in props.items():
-        ident = _field_name(wire, names)
+        ident = field_name(wire, names)
         spec = prop if isinstance(prop, dict) else {}
         expr = self.lower(prop, owner, (*path, wire), special, doc=spec.get("description"))
         is_required = wire in required
@@ -80,7 +71,7 @@ def object_type(
             default=default, declared=spec.get("default", NOT_DECLARED),
         ))  # fmt: skip
     for wire in sorted(required - set(props)):  # required but undeclared: any value
-        ident = _field_name(wire, names)
+        ident = field_name(wire, names)
         self.used.add("Any")
         alias = wire if wire != ident else None
         fields.append(PyField(ident, TypeExpr(name("Any")), True, alias=alias))

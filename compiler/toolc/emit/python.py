@@ -36,6 +36,7 @@ from toolc.model.schemas import NAMED, VALUES
 
 RUNTIME = FilePath(__file__).resolve().parent.parent / "runtime" / "jsonschema_types.py"
 EVALUATOR = RUNTIME.parent / "_jsonschema_eval.py"
+EXPLAINER = RUNTIME.parent / "_jsonschema_why.py"  # where a value fails, for the errors
 
 
 def _lowered(
@@ -57,8 +58,11 @@ def accepting_null(types: dict[str, Any]) -> frozenset[str]:
     found = set()
     plain = _without_patterns(types)
     for name, schema in plain.items():
-        check = jsonschema_rs.validator_for({**schema, "$defs": plain})
-        if check.is_valid(None):
+        if isinstance(schema, bool):  # `true` accepts null, `false` nothing
+            accepts = schema
+        else:
+            accepts = jsonschema_rs.validator_for({**schema, "$defs": plain}).is_valid(None)
+        if accepts:
             found.add(name)
     return frozenset(found)
 
@@ -243,6 +247,7 @@ def python_files(
         "py.typed": b"",
         "_jsonschema.py": (HEADER + "\n" + RUNTIME.read_text(encoding="utf-8")).encode(),
         "_jsonschema_eval.py": (HEADER + "\n" + EVALUATOR.read_text(encoding="utf-8")).encode(),
+        "_jsonschema_why.py": (HEADER + "\n" + EXPLAINER.read_text(encoding="utf-8")).encode(),
         "shared.py": shared,
         "tools/__init__.py": write("tools_init.py.j2"),
     }

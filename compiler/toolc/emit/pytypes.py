@@ -217,7 +217,9 @@ class Lowering:
         target = type_ref(schema, named)
         if target is not None:
             referenced = self.envelope_names.get(target) or self.type_names[target]
-            return TypeExpr(name(referenced), null_ok=target in self.nullable_types), True
+            # a `false` type is typed `Any`: what refers to it checks the schema instead
+            exact = resolve(self.document, schema["$ref"]) is not False
+            return TypeExpr(name(referenced), null_ok=target in self.nullable_types), exact
         found = resolve(self.document, schema["$ref"])
         if found is MISSING or found is False or id(found) in self.lowering:
             self.used.add("Any")

@@ -14,7 +14,7 @@ from toolc.emit.pyexpr import Expr, call, name, one_line, sub, union
 from toolc.emit.pyliterals import py_str
 from toolc.emit.pymodel import TypeExpr
 from toolc.emit.pynames import Keyword, Path
-from toolc.model.naming import pascal
+from toolc.model.naming import field_name, pascal
 
 Lower = Callable[[Any, Path], TypeExpr]  # a subschema and its path → its type
 Named = Callable[[Expr], Expr]  # a long union → the name of an alias of it
@@ -31,20 +31,34 @@ def _tag_value(schema: Any) -> str | None:
     return None
 
 
-def discriminator(branches: list[Any]) -> tuple[str, list[str]] | None:
-    """The tag of a union of object branches, and each branch's value of it."""
+def _python_name(branch: dict[str, Any], tag: str) -> str:
+    """The tag's field name in the branch's class (as the object lowering names fields)."""
+    taken: set[str] = set()
+    for wire in branch.get("properties", {}):
+        ident = field_name(wire, taken)
+        if wire == tag:
+            return ident
+    return ""
+
+
+def discriminator(branches: list[Any]) -> tuple[str, str, list[str]] | None:
+    """The tag of a union of object branches (its wire name and its Python field name, the
+    same in every branch), and each branch's value of it."""
     if len(branches) < 2 or not all(
         isinstance(b, dict) and b.get("type") == "object" and "$ref" not in b for b in branches
     ):
         return None
     first = branches[0]
     for tag in first.get("required", ()):
-        if not isinstance(tag, str) or not tag.isidentifier() or tag != tag.lower():
-            continue  # its Python field name must be its wire name
+        if not isinstance(tag, str):
+            continue
         values = [_tag_value(b.get("properties", {}).get(tag)) for b in branches]
         required = all(tag in b.get("required", ()) for b in branches)
+        idents = {_python_name(b, tag) for b in branches}
+        if len(idents) != 1:
+            continue  # the field is named apart in some branch: nothing for IDEs to narrow on
         if required and None not in values and len(set(values)) == len(values):
-            return tag, [v for v in values if v is not None]
+            return tag, idents.pop(), [v for v in values if v is not None]
     return None
 
 
@@ -74,7 +88,10 @@ def applicator_type(
     if not branches:
         return None  # nothing is valid: the check says so
     tagged = discriminator(branches)
-    tags: list[str | None] = list(tagged[1]) if tagged else [None] * len(branches)
+    tags: list[str | None] = list(tagged[2]) if tagged else [None] * len(branches)
+    # An aliased tag (`type-name`, `class`) is read by its wire name: pydantic's own lookup
+    # would try the Python name first, and pick a branch by a key the schema ignores.
+    aliased = tagged is not None and tagged[0] != tagged[1]
     members: list[Expr] = []
     for branch, tag in zip(branches, tags, strict=True):
         at = (*path, _word(kind, schema[kind].index(branch), tag))
@@ -87,13 +104,20 @@ def applicator_type(
             member = union(*(m if m.head == "None" else hoist(m, at) for m in member.members))
         else:
             member = hoist(member, at)
+        if aliased and tag is not None:
+            used.add("tagged")
+            member = sub("Annotated", member, call("tagged", py_str(tag)))
         for part in member.members or (member,):
             if one_line(part) not in {one_line(m) for m in members}:
                 members.append(part)
     joined = union(*members) if len(members) > 1 else members[0]
     if len(joined.head) > UNION_LIMIT:
         joined = named(joined)
-    if tagged is not None:
+    if tagged is not None and aliased:
+        used.add("tag_of")
+        joined = sub("Annotated", joined, call("tag_of", py_str(tagged[0]), py_str(tagged[1])))
+        used.add("Annotated")
+    elif tagged is not None:
         used.add("Field")
         field = call("Field", kwargs=[("discriminator", py_str(tagged[0]))])
         joined = sub("Annotated", joined, field)

@@ -25,7 +25,7 @@ def _refs(node: Any) -> Iterator[str]:
             yield from _refs(value)
 
 
-def reachable_defs(schema: dict[str, Any], types: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def reachable_defs(schema: Any, types: dict[str, Any]) -> dict[str, Any]:
     """The shared types `schema` reaches, transitively, sorted by name."""
     found: dict[str, Any] = {}
     pending = list(_refs(schema))
@@ -42,7 +42,7 @@ def reachable_defs(schema: dict[str, Any], types: dict[str, dict[str, Any]]) -> 
 DATA_BASE = "/$defs/envelope.Data"
 
 
-def published_types(project: Project) -> dict[str, dict[str, Any]]:
+def published_types(project: Project) -> dict[str, Any]:
     """Each shared type as published, in the `$defs` of every schema that reaches it."""
     return {
         name: to_json_schema(schema, f"/$defs/{pointer_segment(name)}")
@@ -55,18 +55,18 @@ def published_types(project: Project) -> dict[str, dict[str, Any]]:
 ARGUMENT_NOTES = ("description", "title", "deprecated", "x-toolc-label", "x-toolc-user-prompt")
 
 
-def _caller_form(tool: ToolDecl, name: str, handler: dict[str, Any]) -> dict[str, Any]:
+def _caller_form(tool: ToolDecl, name: str, handler: Any) -> Any:
     accepted = tool.accepts.get(name)
     if accepted is None:
         return handler
     caller = to_json_schema(accepted, f"/properties/{pointer_segment(name)}")
+    if isinstance(caller, bool):
+        return caller  # `true`/`false` as written: a boolean schema carries no notes
     notes = {k: handler[k] for k in ARGUMENT_NOTES if k in handler and k not in caller}
     return {**caller, **notes}
 
 
-def input_schema(
-    tool: ToolDecl, types: dict[str, dict[str, Any]], handler: bool = False
-) -> dict[str, Any]:
+def input_schema(tool: ToolDecl, types: dict[str, Any], handler: bool = False) -> dict[str, Any]:
     """The published inputSchema (each argument in the form a caller sends, its `accepts`
     where declared), or with `handler` the arguments as the handler receives them."""
     schema = args_object(tool)
@@ -80,7 +80,7 @@ def input_schema(
     return schema
 
 
-def handler_input_schema(tool: ToolDecl, types: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
+def handler_input_schema(tool: ToolDecl, types: dict[str, Any]) -> dict[str, Any] | None:
     """The handler's form of the arguments, for a tool whose callers send another (None
     otherwise: the published inputSchema is both)."""
     return input_schema(tool, types, handler=True) if tool.accepts else None
@@ -96,13 +96,15 @@ def validator_targets(project: Project) -> dict[str, list[str]]:
     return {k: sorted(v) for k, v in targets.items()}
 
 
-def data_schema(tool: ToolDecl, validates: list[str]) -> dict[str, Any]:
+def data_schema(tool: ToolDecl, validates: list[str]) -> dict[str, Any] | bool:
     """The schema of the success `data`."""
     returns = tool.decl.returns
     data = to_json_schema(returns, DATA_BASE) if returns is not None else None
     if tool.decl.multi_item is not None:
         item = to_json_schema(tool.decl.multi_item.item, f"{DATA_BASE}/properties/results/items")
-        return envelope.multi_item_data_schema(tool.name, item, data)
+        # what `returns: true` / `false` says of the data beside the results: nothing / no value
+        extra = {"not": {}} if data is False else None if data is True else data
+        return envelope.multi_item_data_schema(tool.name, item, extra)
     if validates:
         return envelope.decision_data_schema(validates)
     return data if data is not None else {}
@@ -112,9 +114,7 @@ def error_codes(tool: ToolDecl) -> list[str]:
     return sorted({*FRAMEWORK_ERROR_CODES, *(tool.decl.errors or {})})
 
 
-def output_schema(
-    tool: ToolDecl, types: dict[str, dict[str, Any]], validates: list[str]
-) -> dict[str, Any]:
+def output_schema(tool: ToolDecl, types: dict[str, Any], validates: list[str]) -> dict[str, Any]:
     data = data_schema(tool, validates)
     return envelope.output_schema(
         tool.name,
@@ -137,7 +137,10 @@ def origin_output_schema(tool: ToolDecl, types: dict[str, dict[str, Any]]) -> di
     returns = tool.decl.returns
     if returns is None:
         return None
-    schema: dict[str, Any] = to_json_schema(returns)
+    converted = to_json_schema(returns)
+    if isinstance(converted, bool):  # an outputSchema is an object schema (MCP): said so
+        return dict(ANY_RESULT) if converted else {**ANY_RESULT, "not": {}}
+    schema: dict[str, Any] = converted
     defs = reachable_defs(schema, types)
     if defs:
         schema["$defs"] = {**schema.get("$defs", {}), **defs}

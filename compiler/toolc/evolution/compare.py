@@ -13,6 +13,7 @@ from toolc.evolution import views
 from toolc.evolution.ceilings import ceiling_changes
 from toolc.evolution.content import content_changes
 from toolc.evolution.findings import ALL_TOOLS, Finding, finding, sort_key
+from toolc.evolution.handler_form import handler_form_changes
 from toolc.evolution.rules import RULES
 from toolc.evolution.views import escape, obj
 from toolc.evolution.walk import Walk
@@ -41,6 +42,7 @@ def compare_tool(name: str, old: Contract | None, new: Contract | None) -> list[
     _policy(name, obj(old.get("policy")), obj(new.get("policy")), found)
     found += content_changes(name, old, new)
     found += ceiling_changes(name, old, new)
+    found += handler_form_changes(name, old, new)
     # Whatever no rule classified, or a structural move beside classified changes, is one
     # finding: the document's bytes changed, so the version must change at least by a patch.
     if notes or not found:

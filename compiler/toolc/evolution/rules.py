@@ -203,6 +203,13 @@ _ERRORS_AND_POLICY = _rules(
      "The calls refused before confirmation are not the same as before."),
     ("pre-validation-relaxed", "compatible", "`fail_open` went from `false` to `true`.",
      "A failing validator no longer refuses the call."),
+    ("handler-form-changed", "warning",
+     "The handler's form of the arguments of a tool declaring `accepts` changed (its "
+     "`args_schema`, `handler_input_schema` in the contract).",
+     "Callers send the caller's form (the inputSchema, compared as ever): none is refused. What "
+     "changed is what the server hands the handler and what the pre-validator must resolve "
+     "into (`resolved_arguments`, else `PRE_VALIDATION_FAILED`): the handler's author codes "
+     "against it, so a patch would say too little; a minor step (decision 0067)."),
 )  # fmt: skip
 
 _DOCS = _rules(

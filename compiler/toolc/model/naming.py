@@ -59,3 +59,12 @@ def pascal(name: str) -> str:
     ident = ident if ident[:1].isalpha() else "T" + ident
     # `none`, `true` and `false` would become the keywords None, True and False.
     return ident + "_" if keyword.iskeyword(ident) else ident
+
+
+def field_name(wire: str, taken: set[str]) -> str:
+    """A field's Python name: the wire name in snake case, `_` added until it is new."""
+    ident = snake(wire)
+    while ident in taken:
+        ident += "_"
+    taken.add(ident)
+    return ident

@@ -11,7 +11,7 @@ from typing import Any, Literal
 from toolc.diagnostics import Span
 from toolc.model.policies_file import PoliciesFile, Policy, PreValidation
 from toolc.model.salvage import Damage
-from toolc.model.tools_file import AcceptedBreak, Schema, Tool
+from toolc.model.tools_file import AcceptedBreak, SchemaOrBool, Tool
 from toolc.source.document import JsonPath, SourceMap
 
 OperationType = Literal["transactional", "read_only"]
@@ -55,11 +55,11 @@ class ToolDecl:
         return not self.unknown or not self.unknown.intersection(facts)
 
     @property
-    def args(self) -> Mapping[str, Schema]:
+    def args(self) -> Mapping[str, SchemaOrBool]:
         return self.decl.args_schema or {}
 
     @property
-    def accepts(self) -> Mapping[str, Schema]:
+    def accepts(self) -> Mapping[str, SchemaOrBool]:
         """The caller's form of each argument it differs for (`args` is the handler's)."""
         return self.decl.accepts or {}
 
@@ -71,7 +71,7 @@ Publish = Literal["standard", "portable"]
 @dataclass(frozen=True, slots=True)
 class Project:
     tools: Mapping[str, ToolDecl]  # in declaration order
-    types: Mapping[str, Schema]
+    types: Mapping[str, SchemaOrBool]
     policies: Mapping[str, Policy]
     spans: SourceSpans
     bump_policy: BumpPolicy = "semver"
@@ -140,7 +140,7 @@ def lower(
     for name in list(raw_tools):
         tools[name] = Tool.model_validate(raw_tools.pop(name))
     raw_types: dict[str, Any] = tools_data.get("types") or {}
-    types = {name: Schema.model_validate(schema) for name, schema in raw_types.items()}
+    types = {name: SchemaOrBool.model_validate(schema) for name, schema in raw_types.items()}
     policies = PoliciesFile.model_validate(policies_data).tool_policies if policies_data else {}
     broken = damage.unknown if damage is not None else {}
     decls = {

@@ -11,7 +11,7 @@ published schema pasted in keeps its meaning.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, overload
 from urllib.parse import quote, unquote
 
 from toolc.model.project import Project, ToolDecl
@@ -31,9 +31,12 @@ NAMED = ("properties", "patternProperties", "dependentSchemas", "$defs")
 # Keywords whose values are data, never schemas.
 VALUES = ("const", "enum", "default", "examples")
 _ATTR = {f.alias or n: n for n, f in SchemaKeywords.model_fields.items()}
+# A top-level fragment: an argument, a caller form, `returns`, an item, a type. Any of them may
+# be `true` (any JSON value) or `false` (none), as anywhere a schema goes in 2020-12.
+Fragment = Schema | SchemaOrBool
 
 
-def roots(project: Project) -> Iterator[tuple[JsonPath, Schema]]:
+def roots(project: Project) -> Iterator[tuple[JsonPath, Fragment]]:
     """Every top-level schema fragment of the project, with its path in tools.yaml (the
     keywords of a tool's arguments object, `args_keywords`, as a fragment of their own)."""
     for name, tool in project.tools.items():
@@ -65,6 +68,12 @@ def schema_of(value: Schema | SchemaOrBool) -> Schema | None:
     return inner if isinstance(inner, Schema) else None
 
 
+def keywords_of(value: Fragment) -> SchemaKeywords | None:
+    """The keywords of a schema; None for `true`/`false`."""
+    schema = schema_of(value)
+    return schema.root if schema is not None else None
+
+
 def children(kw: SchemaKeywords) -> Iterator[tuple[tuple[str | int, ...], Schema | SchemaOrBool]]:
     """The subschemas of one schema node, each with its path below the node."""
     for key in (*ONE, *MANY, *NAMED):
@@ -79,9 +88,10 @@ def children(kw: SchemaKeywords) -> Iterator[tuple[tuple[str | int, ...], Schema
             yield from (((key, name), sub) for name, sub in value.items())
 
 
-def walk(schema: Schema, path: JsonPath) -> Iterator[tuple[JsonPath, SchemaKeywords]]:
+def walk(schema: Fragment, path: JsonPath) -> Iterator[tuple[JsonPath, SchemaKeywords]]:
     """The schema and every schema nested in it (not `true`/`false`), depth first."""
-    stack = [(path, schema)]
+    top = schema_of(schema)
+    stack = [(path, top)] if top is not None else []
     while stack:
         here, node = stack.pop()
         kw = node.root
@@ -110,11 +120,16 @@ def pointer_segment(name: str | int) -> str:
     return quote(escaped, safe="!$&'()*+,;=:@-._~")
 
 
-def to_json_schema(schema: Schema, base: str = "") -> dict[str, Any]:
+@overload
+def to_json_schema(schema: Schema, base: str = "") -> dict[str, Any]: ...
+@overload
+def to_json_schema(schema: Fragment, base: str = "") -> dict[str, Any] | bool: ...
+def to_json_schema(schema: Fragment, base: str = "") -> dict[str, Any] | bool:
     """The fragment as published JSON Schema 2020-12: type refs point into a `$defs` beside
-    it, pointers are rebased onto `base` (the pointer of where the fragment is published)."""
+    it, pointers are rebased onto `base` (the pointer of where the fragment is published);
+    `true` and `false` as written."""
     data = schema.model_dump(by_alias=True, exclude_unset=True, mode="json")
-    out: dict[str, Any] = _translate(data, base)
+    out: dict[str, Any] | bool = _translate(data, base)
     return out
 
 
@@ -150,7 +165,7 @@ def publish_ref(ref: str, base: str) -> str:
     return ref  # not local: `check` refuses it
 
 
-def refs_in(schema: Schema) -> Iterator[tuple[JsonPath, str]]:
+def refs_in(schema: Fragment) -> Iterator[tuple[JsonPath, str]]:
     """The shared types a fragment names, with where."""
     for path, kw in walk(schema, ()):
         if kw.field_ref is not None and is_type_ref(kw.field_ref):

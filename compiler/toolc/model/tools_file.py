@@ -322,7 +322,7 @@ class ToolsFile(BaseModel):
     types: Annotated[
         Mapping[
             Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")],
-            Schema,
+            SchemaOrBool,
         ]
         | None,
         Field(
@@ -543,7 +543,7 @@ class Tool(BaseModel):
         ),
     ] = None
     args_schema: Annotated[
-        Mapping[Annotated[str, StringConstraints(min_length=1)], Schema] | None,
+        Mapping[Annotated[str, StringConstraints(min_length=1)], SchemaOrBool] | None,
         Field(
             description="The arguments, by name: each a JSON Schema 2020-12 fragment."
         ),
@@ -568,7 +568,7 @@ class Tool(BaseModel):
         ),
     ] = "ignore"
     returns: Annotated[
-        Schema | None,
+        SchemaOrBool | None,
         Field(
             description="The JSON Schema of the success `data` of the response envelope."
         ),
@@ -587,7 +587,7 @@ class Tool(BaseModel):
         Field(description="The domain error codes the tool may return, by code."),
     ] = None
     accepts: Annotated[
-        Mapping[Annotated[str, StringConstraints(min_length=1)], Schema] | None,
+        Mapping[Annotated[str, StringConstraints(min_length=1)], SchemaOrBool] | None,
         Field(
             description="What a caller may send for an argument, where it differs from what the handler receives (its `args_schema`): by argument name, a JSON Schema 2020-12 fragment in toolc's supported subset. Published as the argument's inputSchema; the tool's pre-validator (enabled, fail-closed) resolves it into the `args_schema` form."
         ),
@@ -617,7 +617,7 @@ class MultiItem(BaseModel):
         frozen=True,
     )
     item: Annotated[
-        Schema,
+        SchemaOrBool,
         Field(
             description="The JSON Schema of one element of `results[]`. It must declare a required boolean `success` or `ok`."
         ),

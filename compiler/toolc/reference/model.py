@@ -117,12 +117,13 @@ def _arguments(inputs: dict[str, Any]) -> tuple[Argument, ...]:
             name,
             type_text(schema),
             name in required,
-            literal(schema["default"]) if "default" in schema else "",
-            str(schema.get("x-toolc-label", "")),
-            str(schema.get("x-toolc-user-prompt", "")),
-            str(schema.get("description", "")),
+            literal(notes["default"]) if "default" in notes else "",
+            str(notes.get("x-toolc-label", "")),
+            str(notes.get("x-toolc-user-prompt", "")),
+            str(notes.get("description", "")),
         )
         for name, schema in sorted(inputs.get("properties", {}).items())
+        for notes in [schema if isinstance(schema, dict) else {}]  # `true`/`false`: no notes
     )
 
 

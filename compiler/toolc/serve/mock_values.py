@@ -1,19 +1,21 @@
 """Deterministic values that validate against a JSON Schema (the draft 2020-12 subset
 toolc publishes), for `toolc serve --mock`: declared `examples` first, then `default`,
 `const` and `enum`, otherwise synthesized: required properties only, the smallest valid
-arrays, numbers within bounds, strings matching `format` or `pattern`. No randomness:
-the same schema always gives the same value. Standard library only."""
+arrays, numbers within bounds, strings matching `format` or `pattern`, a branch of each
+applicator; every candidate judged by the shipped evaluator (`mock_check`). No randomness:
+the same schema always gives the same value."""
 
 from __future__ import annotations
 
 import itertools
 import math
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
-from toolc.runtime.server_formats import format_ok
+from toolc.serve.mock_check import Checker, Search, value_key
 from toolc.serve.mock_patterns import ALNUM, expand, parse_pattern
+from toolc.serve.mock_shapes import arrays, objects, tolerant
 
 __all__ = ["example_value", "folded", "is_valid", "mock_data"]
 
@@ -31,18 +33,18 @@ _FORMATS = dict(pair.split("=", 1) for pair in _CANONICAL.split())
 # A nullable property named like a paging cursor is null, so an agent paging ends.
 _CURSOR = re.compile(r"cursor|page_?token|next_?page|continuation", re.IGNORECASE)
 _HINTS = (
-    "object properties required additionalProperties minProperties",
-    "array items prefixItems minItems maxItems uniqueItems",
+    "object properties required additionalProperties minProperties maxProperties "
+    "patternProperties propertyNames dependentRequired dependentSchemas unevaluatedProperties",
+    "array items prefixItems minItems maxItems uniqueItems contains minContains maxContains "
+    "unevaluatedItems",
     "string minLength maxLength pattern format",
     "number minimum maximum exclusiveMinimum exclusiveMaximum multipleOf",
 )
+_ALL_TYPES = ("null", "boolean", "integer", "number", "string", "array", "object")
 
 
-# Whether a string holds a match of a pattern. The default is Python's `re`, which reads
-# some ECMAScript patterns differently; toolc's mock server passes the models' reading.
-Search = Callable[[str, str], bool]
-
-
+# Whether a string holds a match of a pattern (`Search`). The default is Python's `re`, which
+# reads some ECMAScript patterns differently; toolc's mock server passes the models' reading.
 def re_search(pattern: str, s: str) -> bool:
     try:
         return re.search(pattern, s) is not None
@@ -99,39 +101,14 @@ def mock_data(output_schema: Mapping[str, Any], search: Search = re_search) -> A
 
 def _is_ok_branch(gen: _Gen, branch: Any) -> bool:
     ok = gen.flat(gen.flat(branch).get("properties", {}).get("ok", {}))
-    return "const" in ok and _key(ok["const"]) == _key(True)
-
-
-def _key(v: Any) -> Any:
-    """Hashable, equal exactly when JSON Schema calls two values equal."""
-    if isinstance(v, bool) or v is None:
-        return ("atom", v)
-    if isinstance(v, int | float):
-        return ("number", v)
-    if isinstance(v, list):
-        return ("array", tuple(_key(x) for x in v))
-    if isinstance(v, dict):
-        return ("object", frozenset((k, _key(x)) for k, x in v.items()))
-    return ("string", v)
-
-
-def _is(v: Any, t: str) -> bool:
-    if t in ("number", "integer"):
-        number = isinstance(v, int | float) and not isinstance(v, bool)
-        return number and (t == "number" or float(v).is_integer())
-    kinds = {"null": type(None), "boolean": bool, "string": str, "array": list}
-    return isinstance(v, kinds.get(t, dict))
-
-
-def _format_ok(s: str, fmt: str) -> bool:
-    """As the server checks what it sends (as JSON clients do)."""
-    return format_ok(fmt, s)
+    return "const" in ok and value_key(ok["const"]) == value_key(True)
 
 
 class _Gen:
     def __init__(self, root: Mapping[str, Any], search: Search = re_search) -> None:
         self.root = root
         self.search = search
+        self.check = Checker(root, search)
 
     def resolve(self, ref: str) -> Any:
         if not ref.startswith("#"):
@@ -160,46 +137,8 @@ class _Gen:
         return out
 
     def ok(self, v: Any, s: Any) -> bool:
-        """Whether `v` validates against `s` (the keywords listed in the module doc)."""
-        if isinstance(s, bool):
-            return s
-        types = [s["type"]] if isinstance(s.get("type"), str) else s.get("type", [])
-        return (
-            ("$ref" not in s or self.ok(v, self.resolve(s["$ref"])))
-            and (not types or any(_is(v, t) for t in types))
-            and ("const" not in s or _key(v) == _key(s["const"]))
-            and ("enum" not in s or _key(v) in {_key(e) for e in s["enum"]})
-            and all(self.ok(v, b) for b in s.get("allOf", []))
-            and ("anyOf" not in s or any(self.ok(v, b) for b in s["anyOf"]))
-            and ("oneOf" not in s or sum(self.ok(v, b) for b in s["oneOf"]) == 1)
-            and ("not" not in s or not self.ok(v, s["not"]))
-            and (not _is(v, "number") or _number_ok(v, s))
-            and (not isinstance(v, str) or _string_ok(v, s, self.search))
-            and (not isinstance(v, list) or self.array_ok(v, s))
-            and (not isinstance(v, dict) or self.object_ok(v, s))
-        )
-
-    def array_ok(self, v: list[Any], s: Mapping[str, Any]) -> bool:
-        prefix, rest = s.get("prefixItems", []), s.get("items", True)
-        return (
-            s.get("minItems", 0) <= len(v) <= s.get("maxItems", len(v))
-            and all(self.ok(x, p) for x, p in zip(v, prefix, strict=False))
-            and all(self.ok(x, rest) for x in v[len(prefix) :])
-            and not (s.get("uniqueItems") and len({_key(x) for x in v}) < len(v))
-        )
-
-    def object_ok(self, v: dict[str, Any], s: Mapping[str, Any]) -> bool:
-        props, pats = s.get("properties", {}), s.get("patternProperties", {})
-        for k, x in v.items():
-            subs = [p for r, p in pats.items() if self.search(r, k)]
-            subs += [props[k]] if k in props else []
-            extra = s.get("additionalProperties", True)
-            if not all(self.ok(x, sub) for sub in subs or [extra]):
-                return False
-        n = len(v)
-        return all(r in v for r in s.get("required", [])) and (
-            s.get("minProperties", 0) <= n <= s.get("maxProperties", n)
-        )
+        """Whether `v` validates against `s`: every keyword, by the shipped evaluator."""
+        return self.check.ok(v, s)
 
     def named(self, name: str, schema: Any, path: str) -> Any:
         if _CURSOR.search(name) and self.ok(None, schema):
@@ -209,7 +148,8 @@ class _Gen:
     def first(self, schema: Any, path: str) -> Any:
         for value in self.candidates(schema, path):
             return value
-        hint = f" (pattern {schema['pattern']!r})" if "pattern" in schema else ""
+        pattern = schema.get("pattern") if isinstance(schema, Mapping) else None
+        hint = f" (pattern {pattern!r})" if pattern is not None else ""
         raise ValueError(f"{path}: no value found that validates{hint}")
 
     def candidates(self, schema: Any, path: str) -> Iterator[Any]:
@@ -222,8 +162,8 @@ class _Gen:
         found = itertools.chain(declared, fixed, [] if fixed else self.synth(s, path))
         seen: set[Any] = set()
         for v in itertools.islice(found, _LIMIT * 16):
-            if _key(v) not in seen and self.ok(v, schema):
-                seen.add(_key(v))
+            if value_key(v) not in seen and self.ok(v, schema):
+                seen.add(value_key(v))
                 yield v
 
     def synth(self, s: dict[str, Any], path: str) -> Iterator[Any]:
@@ -232,85 +172,32 @@ class _Gen:
                 rest = {k: v for k, v in s.items() if k != key}
                 ordered = sorted(s[key], key=lambda b: not _is_ok_branch(self, b))
                 parts = [{"allOf": [rest, b]} for b in ordered]
-                yield from _tolerant([self.candidates(b, path) for b in parts])
+                yield from tolerant([self.candidates(b, path) for b in parts])
                 return
+        if "if" in s:  # a value of each branch in turn: `if` and `then`, else `not if` and `else`
+            rest = {k: v for k, v in s.items() if k not in ("if", "then", "else")}
+            then = {"allOf": [rest, s["if"], s.get("then", True)]}
+            other = {"allOf": [rest, {"not": s["if"]}, s.get("else", True)]}
+            yield from tolerant([self.candidates(b, path) for b in (then, other)])
+            return
         types = s.get("type")
-        if types is None:  # guessed from the keywords
+        if types is None:  # guessed from the keywords, else every type in turn
             hints = [h.split() for h in _HINTS]
-            types = [h[0] for h in hints if any(k in s for k in h[1:])]
+            types = [h[0] for h in hints if any(k in s for k in h[1:])] or list(_ALL_TYPES)
         types = [types] if isinstance(types, str) else types or ["null"]
-        ordered = sorted(types, key=lambda t: t == "null")
-        yield from _tolerant([self.typed(t, s, path) for t in ordered])
+        ordered = sorted(types, key=lambda t: t == "null") if "type" in s else types
+        yield from tolerant([self.typed(t, s, path) for t in ordered])
 
     def typed(self, t: str, s: dict[str, Any], path: str) -> Iterator[Any]:
         if t in ("integer", "number"):
             return _numbers(s, t == "integer")
-        if t in ("string", "array", "object"):
-            return _strings(s) if t == "string" else getattr(self, t)(s, path)
+        if t == "string":
+            return _strings(s)
+        if t == "array":
+            return arrays(self, s, path)
+        if t == "object":
+            return objects(self, s, path)
         return iter((True, False) if t == "boolean" else (None,))
-
-    def object(self, s: dict[str, Any], path: str) -> Iterator[Any]:
-        props, names = s.get("properties", {}), list(s.get("required", []))
-        optional = [p for p in props if p not in names]
-        names += optional[: max(0, s.get("minProperties", 0) - len(names))]
-        subs = {n: props.get(n, s.get("additionalProperties", True)) for n in names}
-        base = {n: self.named(n, subs[n], f"{path}.{n}") for n in names}
-        yield base
-        for n in names[:1]:  # variants, for uniqueItems
-            yield from ({**base, n: v} for v in self.candidates(subs[n], f"{path}.{n}"))
-        for p in optional:
-            yield from ({**base, p: v} for v in self.candidates(props[p], f"{path}.{p}"))
-
-    def array(self, s: dict[str, Any], path: str) -> Iterator[Any]:
-        prefix, rest = s.get("prefixItems", []), s.get("items", {})
-        least = s.get("minItems", 0)
-        for size in range(least, least + 3):
-            out: list[Any] = []
-            for i in range(size):
-                where = f"{path}[{i}]"
-                found = self.candidates(prefix[i] if i < len(prefix) else rest, where)
-                if s.get("uniqueItems"):
-                    found = (v for v in found if _key(v) not in map(_key, out))
-                for v in itertools.islice(found, 1):
-                    out.append(v)
-                if len(out) <= i:
-                    raise ValueError(f"{where}: no distinct item validates")
-            yield out
-
-
-def _tolerant(parts: list[Iterator[Any]]) -> Iterator[Any]:
-    """The values of each part in turn; a part that fails is skipped, and its error
-    raised only when no part gave a value."""
-    error, found = None, False
-    for part in parts:
-        try:
-            for v in part:
-                found = True
-                yield v
-        except ValueError as e:
-            error = error or e
-    if error is not None and not found:
-        raise error
-
-
-def _number_ok(v: float, s: Mapping[str, Any]) -> bool:
-    m = s.get("multipleOf")  # as jsonschema (the reference validator) computes it
-    if m is not None and (
-        (math.isinf(v / m) or int(v / m) != v / m) if isinstance(m, float) else v % m
-    ):
-        return False
-    low = max(s.get("minimum", v), s.get("exclusiveMinimum", v - 1))
-    high = min(s.get("maximum", v), s.get("exclusiveMaximum", v + 1))
-    edges = (s.get("exclusiveMinimum"), s.get("exclusiveMaximum"))
-    return math.isfinite(v) and bool(low <= v <= high) and v not in edges
-
-
-def _string_ok(v: str, s: Mapping[str, Any], search: Search) -> bool:
-    return (
-        s.get("minLength", 0) <= len(v) <= s.get("maxLength", len(v))
-        and ("pattern" not in s or search(s["pattern"], v))
-        and _format_ok(v, s.get("format", ""))
-    )
 
 
 def _numbers(s: Mapping[str, Any], integer: bool) -> Iterator[Any]:

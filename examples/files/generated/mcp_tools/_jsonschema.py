@@ -17,13 +17,17 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, TypeVar, overload
 from pydantic import (
     BaseModel,
     BeforeValidator,
+    Discriminator,
     ModelWrapValidatorHandler,
+    Tag,
     TypeAdapter,
     ValidationInfo,
     model_validator,
 )
+from pydantic_core import PydanticCustomError
 
 from ._jsonschema_eval import Evaluator
+from ._jsonschema_why import why
 
 T = TypeVar("T")
 
@@ -90,8 +94,31 @@ def wire(value: Any) -> Any:
 def _check(where: str, value: Any) -> None:
     document, _, pointer = where.partition("#")
     evaluator = _evaluator(document)
-    if not evaluator.valid(evaluator.resolve("#" + pointer), wire(value)):
-        raise ValueError(f"not valid against the published schema ({where})")
+    data = wire(value)
+    schema = evaluator.resolve("#" + pointer)
+    if not evaluator.valid(schema, data):
+        at, schema_at, keyword = why(evaluator, schema, data, "", pointer)
+        # for `propertyNames` what fails is the name, not its value
+        name = at.rpartition("/")[2].replace("~1", "/").replace("~0", "~")
+        failing = name if keyword == "propertyNames" else _at(data, at)
+        raise PydanticCustomError(
+            "json_schema",
+            ("at {instance}: " if at else "")
+            + "{value} fails `{keyword}` of the published schema ({schema})",
+            {
+                "instance": at,  # a JSON pointer into the value checked ("": all of it)
+                "value": json.dumps(failing, ensure_ascii=False)[:80],
+                "keyword": keyword,
+                "schema": f"{document}#{schema_at}",
+            },
+        )
+
+
+def _at(value: Any, pointer: str) -> Any:
+    for raw in pointer.split("/")[1:]:
+        part = raw.replace("~1", "/").replace("~0", "~")
+        value = value[int(part)] if isinstance(value, list) else value[part]
+    return value
 
 
 def conforms(where: str) -> Callable[[Any], Any]:
@@ -178,6 +205,24 @@ def one_of(*allowed: Any) -> Callable[[Any], Any]:
         return declared[key] if key[0] == "number" else value
 
     return check
+
+
+def tag_of(wire: str, name: str) -> Discriminator:
+    """The discriminator of a union whose tag's Python name is not its wire name: data
+    is read by the wire name only (as the schema reads it), a model by its field."""
+
+    def pick(value: Any) -> str | None:
+        found = (
+            value.get(wire) if isinstance(value, dict) else getattr(value, name, None)
+        )
+        return found if isinstance(found, str) else None  # no tag: no branch holds
+
+    return Discriminator(pick)
+
+
+def tagged(value: str) -> Tag:
+    """The mark of a union member: the tag value that picks it (`tag_of`)."""
+    return Tag(value)
 
 
 def reject_null(value: Any) -> Any:

@@ -1,0 +1,96 @@
+"""A value the shipped evaluator refuses (`conforms`, `CheckedModel`) is a pydantic
+ValidationError that says where: the JSON pointer of the failing value (pydantic's `loc`
+for a field, the pointer inside the checked value otherwise), the keyword that refused it
+and where that keyword is in the published schema."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any
+
+import pydantic
+import pytest
+from toolc import verbs
+
+CONFIG = """\
+tools:
+  t:
+    version: 1.0.0
+    description: a tool
+    mcp_server: s
+    tool_type: query
+    args_schema:
+      items:
+        type: array
+        items:
+          type: object
+          properties:
+            name: {type: string}
+            n: {type: integer, multipleOf: 3}
+      pick: {oneOf: [{type: string}, {type: string, minLength: 2}]}
+      tags: {type: object, propertyNames: {maxLength: 3}}
+    args_keywords:
+      dependentRequired: {pick: [tags]}
+  f:
+    version: 1.0.0
+    description: a tool whose fields check themselves
+    mcp_server: s
+    tool_type: query
+    args_schema:
+      items:
+        type: array
+        items: {type: object, properties: {n: {type: integer, multipleOf: 3}}}
+"""
+
+
+@pytest.fixture(scope="module")
+def tools(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    root = tmp_path_factory.mktemp("why")
+    (root / "cfg").mkdir()
+    (root / "cfg" / "tools.yaml").write_text(CONFIG, encoding="utf-8")
+    result = verbs.build(root / "cfg", root / "why_pkg", root / "why.json", write=True)
+    assert result.written, [str(d) for d in result.diagnostics]
+    sys.path.insert(0, str(root))
+    try:
+        return importlib.import_module("why_pkg").TOOLS
+    finally:
+        sys.path.remove(str(root))
+
+
+def _error(model: Any, value: Any) -> dict[str, Any]:
+    with pytest.raises(pydantic.ValidationError) as caught:
+        model.model_validate(value)
+    (error,) = caught.value.errors()
+    assert error["type"] == "json_schema", error
+    return dict(error)
+
+
+@pytest.mark.parametrize(
+    ("tool", "value", "loc", "instance", "keyword", "schema"),
+    [  # the whole arguments object checked (args_keywords): the pointer says where
+        ("t", {"items": [{"n": 3}, {"n": 4}]}, (), "/items/1/n", "multipleOf",
+         "/properties/items/items/properties/n/multipleOf"),
+        ("t", {"pick": "abc", "tags": {}}, (), "/pick", "oneOf", "/properties/pick/oneOf"),
+        ("t", {"tags": {"long": 1}}, (), "/tags/long", "propertyNames",
+         "/properties/tags/propertyNames"),
+        ("t", {"pick": "a"}, (), "", "dependentRequired", "/dependentRequired"),
+        # a field checked alone: pydantic's loc says where
+        ("f", {"items": [{"n": 3}, {"n": 4}]}, ("items", 1, "n"), "", "multipleOf",
+         "/properties/items/items/properties/n/multipleOf"),
+    ],
+)  # fmt: skip
+def test_the_error_names_the_value_the_keyword_and_the_schema(
+    tools: Any, tool: str, value: Any, loc: tuple[Any, ...], instance: str, keyword: str,
+    schema: str,
+) -> None:  # fmt: skip
+    error = _error(tools[tool].args_model, value)
+    assert error["loc"] == loc
+    assert error["ctx"]["instance"] == instance and error["ctx"]["keyword"] == keyword
+    assert error["ctx"]["schema"] == f"schemas/{tool}.input.json#{schema}"
+    where = error["ctx"]["schema"]
+    assert f"fails `{keyword}` of the published schema ({where})" in error["msg"]
+    if instance:
+        assert error["msg"].startswith(f"at {instance}: ")
+    if keyword == "propertyNames":  # the name is what fails
+        assert '"long" fails' in error["msg"]
