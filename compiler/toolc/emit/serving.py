@@ -189,14 +189,23 @@ def server_values(per_tool: Mapping[str, Serving]) -> dict[str, object]:
     literal = render(sub("Literal", *(py_str(s) for s in servers)), 0, lead=len("ServerName = "))
     first = next(iter(servers), "")
     single = [f"handlers: {handlers_class(first)}", f"server: ServerName = {py_str(first)}"]
+    # What several worker processes share (decision 0089): run-time values, never config.
+    shared = [
+        "*",
+        "request_state_key: bytes | str | None = None",
+        "request_state_store: SingleUseStore | None = None",
+    ]
     return {
-        "create_single": def_line("", "def create_server", single, "Server[Any]"),
+        "create_single": def_line("", "def create_server", [*single, *shared], "Server[Any]"),
+        "create_many": def_line(
+            "", "def create_server", ["handlers: Any", "server: ServerName", *shared], "Server[Any]"
+        ),
         "servers": list(servers),
         "overloads": [
             def_line(
                 "",
                 "def create_server",
-                [f"handlers: {handlers_class(s)}", f"server: Literal[{py_str(s)}]"],
+                [f"handlers: {handlers_class(s)}", f"server: Literal[{py_str(s)}]", *shared],
                 "Server[Any]",
                 " ...",
             )

@@ -20,7 +20,13 @@ from mcp.server.lowlevel import Server
 
 from .handlers import FilesHandlers
 from .registry import ALL_TOOLS
-from .server_runtime import build_server, run_http, run_stdio, token_from_env
+from .server_runtime import (
+    SingleUseStore,
+    build_server,
+    run_http,
+    run_stdio,
+    token_from_env,
+)
 
 ServerName = Literal["files"]
 # Each server's version: the highest version among its tools.
@@ -37,8 +43,19 @@ def _descriptors() -> list[dict[str, Any]]:
     return tools
 
 
-def create_server(handlers: FilesHandlers, server: ServerName = "files") -> Server[Any]:
-    """The SDK server for the tools of `server`, answering with `handlers`."""
+def create_server(
+    handlers: FilesHandlers,
+    server: ServerName = "files",
+    *,
+    request_state_key: bytes | str | None = None,
+    request_state_store: SingleUseStore | None = None,
+) -> Server[Any]:
+    """The SDK server for the tools of `server`, answering with `handlers`.
+
+    Several processes answering each other's 2026-07-28 confirmations share
+    `request_state_key` (else the environment's TOOLC_REQUEST_STATE_KEY) and a
+    `request_state_store` (such as `FileStore(path)`).
+    """
     return build_server(
         ALL_TOOLS,
         _descriptors(),
@@ -46,6 +63,8 @@ def create_server(handlers: FilesHandlers, server: ServerName = "files") -> Serv
         server=server,
         name=server,
         version=VERSIONS[server],
+        request_state_key=request_state_key,
+        request_state_store=request_state_store,
     )
 
 

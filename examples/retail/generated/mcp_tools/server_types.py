@@ -140,3 +140,8 @@ class ToolContext:
     # The pre-validator's data when it ran and accepted the call.
     decision: Mapping[str, Any] | None
     request: ServerRequestContext[Any, Any]
+    # The call's idempotency keys (server_keys): the request's, and one per item of a
+    # multi-item call, in the order of the items sent. Deduplicating by them is the
+    # handler's job.
+    idempotency_key: str | None = None
+    item_keys: tuple[str, ...] = ()

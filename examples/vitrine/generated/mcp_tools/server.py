@@ -20,7 +20,13 @@ from mcp.server.lowlevel import Server
 
 from .handlers import VitrineHandlers
 from .registry import ALL_TOOLS
-from .server_runtime import build_server, run_http, run_stdio, token_from_env
+from .server_runtime import (
+    SingleUseStore,
+    build_server,
+    run_http,
+    run_stdio,
+    token_from_env,
+)
 
 ServerName = Literal["vitrine"]
 # Each server's version: the highest version among its tools.
@@ -38,9 +44,18 @@ def _descriptors() -> list[dict[str, Any]]:
 
 
 def create_server(
-    handlers: VitrineHandlers, server: ServerName = "vitrine"
+    handlers: VitrineHandlers,
+    server: ServerName = "vitrine",
+    *,
+    request_state_key: bytes | str | None = None,
+    request_state_store: SingleUseStore | None = None,
 ) -> Server[Any]:
-    """The SDK server for the tools of `server`, answering with `handlers`."""
+    """The SDK server for the tools of `server`, answering with `handlers`.
+
+    Several processes answering each other's 2026-07-28 confirmations share
+    `request_state_key` (else the environment's TOOLC_REQUEST_STATE_KEY) and a
+    `request_state_store` (such as `FileStore(path)`).
+    """
     return build_server(
         ALL_TOOLS,
         _descriptors(),
@@ -48,6 +63,8 @@ def create_server(
         server=server,
         name=server,
         version=VERSIONS[server],
+        request_state_key=request_state_key,
+        request_state_store=request_state_store,
     )
 
 

@@ -19,7 +19,7 @@ from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 
 from .server_calls import ServedTool, ToolCalls, handler_name
-from .server_confirmation import labels
+from .server_confirmation import RequestStates, labels
 from .server_content import (
     Audio,
     DeclaredContent,
@@ -30,16 +30,20 @@ from .server_content import (
 )
 from .server_http import http_app, run_http, token_from_env
 from .server_outputs import FormatCheck
+from .server_state_store import FileStore, MemoryStore, SingleUseStore, signing_key
 from .server_types import Items, Reply, ToolContext, ToolFailure, ToolSpecLike
 
 __all__ = [
     "Audio",
     "EmbeddedBlob",
     "EmbeddedText",
+    "FileStore",
     "Image",
     "Items",
+    "MemoryStore",
     "Reply",
     "ResourceLink",
+    "SingleUseStore",
     "ToolContext",
     "ToolFailure",
     "ToolSpecLike",
@@ -61,12 +65,19 @@ def build_server(
     name: str,
     version: str,
     instructions: str | None = None,
+    request_state_key: bytes | str | None = None,
+    request_state_store: SingleUseStore | None = None,
 ) -> Server[Any]:
     """The low-level SDK server for the enabled tools of `server` (all when None).
 
     `tools`: the registry (`ALL_TOOLS`); `descriptors`: `tools.json`'s `tools`;
     `handlers`: an object with one `async def <tool module name>(args, ctx)` per
-    served tool and per pre-validator they use."""
+    served tool and per pre-validator they use. `request_state_key` (else the
+    environment's `TOOLC_REQUEST_STATE_KEY`) and `request_state_store` are what several
+    processes share to answer each other's confirmations (server_state_store)."""
+    states = RequestStates(
+        key=signing_key(request_state_key), store=request_state_store
+    )
     specs = {
         d["name"]: tools[d["name"]]
         for d in descriptors
@@ -110,6 +121,7 @@ def build_server(
             for s in specs.values()
             if s.pre_validation is not None
         },
+        states,
     )
     listing = types.ListToolsResult(
         tools=[types.Tool.model_validate(d) for d in served]
