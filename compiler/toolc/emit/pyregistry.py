@@ -50,6 +50,13 @@ def tool_entry(tool: ToolDecl, published: dict[str, Any]) -> dict[str, str]:
     }  # fmt: skip
     annotations = {k: py_value(v) for k, v in published["annotations"].items()}
     resolved = {"resolved_name": py_str(f"{p}Resolved")} if tool.accepts else {}
+    # Only when declared, so the registry of a tool without them does not change.
+    timeout = tool.policy.handler_timeout_seconds if tool.policy is not None else None
+    if timeout is not None:
+        resolved["handler_timeout_seconds"] = repr(float(timeout))
+    operation_id = tool.decl.multi_item.operation_id if tool.decl.multi_item else None
+    if operation_id is not None:
+        resolved["operation_id"] = py_str(operation_id)
     return {
         "name": py_str(tool.name),
         "version": py_str(tool.decl.version),

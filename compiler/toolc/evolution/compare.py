@@ -73,6 +73,15 @@ def _lifecycle(name: str, old: Contract, new: Contract, found: list[Finding]) ->
     if views.is_multi_item(old) != views.is_multi_item(new):
         what = "became multi-item" if views.is_multi_item(new) else "is no longer multi-item"
         found.append(finding("multi-item-changed", name, "/multi_item", what))
+    elif views.is_multi_item(old):
+        was, now = (
+            obj(old["multi_item"]).get("operation_id"),
+            obj(new["multi_item"]).get("operation_id"),
+        )
+        if was != now:
+            rule = "operation-id-added" if was is None else "operation-id-changed"
+            what = f"operation_id {was or 'none'} → {now or 'none'}"
+            found.append(finding(rule, name, "/multi_item/operation_id", what))
 
 
 def _text(
@@ -217,6 +226,10 @@ def _policy(
     if old_op != new_op:
         rule = "operation-type-read-only" if new_op == "read_only" else "operation-type-changed"
         add(rule, "operation_type", f"operation_type {old_op} → {new_op}")
+    old_limit, new_limit = old.get("handler_timeout_seconds"), new.get("handler_timeout_seconds")
+    if old_limit != new_limit:
+        what = f"handler_timeout_seconds {old_limit or 'none'} → {new_limit or 'none'}"
+        add("handler-timeout-changed", "handler_timeout_seconds", what)
     old_pre, new_pre = obj(old.get("pre_validation")), obj(new.get("pre_validation"))
     old_on = bool(old_pre) and old_pre.get("enabled", True) is not False
     new_on = bool(new_pre) and new_pre.get("enabled", True) is not False

@@ -68,6 +68,10 @@ class ToolSpec(Generic[ArgsT, DataT]):
     # The handler's model, where callers send another form its pre-validator resolves
     # (`accepts`); None: the handler receives `args_model`.
     resolved_name: str | None = None
+    # `tool_policies` `handler_timeout_seconds`: past it the handler is cancelled (TOOL_TIMEOUT).
+    handler_timeout_seconds: float | None = None
+    # `multi_item.operation_id`: the item property holding each item's protocol/operation id.
+    operation_id: str | None = None
 
     @property
     def args_model(self) -> type[ArgsT]:
