@@ -106,11 +106,13 @@ class Connection:
         elicitation: bool = True,
         log: Path | None = None,
         http: bool = False,
+        extra_env: dict[str, str] | None = None,
     ) -> None:
         self.pkg = pkg
         self.published = descriptors(pkg)
         self.asker = Asker()
         env = {"PYTHONPATH": os.pathsep.join([str(pkg.parent), str(SUPPORT)])}
+        env.update(extra_env or {})
         if log is not None:
             env["RUNTIME_TEST_LOG"] = str(log)
         args = [str(SUPPORT / "serve.py"), pkg.name, handlers]

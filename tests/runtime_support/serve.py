@@ -4,7 +4,8 @@ Serves a generated package (with the server runtime copied in, as the build ship
 over stdio (or Streamable HTTP on 127.0.0.1:RUNTIME_TEST_HTTP_PORT), with the handlers of
 HANDLERS_MODULE. RUNTIME_TEST_LOG names the file the server logs to; RUNTIME_TEST_HOST,
 RUNTIME_TEST_ALLOW_HOSTS (comma-separated) and RUNTIME_TEST_TOKEN_ENV (the variable holding
-a bearer token) shape the HTTP server."""
+a bearer token) shape the HTTP server; RUNTIME_TEST_STATE_DB names a shared request_state
+store (FileStore)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,8 @@ def main() -> None:
     runtime = importlib.import_module(f"{package}.server_runtime")
     listing = resources.files(package).joinpath("tools.json").read_text("utf-8")
     handlers = importlib.import_module(handlers_module).Handlers()
+    # A store several test processes share (the signing key: TOOLC_REQUEST_STATE_KEY).
+    shared = os.environ.get("RUNTIME_TEST_STATE_DB")
     built = runtime.build_server(
         tools,
         json.loads(listing)["tools"],
@@ -33,6 +36,7 @@ def main() -> None:
         server=server,
         name=f"test-{package}",
         version="0.0.1",
+        request_state_store=runtime.FileStore(shared) if shared else None,
     )
     port = os.environ.get("RUNTIME_TEST_HTTP_PORT")
     if port:
