@@ -36,14 +36,10 @@ class Handlers:
             first = key not in self.seen
             self.seen.add(key)
             if order_id.startswith("P-9") and first:
-                results.append(
-                    CancelOrdersItem(order_id=order_id, success=False, reason="busy")
-                )
+                results.append(CancelOrdersItem(order_id=order_id, success=False, reason="busy"))
                 continue
             _record("executed", order_id, key)
-            outcome = CancelOrdersItem(
-                order_id=order_id, success=True, protocol=f"PR-{key[:8]}"
-            )
+            outcome = CancelOrdersItem(order_id=order_id, success=True, protocol=f"PR-{key[:8]}")
             self.done[key] = outcome
             results.append(outcome)
         return Items(results)
