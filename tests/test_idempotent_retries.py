@@ -144,3 +144,23 @@ def test_the_items_argument_is_the_one_array() -> None:
     assert items_argument({"properties": {"a": {"type": "array"}, "b": {}}}) == "a"
     assert items_argument({"properties": {"a": {"type": "array"}, "b": {"type": "array"}}}) is None
     assert items_argument({}) is None
+
+
+def test_a_declined_retry_keeps_the_items_to_retry(built: Path, pkg: Any, tmp_path: Path) -> None:
+    ledger = tmp_path / "ledger.txt"
+
+    async def script(tools: Any) -> Any:
+        first = await tools.cancel_orders(order_ids=["P-3", "P-903"])
+        tools.confirm.yes = False  # the user says no to the retry
+        declined = await first.retry_failed()
+        tools.confirm.yes = True
+        return first, declined, await declined.retry_failed()
+
+    (first, declined, done), answers = _session(built, pkg, ledger, "auto", script)
+    assert first.multi_item.status == "PARTIAL_SUCCESS"
+    assert not declined.ok and declined.error.code == "CONFIRMATION_DECLINED"
+    assert done.ok and done.multi_item.status == "SUCCESS"
+    assert [r.order_id for r in done.data.results] == ["P-3", "P-903"]
+    asked = [r.arguments["order_ids"] for r in answers.requests]
+    assert asked == [["P-3", "P-903"], ["P-903"], ["P-903"]]
+    assert sorted(o for o, _ in _ledger(ledger, "executed")) == ["P-3", "P-903"]

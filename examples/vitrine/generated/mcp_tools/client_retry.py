@@ -139,7 +139,8 @@ async def _retry(
     rows, done = _rows(answer), _rows(original)
     if rows is None or done is None or len(rows) != len(failed):
         # Nothing to merge (declined, refused): the same items may be retried again.
-        return dataclasses.replace(answer, retry=original.retry)
+        again_later = retryable(client, spec, wire, keys, original, timeout).retry
+        return dataclasses.replace(answer, retry=again_later)
     for position, row in zip(failed, rows, strict=True):
         done[position] = row
     return retryable(
