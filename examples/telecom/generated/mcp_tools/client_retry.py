@@ -12,10 +12,10 @@ item, in the order sent. A result whose `results` do not line up gets no handle.
 
 from __future__ import annotations
 
-import dataclasses
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from dataclasses import replace as with_fields
 from functools import partial
 from typing import Any, Protocol
 
@@ -113,7 +113,8 @@ def retryable(
     if len(rows) != len(keys.items) or not failed:
         return envelope
     retry = partial(_retry, client, spec, wire, keys, envelope, failed, timeout)
-    return dataclasses.replace(envelope, retry=retry)
+    # `with_fields` is `dataclasses.replace` (`x.replace(a, b)` reads as a disk write).
+    return with_fields(envelope, retry=retry)
 
 
 async def _retry(
@@ -140,7 +141,7 @@ async def _retry(
     if rows is None or done is None or len(rows) != len(failed):
         # Nothing to merge (declined, refused): the same items may be retried again.
         again_later = retryable(client, spec, wire, keys, original, timeout).retry
-        return dataclasses.replace(answer, retry=again_later)
+        return with_fields(answer, retry=again_later)
     for position, row in zip(failed, rows, strict=True):
         done[position] = row
     return retryable(
