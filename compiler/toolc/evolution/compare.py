@@ -74,13 +74,11 @@ def _lifecycle(name: str, old: Contract, new: Contract, found: list[Finding]) ->
         what = "became multi-item" if views.is_multi_item(new) else "is no longer multi-item"
         found.append(finding("multi-item-changed", name, "/multi_item", what))
     elif views.is_multi_item(old):
-        was, now = (
-            obj(old["multi_item"]).get("operation_id"),
-            obj(new["multi_item"]).get("operation_id"),
-        )
-        if was != now:
-            rule = "operation-id-added" if was is None else "operation-id-changed"
-            what = f"operation_id {was or 'none'} → {now or 'none'}"
+        old_id = obj(old["multi_item"]).get("operation_id")
+        new_id = obj(new["multi_item"]).get("operation_id")
+        if old_id != new_id:
+            rule = "operation-id-added" if old_id is None else "operation-id-changed"
+            what = f"operation_id {old_id or 'none'} → {new_id or 'none'}"
             found.append(finding(rule, name, "/multi_item/operation_id", what))
 
 
