@@ -61,12 +61,21 @@ def call_keys(
     if given is None and not transactional and not spec.multi_item:
         return None
     request = given if given is not None else uuid.uuid4().hex
-    items_arg = items_argument(spec.input_schema) if spec.multi_item else None
+    items_arg = _items_arg(spec) if spec.multi_item else None
     items = wire.get(items_arg) if items_arg is not None else None
     if not isinstance(items, list):
         return CallKeys(request)
     keys = derive_item_keys(request, items)
     return CallKeys(request, items_arg, tuple(items), tuple(keys))
+
+
+def _items_arg(spec: ClientSpecLike) -> str | None:
+    """The items argument of the published inputSchema; None for a spec made by hand
+    without one (its calls carry the request key alone)."""
+    try:
+        return items_argument(spec.input_schema)
+    except (OSError, ValueError):
+        return None
 
 
 class Invoker(Protocol):
