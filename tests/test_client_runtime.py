@@ -349,7 +349,7 @@ def test_the_wire_form_is_what_was_set_by_alias(pkg: Any) -> None:
     sent: list[Any] = []
 
     class Recorder:
-        async def call_tool(self, name: str, arguments: Any, timeout: Any) -> Any:
+        async def call_tool(self, name: str, arguments: Any, timeout: Any, **meta: Any) -> Any:
             sent.append((name, arguments))
             return types.CallToolResult(
                 content=[],

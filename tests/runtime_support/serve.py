@@ -7,7 +7,8 @@ RUNTIME_TEST_ALLOW_HOSTS (comma-separated) and RUNTIME_TEST_TOKEN_ENV (the varia
 a bearer token) shape the HTTP server. RUNTIME_TEST_METRICS=1 turns metrics on;
 RUNTIME_TEST_AUDIT names a file each audit record is appended to (one JSON line), and
 RUNTIME_TEST_AUDIT_FAILS=1 makes the hook raise after writing it; RUNTIME_TEST_OBSERVE names
-a file each metrics observation is appended to (the stdio servers' hook)."""
+a file each metrics observation is appended to (the stdio servers' hook); RUNTIME_TEST_STATE_DB
+names a shared request_state store (FileStore)."""
 
 from __future__ import annotations
 
@@ -57,6 +58,8 @@ def main() -> None:
     runtime = importlib.import_module(f"{package}.server_runtime")
     listing = resources.files(package).joinpath("tools.json").read_text("utf-8")
     handlers = importlib.import_module(handlers_module).Handlers()
+    # A store several test processes share (the signing key: TOOLC_REQUEST_STATE_KEY).
+    shared = os.environ.get("RUNTIME_TEST_STATE_DB")
     built = runtime.build_server(
         tools,
         json.loads(listing)["tools"],
@@ -69,6 +72,7 @@ def main() -> None:
         audit=_audit(audit, os.environ.get("RUNTIME_TEST_AUDIT_FAILS") == "1")
         if (audit := os.environ.get("RUNTIME_TEST_AUDIT"))
         else None,
+        request_state_store=runtime.FileStore(shared) if shared else None,
     )
     port = os.environ.get("RUNTIME_TEST_HTTP_PORT")
     if port:

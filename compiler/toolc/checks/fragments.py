@@ -102,6 +102,17 @@ def _is_boolean(project: Project, value: SchemaOrBool) -> bool:
     return kind is not None and kind.root == "boolean"
 
 
+def _is_string(project: Project, value: SchemaOrBool) -> bool:
+    schema = schema_of(value)
+    if schema is None:
+        return False
+    found = keywords_of(_follow_refs(project, schema, ())[0])
+    kind = found.type if found is not None else None
+    if isinstance(kind, Type):
+        return [t.root for t in kind.root] == ["string"]
+    return kind is not None and kind.root == "string"
+
+
 def multi_item(ctx: CheckContext) -> Iterator[Diagnostic]:
     project = ctx.project
     for name, tool in project.tools.items():
@@ -120,6 +131,14 @@ def multi_item(ctx: CheckContext) -> Iterator[Diagnostic]:
                 project.spans.tool(("tools", name, "multi_item", "item"), key=True),
                 f"results of '{name}' carry no required boolean `success` or `ok`",
                 "add `success: {type: boolean}` to the item's properties and to `required`",
+            )
+        named = spec.operation_id
+        if named is not None and not (named in props and _is_string(project, props[named])):
+            yield diag(
+                "multi-item-operation-id-unknown",
+                project.spans.tool(("tools", name, "multi_item", "operation_id")),
+                f"operation_id '{named}' of '{name}' is no string property of its item",
+                f"declare `{named}: {{type: string}}` in the item's properties, or name one",
             )
         returns = tool.decl.returns
         if returns is not None and ctx.judgeable(("tools", name, "returns"), returns):

@@ -62,7 +62,7 @@ PACKAGE_NAMES = frozenset({
     "PlainValidator", "WireModel", "TypeAdapter", "ArgsT", "Generic", "TypeVar", "TypedDict",
     "TYPE_CHECKING", "Mapping", "MappingProxyType", "Sequence", "Protocol", "Items", "Reply",
     "Image", "ToolContext", "ToolFailure", "Server", "ServerName", "VERSIONS", "ToolClient",
-    "Unset", "UNSET", "METRICS", "Observer", "AuditHook",
+    "Unset", "UNSET", "METRICS", "Observer", "AuditHook", "SingleUseStore",
 })  # fmt: skip
 
 TOOL_SUFFIXES = ("Args", "Data", "Item", "ErrorCode")

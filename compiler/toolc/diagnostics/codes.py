@@ -843,6 +843,16 @@ _RULES += [
         "read-only file system). Nothing was half-written: the previous output and snapshot "
         "are as they were. Fix the cause and build again.",
     ),
+    # --- idempotency and retries (issue 15) ---
+    Rule(
+        "multi-item-operation-id-unknown",
+        E,
+        "tools",
+        "`multi_item.operation_id` names no string property of the item.",
+        "`operation_id` names the property of `multi_item.item` that carries each item's "
+        "protocol or operation id, which the typed client surfaces and the composition "
+        "instruction names: declare it in the item's `properties` with `type: string`.",
+    ),
 ]
 
 

@@ -97,6 +97,8 @@ def contract(
     for a tool whose callers send another form, the arguments its pre-validator must resolve
     to (decision 0054). Both only then, so no other tool's fingerprint moves."""
     pre = tool.policy.pre_validation if tool.policy is not None else None
+    # New keys only when declared, so no other tool's fingerprint moves.
+    timeout = tool.policy.handler_timeout_seconds if tool.policy is not None else None
     errors = {
         code: {
             "retryable": bool(spec.retryable),
@@ -116,11 +118,15 @@ def contract(
                 "enabled": pre.enabled is not False,
                 "fail_open": bool(pre.fail_open),
             },
+            **({} if timeout is None else {"handler_timeout_seconds": timeout}),
         },
         "errors": errors,
         "multi_item": None
-        if tool.decl.multi_item is None
-        else {"workflow": bool(tool.decl.multi_item.workflow)},
+        if (multi := tool.decl.multi_item) is None
+        else {
+            "workflow": bool(multi.workflow),
+            **({} if multi.operation_id is None else {"operation_id": multi.operation_id}),
+        },
         "unknown_args": tool.decl.unknown_args or "ignore",
         "enabled": tool.enabled,
         "envelope_version": ENVELOPE_VERSION if tool.decl.proxy is None else None,

@@ -67,6 +67,13 @@ def tool_entry(tool: ToolDecl, published: dict[str, Any]) -> dict[str, str]:
             ("call_timeout", repr(float(proxy.call_timeout or 30))),
         ])  # fmt: skip
         resolved["proxy"] = render(proxy_call, 8, ",", lead=len("proxy="))[:-1]
+    # Only when declared, so the registry of a tool without them does not change.
+    timeout = tool.policy.handler_timeout_seconds if tool.policy is not None else None
+    if timeout is not None:
+        resolved["handler_timeout_seconds"] = repr(float(timeout))
+    operation_id = tool.decl.multi_item.operation_id if tool.decl.multi_item else None
+    if operation_id is not None:
+        resolved["operation_id"] = py_str(operation_id)
     return {
         "name": py_str(tool.name),
         "version": py_str(tool.decl.version),

@@ -208,14 +208,26 @@ def server_values(per_tool: Mapping[str, Serving]) -> dict[str, object]:
         f"handlers: {handlers_class(first)}", f"server: ServerName = {py_str(first)}", *_HOOKS
     ]  # fmt: skip
     metrics = [(py_str(s), str(any(per_tool[t].metrics for t in n))) for s, n in servers.items()]
+    # What several worker processes share (decision 0089): run-time values, never config.
+    shared = [
+        "request_state_key: bytes | str | None = None",
+        "request_state_store: SingleUseStore | None = None",
+    ]
+    keywords = [*_HOOKS, *shared]
     return {
-        "create_single": def_line("", "def create_server", single, "Server[Any]"),
+        "create_single": def_line("", "def create_server", [*single, *shared], "Server[Any]"),
+        "create_many": def_line(
+            "",
+            "def create_server",
+            ["handlers: Any", "server: ServerName", *keywords],
+            "Server[Any]",
+        ),
         "servers": list(servers),
         "overloads": [
             def_line(
                 "",
                 "def create_server",
-                [f"handlers: {handlers_class(s)}", f"server: Literal[{py_str(s)}]", *_HOOKS],
+                [f"handlers: {handlers_class(s)}", f"server: Literal[{py_str(s)}]", *keywords],
                 "Server[Any]",
                 " ...",
             )

@@ -77,6 +77,13 @@ def _lifecycle(name: str, old: Contract, new: Contract, found: list[Finding]) ->
     if views.is_multi_item(old) != views.is_multi_item(new):
         what = "became multi-item" if views.is_multi_item(new) else "is no longer multi-item"
         found.append(finding("multi-item-changed", name, "/multi_item", what))
+    elif views.is_multi_item(old):
+        old_id = obj(old["multi_item"]).get("operation_id")
+        new_id = obj(new["multi_item"]).get("operation_id")
+        if old_id != new_id:
+            rule = "operation-id-added" if old_id is None else "operation-id-changed"
+            what = f"operation_id {old_id or 'none'} → {new_id or 'none'}"
+            found.append(finding(rule, name, "/multi_item/operation_id", what))
     if views.is_proxied(old) != views.is_proxied(new):
         what = "became proxied" if views.is_proxied(new) else "is no longer proxied"
         found.append(finding("proxied-changed", name, "/proxied", what))
@@ -224,6 +231,10 @@ def _policy(
     if old_op != new_op:
         rule = "operation-type-read-only" if new_op == "read_only" else "operation-type-changed"
         add(rule, "operation_type", f"operation_type {old_op} → {new_op}")
+    old_limit, new_limit = old.get("handler_timeout_seconds"), new.get("handler_timeout_seconds")
+    if old_limit != new_limit:
+        what = f"handler_timeout_seconds {old_limit or 'none'} → {new_limit or 'none'}"
+        add("handler-timeout-changed", "handler_timeout_seconds", what)
     old_pre, new_pre = obj(old.get("pre_validation")), obj(new.get("pre_validation"))
     old_on = bool(old_pre) and old_pre.get("enabled", True) is not False
     new_on = bool(new_pre) and new_pre.get("enabled", True) is not False

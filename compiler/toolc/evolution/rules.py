@@ -210,6 +210,16 @@ _ERRORS_AND_POLICY = _rules(
      "changed is what the server hands the handler and what the pre-validator must resolve "
      "into (`resolved_arguments`, else `PRE_VALIDATION_FAILED`): the handler's author codes "
      "against it, so a patch would say too little; a minor step (decision 0067)."),
+    ("handler-timeout-changed", "warning",
+     "`handler_timeout_seconds` was set, removed or changed.",
+     "Calls that ran longer than the new limit are cancelled and answered TOOL_TIMEOUT (a code "
+     "every contract has), or run longer before an answer. No call is refused."),
+    ("operation-id-added", "compatible",
+     "A multi-item tool declares its per-item operation id (`multi_item.operation_id`).",
+     "Callers get each item's operation id surfaced; nothing they read before moves."),
+    ("operation-id-changed", "breaking",
+     "`multi_item.operation_id` names another item property, or is no longer declared.",
+     "Callers reading the surfaced operation ids find another field's values, or none."),
 )  # fmt: skip
 
 _DOCS = _rules(

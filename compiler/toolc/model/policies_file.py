@@ -69,6 +69,14 @@ class Policy(BaseModel):
             description="A tool that checks and canonicalizes the arguments before confirmation."
         ),
     ] = None
+    handler_timeout_seconds: Annotated[
+        float | None,
+        Field(
+            description="How long the tool's handler may run: past it, the handler is cancelled and the call answered with TOOL_TIMEOUT. No limit when absent.",
+            gt=0.0,
+            le=86400.0,
+        ),
+    ] = None
 
 
 class PoliciesFile(BaseModel):

@@ -628,6 +628,13 @@ class MultiItem(BaseModel):
             description="The tool is workflow-backed: its primary results are read from `output[<tool>].results` of the workflow's output."
         ),
     ] = False
+    operation_id: Annotated[
+        str | None,
+        Field(
+            description="The property of `item` that carries each item's protocol or operation id (a string, such as `protocol`): the typed client surfaces it per item and the composition instruction names it.",
+            pattern="^[A-Za-z_][A-Za-z0-9_]{0,63}$",
+        ),
+    ] = None
 
 
 class SchemaKeywords(BaseModel):

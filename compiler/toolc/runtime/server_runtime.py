@@ -19,7 +19,7 @@ from mcp.server.stdio import stdio_server
 
 from .server_audit import AuditHook, AuditRecord
 from .server_calls import ServedTool, ToolCalls, handler_name
-from .server_confirmation import labels
+from .server_confirmation import RequestStates, labels
 from .server_content import (
     Audio,
     DeclaredContent,
@@ -34,6 +34,7 @@ from .server_http import http_app, run_http, token_from_env
 from .server_metrics import Observation, Observer, prometheus_observer
 from .server_outputs import FormatCheck
 from .server_proxy import Proxies, forwarded, proxy_of, routed
+from .server_state_store import FileStore, MemoryStore, SingleUseStore, signing_key
 from .server_types import Items, Reply, ToolContext, ToolFailure, ToolSpecLike
 
 __all__ = [
@@ -42,12 +43,15 @@ __all__ = [
     "AuditRecord",
     "EmbeddedBlob",
     "EmbeddedText",
+    "FileStore",
     "Image",
     "Items",
+    "MemoryStore",
     "Observation",
     "Observer",
     "Reply",
     "ResourceLink",
+    "SingleUseStore",
     "ToolContext",
     "ToolFailure",
     "ToolSpecLike",
@@ -72,6 +76,8 @@ def build_server(
     metrics: bool = False,
     observer: Observer | None = None,
     audit: AuditHook | None = None,
+    request_state_key: bytes | str | None = None,
+    request_state_store: SingleUseStore | None = None,
 ) -> Server[Any]:
     """The low-level SDK server for the enabled tools of `server` (all when None).
 
@@ -80,7 +86,13 @@ def build_server(
     served tool and per pre-validator they use. `metrics`: record
     `mcp_tool_duration_seconds` with prometheus_client (served at `/metrics` over HTTP);
     `observer`: called with one `Observation` per answered call (any transport);
-    `audit`: called with one `AuditRecord` per answered call, after sealing."""
+    `audit`: called with one `AuditRecord` per answered call, after sealing.
+    `request_state_key` (else the environment's `TOOLC_REQUEST_STATE_KEY`) and
+    `request_state_store` are what several processes share to answer each other's
+    confirmations (server_state_store)."""
+    states = RequestStates(
+        key=signing_key(request_state_key), store=request_state_store
+    )
     specs = {
         d["name"]: tools[d["name"]]
         for d in descriptors
@@ -128,6 +140,7 @@ def build_server(
             for s in specs.values()
             if s.pre_validation is not None
         },
+        states,
     )
     observers: list[Observer] = [] if observer is None else [observer]
     registry = None

@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 import json
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Generic, Literal, Protocol, TypeVar
@@ -96,10 +96,28 @@ class MultiItem:
     items_failed_count: int
     original_ok: bool = True  # False: a secondary failure after completed items
     secondary_error: ErrorReport | None = None
+    # Each item's declared protocol/operation id (`multi_item.operation_id`), in order.
+    operation_ids: tuple[str | None, ...] = ()
+
+
+class RetryView:
+    """`await result.retry_failed()`: the failed items sent again (client_retry)."""
+
+    __slots__ = ()
+    meta: ResultMeta
+    retry: Callable[[], Awaitable[Any]] | None
+
+    async def retry_failed(self) -> Envelope[Any]:
+        """Send only the failed items again, with their original keys, and return the
+        outcome merged with the items already done (ToolCallError: nothing to retry)."""
+        if self.retry is None:
+            raise ToolCallError(self.meta.tool, "no failed items to retry")
+        merged: Envelope[Any] = await self.retry()
+        return merged
 
 
 @dataclass(frozen=True, slots=True)
-class Success(ContentView, Generic[DataT]):
+class Success(ContentView, RetryView, Generic[DataT]):
     data: DataT
     meta: ResultMeta
     multi_item: MultiItem | None = None
@@ -109,10 +127,11 @@ class Success(ContentView, Generic[DataT]):
     # typed: `attachments`, `images`, `audio`, `resource_links`, `resources`.
     content: tuple[types.ContentBlock, ...] = ()
     ok: Literal[True] = True
+    retry: Callable[[], Awaitable[Any]] | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
-class Failure(ContentView, Generic[DataT]):
+class Failure(ContentView, RetryView, Generic[DataT]):
     error: ErrorReport
     meta: ResultMeta
     data: DataT | None = None  # a multi-item failure keeps its per-item evidence
@@ -122,6 +141,7 @@ class Failure(ContentView, Generic[DataT]):
     local: bool = False  # refused by this client, never sent
     content: tuple[types.ContentBlock, ...] = ()
     ok: Literal[False] = False
+    retry: Callable[[], Awaitable[Any]] | None = field(default=None, repr=False)
 
 
 Envelope = Success[DataT] | Failure[DataT]
@@ -221,7 +241,15 @@ def _multi_item(spec: ClientSpecLike, raw: Any, typed: Any) -> MultiItem | None:
         count("items_failed_count", len(failed)),
         raw.get("original_ok") is not False,
         _report(spec, raw.get("secondary_error")),
+        _operation_ids(getattr(spec, "operation_id", None), rows),
     )
+
+
+def _operation_ids(field: str | None, rows: list[Any]) -> tuple[str | None, ...]:
+    if field is None:
+        return ()
+    got = [r.get(field) if isinstance(r, Mapping) else None for r in rows]
+    return tuple(v if isinstance(v, str) else None for v in got)
 
 
 def parse_envelope(

@@ -19,8 +19,10 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from .server_ceilings import ceiling_of
 from .server_confirmation import RequestStates, ask, binding, message, visible
 from .server_content import DeclaredContent
+from .server_deadline import HandlerTimeout, within
 from .server_hooks import CallHooks
 from .server_items import BadReturn
+from .server_keys import items_argument, received_keys
 from .server_metrics import mark_confirmed, start_call, waiting_for_user
 from .server_outputs import FormatCheck
 from .server_sealing import (
@@ -87,6 +89,10 @@ class ServedTool:
         self.ceiling = ceiling_of(spec)  # its response ceiling, if any
 
     @cached_property
+    def items_arg(self) -> str | None:
+        return items_argument(getattr(self.spec, "input_schema", None) or {})
+
+    @cached_property
     def args_model(self) -> type[BaseModel]:
         return self.spec.args_model
 
@@ -125,11 +131,14 @@ class ToolCalls:
     """The calls of the tools one server serves."""
 
     def __init__(
-        self, tools: dict[str, ServedTool], validators: dict[str, ServedTool]
+        self,
+        tools: dict[str, ServedTool],
+        validators: dict[str, ServedTool],
+        states: RequestStates | None = None,
     ) -> None:
         self.tools = tools
         self.validators = validators
-        self.states = RequestStates()
+        self.states = states if states is not None else RequestStates()
         self.hooks = CallHooks()  # ceiling, metrics, audit: build_server sets them
 
     def context(
@@ -138,8 +147,10 @@ class ToolCalls:
         ctx: ServerRequestContext[Any, Any],
         confirmed: bool = False,
         decision: Mapping[str, Any] | None = None,
+        arguments: Mapping[str, Any] | None = None,
     ) -> ToolContext:
         meta: Mapping[str, Any] = dict(ctx.meta) if ctx.meta else {}
+        key, item_keys = received_keys(meta, arguments or {}, tool.items_arg)
         return ToolContext(
             tool=tool.spec.name,
             version=tool.spec.version,
@@ -151,6 +162,8 @@ class ToolCalls:
             request=ctx,
             ceiling_bytes=tool.ceiling.ceiling_bytes if tool.ceiling else None,
             budget_bytes=tool.ceiling.budget_bytes if tool.ceiling else None,
+            idempotency_key=key,
+            item_keys=item_keys,
         )
 
     async def call_tool(
@@ -205,10 +218,11 @@ class ToolCalls:
             if asked is not None:
                 return asked
             confirmed = mark_confirmed()
+        context = self.context(tool, ctx, confirmed, decision, params.arguments)
         try:
-            returned = await tool.handler(
-                args, self.context(tool, ctx, confirmed, decision)
-            )
+            returned = await within(spec, tool.handler(args, context))
+        except HandlerTimeout as late:
+            return seal_error(spec, late.error)
         except ToolFailure as failure:
             return seal_failure(spec, failure, tool.check)
         except anyio.get_cancelled_exc_class():

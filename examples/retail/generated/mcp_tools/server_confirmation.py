@@ -5,7 +5,8 @@ for the whole set of items, in both protocol eras.
 - 2025-11-25 and earlier: the server asks during the call (`session.elicit_form`).
 - 2026-07-28: the call answers `InputRequiredResult` and the client retries with
   `input_responses`. An answer counts only for a question this server asked in this
-  call: the question carries a `request_state` signed with a per-process key over the
+  call: the question carries a `request_state` signed with a key (per process, or
+  shared by several: server_state_store) over the
   tool, the arguments the client sent, the arguments it confirms and a nonce, and each
   nonce is redeemed once. A state that fails that (tampered, replayed, expired, from
   another call) is refused with the JSON-RPC error the SDK's own servers give."""
@@ -20,7 +21,6 @@ import logging
 import secrets
 import time
 import unicodedata
-from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -28,6 +28,8 @@ from mcp import types
 from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
 from mcp.types.version import MODERN_PROTOCOL_VERSIONS
+
+from .server_state_store import MemoryStore, SingleUseStore
 
 logger = logging.getLogger(__name__)
 
@@ -71,12 +73,17 @@ class RequestStates:
     """Signs the `request_state` of each question and redeems it once."""
 
     def __init__(
-        self, *, ttl: float = 600.0, max_pending: int = 10_000, key: bytes | None = None
+        self,
+        *,
+        ttl: float = 600.0,
+        max_pending: int = 10_000,
+        key: bytes | None = None,
+        store: SingleUseStore | None = None,
     ) -> None:
+        # A shared key and store let several processes answer each other's questions.
         self._key = key if key is not None else secrets.token_bytes(32)
         self._ttl = ttl
-        self._max_pending = max_pending
-        self._pending: OrderedDict[str, float] = OrderedDict()
+        self._pending = store if store is not None else MemoryStore(max_pending)
 
     def _mac(self, payload: bytes) -> bytes:
         return hmac.new(self._key, payload, hashlib.sha256).digest()
@@ -85,15 +92,9 @@ class RequestStates:
         """A signed, single-use state for a question about the call `bound` (the tool
         and the arguments as sent) asking to confirm `decided` (the arguments after
         pre-validation; the same call when None)."""
-        now = time.time()
-        while self._pending and (
-            len(self._pending) >= self._max_pending
-            or next(iter(self._pending.values())) <= now
-        ):
-            self._pending.popitem(last=False)
         nonce = secrets.token_urlsafe(16)
-        expires = now + self._ttl
-        self._pending[nonce] = expires
+        expires = time.time() + self._ttl
+        self._pending.add(nonce, expires)
         claims = {"b": bound, "d": decided or bound, "n": nonce, "x": expires}
         payload = json.dumps(claims).encode()
         return f"{_b64(payload)}.{_b64(self._mac(payload))}"
@@ -112,7 +113,7 @@ class RequestStates:
                 return None
         except (ValueError, KeyError, TypeError):
             return None
-        if self._pending.pop(nonce, None) is None:
+        if not self._pending.redeem(nonce):
             return None
         return dict(claims)
 

@@ -18,6 +18,7 @@ from typing import Any
 from mcp import types
 from pydantic import BaseModel
 
+from .server_composition import with_composition
 from .server_content import Content, DeclaredContent, ordered
 from .server_framework import (
     FRAMEWORK_ERROR_CODES,
@@ -269,6 +270,7 @@ def _seal_return(
     else:
         data = to_wire(returned)
     data = normalize_multi_item(spec.name, data)
+    data = with_composition(data, getattr(spec, "operation_id", None))
     counts = data["metadata"]["multi_item"]
     completed = counts["items_succeeded_count"]
     if secondary is None:

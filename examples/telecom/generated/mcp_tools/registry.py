@@ -88,6 +88,10 @@ class ToolSpec(Generic[ArgsT, DataT]):
     response_reserve_bytes: int = 0
     # A proxied tool's origin; None: the tool's handler answers.
     proxy: Proxy | None = None
+    # `tool_policies` `handler_timeout_seconds`: past it the handler is cancelled (TOOL_TIMEOUT).
+    handler_timeout_seconds: float | None = None
+    # `multi_item.operation_id`: the item property holding each item's protocol/operation id.
+    operation_id: str | None = None
 
     @property
     def args_model(self) -> type[ArgsT]:

@@ -23,6 +23,7 @@ from .registry import ALL_TOOLS
 from .server_runtime import (
     AuditHook,
     Observer,
+    SingleUseStore,
     build_server,
     run_http,
     run_stdio,
@@ -55,6 +56,8 @@ def create_server(
     metrics: bool | None = None,
     observer: Observer | None = None,
     audit: AuditHook | None = None,
+    request_state_key: bytes | str | None = None,
+    request_state_store: SingleUseStore | None = None,
 ) -> Server[Any]:
     """The SDK server for the tools of `server`, answering with `handlers`.
 
@@ -63,6 +66,10 @@ def create_server(
     `Observation` (tool, version, error_type, seconds, confirmed) per answered call, on any
     transport: the stdio servers' metrics hook. `audit`: called with one `AuditRecord` per
     answered call, after sealing; its failures are logged, never sent.
+
+    Several processes answering each other's 2026-07-28 confirmations share
+    `request_state_key` (else the environment's TOOLC_REQUEST_STATE_KEY) and a
+    `request_state_store` (such as `FileStore(path)`).
     """
     return build_server(
         ALL_TOOLS,
@@ -74,6 +81,8 @@ def create_server(
         metrics=METRICS[server] if metrics is None else metrics,
         observer=observer,
         audit=audit,
+        request_state_key=request_state_key,
+        request_state_store=request_state_store,
     )
 
 

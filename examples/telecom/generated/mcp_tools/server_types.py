@@ -144,3 +144,8 @@ class ToolContext:
     # its data may take once the envelope is around it); None when it has no ceiling.
     ceiling_bytes: int | None = None
     budget_bytes: int | None = None
+    # The call's idempotency keys (server_keys): the request's, and one per item of a
+    # multi-item call, in the order of the items sent. Deduplicating by them is the
+    # handler's job.
+    idempotency_key: str | None = None
+    item_keys: tuple[str, ...] = ()

@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, Self
+from typing import Any, ClassVar, Literal, Self, cast
 
 import anyio
 from mcp import Client, ClientSession, StdioServerParameters, types
@@ -44,6 +44,7 @@ from .client_envelope import (
     parse_result,
 )
 from .client_proxy import is_proxied, parse_proxied
+from .client_retry import call_keys, retryable
 from .server_content import (
     Audio,
     Content,
@@ -208,9 +209,12 @@ class ToolClient:
         args: BaseModel | Mapping[str, Any] | None = None,
         *,
         read_timeout_seconds: float | None = None,
+        idempotency_key: str | None = None,
     ) -> Envelope[Any]:
         """Call `tool` with its Args model or a mapping of wire names (see the module's
-        docstring for what is returned and what is raised)."""
+        docstring for what is returned and what is raised). A transactional or
+        multi-item call carries idempotency keys (`idempotency_key`, else a fresh one;
+        client_retry), and a result with failed items can `retry_failed()`."""
         spec = self.tools.get(tool)
         if spec is None:
             raise ToolCallError(tool, "not a tool of this client")
@@ -222,13 +226,29 @@ class ToolClient:
         except ValidationError as exc:
             return _refused(spec, exc)
         wire = checked.model_dump(mode="json", by_alias=True, exclude_unset=True)
-        asks = spec.require_confirmation
+        keys = call_keys(spec, wire, idempotency_key)
+        meta = keys.meta() if keys is not None else None
+        result = await self._invoke(spec, wire, meta, read_timeout_seconds)
+        if is_proxied(spec):  # the origin's result, no envelope (decision 0084)
+            return parse_proxied(spec, result)
+        envelope = parse_result(spec, result)
+        return retryable(self, spec, wire, keys, envelope, read_timeout_seconds)
+
+    async def _invoke(
+        self,
+        spec: ClientSpecLike,
+        wire: dict[str, Any],
+        meta: dict[str, Any] | None,
+        timeout: float | None,
+    ) -> types.CallToolResult:
+        """One round trip, its confirmation question routed to `confirm`."""
+        tool, asks = spec.name, spec.require_confirmation
         async with self._one_question if asks else nullcontext():
             token = _CALL.set((tool, wire))
             if asks:
                 self._asking = (tool, wire)
             try:
-                result = await self._send(tool, wire, read_timeout_seconds)
+                return await self._send(tool, wire, timeout, meta)
             except MCPError as exc:
                 raise ToolCallError(tool, exc.message, code=exc.code) from exc
             except (*_TRANSPORT, *_BROKEN) as exc:
@@ -237,17 +257,19 @@ class ToolClient:
                 _CALL.reset(token)
                 if asks:
                     self._asking = None
-        if is_proxied(spec):  # the origin's result, no envelope (decision 0084)
-            return parse_proxied(spec, result)
-        return parse_result(spec, result)
 
     async def _send(
-        self, tool: str, wire: dict[str, Any], timeout: float | None
+        self,
+        tool: str,
+        wire: dict[str, Any],
+        timeout: float | None,
+        meta: dict[str, Any] | None = None,
     ) -> types.CallToolResult:
+        sent = cast(types.RequestParamsMeta, meta) if meta is not None else None
         if isinstance(self.session, Client):  # answers InputRequiredResult, retries
             return await self.session.call_tool(
-                tool, wire, read_timeout_seconds=timeout
+                tool, wire, read_timeout_seconds=timeout, meta=sent
             )
         if self.session is None:
             raise RuntimeError("not connected: bind a session first")
-        return await self.session.call_tool(tool, wire, timeout)
+        return await self.session.call_tool(tool, wire, timeout, meta=sent)

@@ -1,0 +1,189 @@
+"""Idempotency keys and retries on the typed client (decision 0087): every call of a
+transactional tool, and every multi-item call, carries a request key in `_meta`, and
+per-item keys for the items of its one array argument (server_keys). A result with
+failed items gets a retry handle: `await result.retry_failed()` sends only those items,
+with their original per-item keys (and the original request key as `retry-of`), asks
+for confirmation again when the tool does (naming only the items retried), and merges
+the outcome with the items already done.
+
+Results are matched to items by position: a multi-item tool answers one result per
+item, in the order sent. A result whose `results` do not line up gets no handle."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from dataclasses import replace as with_fields
+from functools import partial
+from typing import Any, Protocol
+
+from mcp import types
+
+from .client_envelope import ClientSpecLike, Envelope, parse_envelope, parse_result
+from .server_composition import with_composition
+from .server_items import normalize_multi_item
+from .server_keys import (
+    ITEM_KEYS,
+    REQUEST_KEY,
+    RETRY_OF,
+    derive_item_keys,
+    items_argument,
+)
+from .server_sealing import framework_error
+
+
+@dataclass(frozen=True, slots=True)
+class CallKeys:
+    """The keys one call sends: its request key and, per item, the item's key."""
+
+    request: str
+    items_arg: str | None = None
+    items: tuple[Any, ...] = ()
+    item_keys: tuple[str, ...] = ()
+    retry_of: str | None = None
+
+    def meta(self) -> dict[str, Any]:
+        meta: dict[str, Any] = {REQUEST_KEY: self.request}
+        if self.items_arg is not None:
+            meta[ITEM_KEYS] = list(self.item_keys)
+        if self.retry_of is not None:
+            meta[RETRY_OF] = self.retry_of
+        return meta
+
+
+def call_keys(
+    spec: ClientSpecLike, wire: Mapping[str, Any], given: str | None
+) -> CallKeys | None:
+    """The keys of a call of `spec` with `wire` arguments (`given`: the caller's own
+    request key); None for a read-only single-item call given no key."""
+    transactional = getattr(spec, "operation_type", None) == "transactional"
+    if given is None and not transactional and not spec.multi_item:
+        return None
+    request = given if given is not None else uuid.uuid4().hex
+    items_arg = _items_arg(spec) if spec.multi_item else None
+    items = wire.get(items_arg) if items_arg is not None else None
+    if not isinstance(items, list):
+        return CallKeys(request)
+    keys = derive_item_keys(request, items)
+    return CallKeys(request, items_arg, tuple(items), tuple(keys))
+
+
+def _items_arg(spec: ClientSpecLike) -> str | None:
+    """The items argument of the published inputSchema; None for a spec made by hand
+    without one (its calls carry the request key alone)."""
+    try:
+        return items_argument(spec.input_schema)
+    except (OSError, ValueError):
+        return None
+
+
+class Invoker(Protocol):
+    """The client that sends a call (`ToolClient`)."""
+
+    async def _invoke(
+        self,
+        spec: ClientSpecLike,
+        wire: dict[str, Any],
+        meta: dict[str, Any] | None,
+        timeout: float | None,
+    ) -> types.CallToolResult: ...
+
+
+def _rows(envelope: Envelope[Any]) -> list[Any] | None:
+    data = envelope.envelope.get("data")
+    rows = data.get("results") if isinstance(data, Mapping) else None
+    return list(rows) if isinstance(rows, list) else None
+
+
+def _failed(rows: Sequence[Any]) -> list[int]:
+    return [
+        i
+        for i, row in enumerate(rows)
+        if isinstance(row, Mapping) and row.get("success", row.get("ok")) is False
+    ]
+
+
+def retryable(
+    client: Invoker,
+    spec: ClientSpecLike,
+    wire: dict[str, Any],
+    keys: CallKeys | None,
+    envelope: Envelope[Any],
+    timeout: float | None,
+) -> Envelope[Any]:
+    """`envelope` with its retry handle, when it has failed items that line up with
+    the items sent."""
+    rows = _rows(envelope)
+    if keys is None or keys.items_arg is None or rows is None:
+        return envelope
+    failed = _failed(rows)
+    if len(rows) != len(keys.items) or not failed:
+        return envelope
+    retry = partial(_retry, client, spec, wire, keys, envelope, failed, timeout)
+    # `with_fields` is `dataclasses.replace` (`x.replace(a, b)` reads as a disk write).
+    return with_fields(envelope, retry=retry)
+
+
+async def _retry(
+    client: Invoker,
+    spec: ClientSpecLike,
+    wire: dict[str, Any],
+    keys: CallKeys,
+    original: Envelope[Any],
+    failed: list[int],
+    timeout: float | None,
+) -> Envelope[Any]:
+    assert keys.items_arg is not None
+    items = [keys.items[i] for i in failed]
+    again = CallKeys(
+        uuid.uuid4().hex,
+        keys.items_arg,
+        tuple(items),
+        tuple(keys.item_keys[i] for i in failed),
+        retry_of=keys.request,
+    )
+    sent = {**wire, keys.items_arg: items}
+    answer = parse_result(spec, await client._invoke(spec, sent, again.meta(), timeout))
+    rows, done = _rows(answer), _rows(original)
+    if rows is None or done is None or len(rows) != len(failed):
+        # Nothing to merge (declined, refused): the same items may be retried again.
+        again_later = retryable(client, spec, wire, keys, original, timeout).retry
+        return with_fields(answer, retry=again_later)
+    for position, row in zip(failed, rows, strict=True):
+        done[position] = row
+    return retryable(
+        client, spec, wire, keys, _merged(spec, original, answer, done), timeout
+    )
+
+
+def _merged(
+    spec: ClientSpecLike,
+    original: Envelope[Any],
+    answer: Envelope[Any],
+    rows: list[Any],
+) -> Envelope[Any]:
+    """The original result with the retried items' outcomes in their places, its
+    status, counts and composition recomputed as the server computes them."""
+    data = {
+        k: v
+        for k, v in original.envelope["data"].items()
+        if k not in ("original_ok", "secondary_error")
+    }
+    data["results"] = rows
+    data = normalize_multi_item(spec.name, data)
+    data = with_composition(data, getattr(spec, "operation_id", None))
+    counts = data["metadata"]["multi_item"]
+    envelope: dict[str, Any] = {
+        "ok": True,
+        "data": data,
+        "meta": answer.envelope["meta"],
+    }
+    if counts["items_count"] and not counts["items_succeeded_count"]:
+        text = f"All {counts['items_count']} item(s) of {spec.name} failed."
+        envelope = {
+            **envelope,
+            "ok": False,
+            "error": framework_error("ALL_ITEMS_FAILED", text),
+        }
+    return parse_envelope(spec, envelope, answer.content)

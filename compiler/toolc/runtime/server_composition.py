@@ -1,0 +1,84 @@
+"""The composition instruction of a multi-item result (the guide's §7; decision 0088):
+what tells the model to report each item's outcome, at `data.metadata.composition`.
+Inside the envelope, so the text block stays the same JSON as structuredContent, and
+under `metadata`, which every multi-item outputSchema leaves open, so no published
+schema moves. Versioned by its own `version` (`toolc.composition/1`), documented in
+docs/serving.md; the client recomputes it when it merges a retry."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+COMPOSITION_VERSION = "toolc.composition/1"
+
+_NAME_KEYS = ("name", "subject", "title", "label", "id")
+_REASON_KEYS = ("reason", "error", "message")
+_CHARS = 80
+
+INSTRUCTION = (
+    "Report each item's outcome to the user, one by one: name every item in "
+    "`succeeded` (with its operation_id when given) and every item in `failed` "
+    "(with its reason). Never summarize a partial result as a success or a failure."
+)
+
+
+def _short(value: Any) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        return None
+    text = str(value)
+    return text if len(text) <= _CHARS else text[: _CHARS - 1] + "…"
+
+
+def item_name(position: int, item: Any, operation_id: str | None) -> str:
+    """What names an item: a name-like field, else a field ending in `_id` (not the
+    operation id), else its position (`#1`)."""
+    if isinstance(item, Mapping):
+        keys = [*_NAME_KEYS, *(k for k in item if str(k).endswith("_id"))]
+        for key in keys:
+            if key != operation_id and (name := _short(item.get(key))) is not None:
+                return name
+    return f"#{position + 1}"
+
+
+def _entry(position: int, item: Any, operation_id: str | None) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "item": item_name(position, item, operation_id),
+        "position": position,
+    }
+    if not isinstance(item, Mapping):
+        return entry
+    op = _short(item.get(operation_id)) if operation_id is not None else None
+    if op is not None:
+        entry["operation_id"] = op
+    if item.get("success", item.get("ok")) is not True:
+        for key in _REASON_KEYS:
+            if (reason := _short(item.get(key))) is not None:
+                entry["reason"] = reason
+                break
+    return entry
+
+
+def composition(data: Mapping[str, Any], operation_id: str | None) -> dict[str, Any]:
+    """The instruction over normalized multi-item `data` (its `results` and status)."""
+    succeeded: list[dict[str, Any]] = []
+    failed: list[dict[str, Any]] = []
+    for position, item in enumerate(data["results"]):
+        ok = isinstance(item, Mapping) and item.get("success", item.get("ok")) is True
+        (succeeded if ok else failed).append(_entry(position, item, operation_id))
+    return {
+        "version": COMPOSITION_VERSION,
+        "status": data["multi_item_status"],
+        "instruction": INSTRUCTION,
+        "succeeded": succeeded,
+        "failed": failed,
+    }
+
+
+def with_composition(
+    data: dict[str, Any], operation_id: str | None = None
+) -> dict[str, Any]:
+    """`data` with its `metadata.composition` (replacing any the handler set)."""
+    metadata = dict(data["metadata"])
+    metadata["composition"] = composition(data, operation_id)
+    return {**data, "metadata": metadata}

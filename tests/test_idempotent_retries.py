@@ -1,0 +1,166 @@
+"""Idempotency keys, retries of failed items and the composition instruction (issue 15,
+decisions 0087/0088), end to end: the generated typed client of tests/runtime_support/
+orders against a real server process over stdio, in both protocol eras. The handlers
+(orders_handlers) dedupe by per-item key, as the guide gives idempotency to the domain;
+their ledger shows what ran."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import StdioServerParameters
+from runtime_support.client_support import Answers, client_package
+from runtime_support.harness import SUPPORT, build
+from toolc.runtime.server_keys import derive_item_keys, items_argument
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("orders")
+    return build(SUPPORT / "orders", root / "build" / "mcp_tools")
+
+
+@pytest.fixture(scope="module")
+def pkg(built: Path, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return client_package(built, tmp_path_factory.mktemp("orders_client"), "orders_gen_client")
+
+
+def _session(built: Path, pkg: Any, ledger: Path, mode: str, script: Any) -> Any:
+    client_cls = importlib.import_module(f"{pkg.__name__}.client").OrdersClient
+    env = {
+        "PYTHONPATH": os.pathsep.join([str(built.parent), str(SUPPORT)]),
+        "ORDERS_LEDGER": str(ledger),
+    }
+    args = [str(SUPPORT / "serve.py"), built.name, "orders_handlers"]
+    params = StdioServerParameters(command=sys.executable, args=args, env=env)
+    answers = Answers()
+
+    async def main() -> Any:
+        async with client_cls.connect(params, confirm=answers, mode=mode) as tools:
+            return await script(tools), answers
+
+    return anyio.run(main)
+
+
+def _ledger(path: Path, kind: str) -> list[tuple[str, str]]:
+    rows = [line.split() for line in path.read_text(encoding="utf-8").splitlines()]
+    return [(order, key) for k, order, key in rows if k == kind]
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+def test_a_retry_sends_only_the_failed_items_with_their_keys(
+    built: Path, pkg: Any, tmp_path: Path, mode: str
+) -> None:
+    ledger = tmp_path / "ledger.txt"
+    ids = ["P-1", "P-901", "P-2", "P-902"]
+
+    async def script(tools: Any) -> Any:
+        first = await tools.cancel_orders(order_ids=ids, note="moved")
+        second = await first.retry_failed()
+        return first, second
+
+    (first, second), answers = _session(built, pkg, ledger, mode, script)
+    runtime = importlib.import_module(f"{pkg.__name__}.client_runtime")
+    assert first.ok and first.multi_item.status == "PARTIAL_SUCCESS"
+    assert [i.order_id for i in first.multi_item.failed] == ["P-901", "P-902"]
+    # The retry is confirmed again, naming only the items retried.
+    assert len(answers.requests) == 2
+    assert answers.requests[1].arguments == {"order_ids": ["P-901", "P-902"], "note": "moved"}
+    assert '"P-901"' in answers.requests[1].message and "P-1" not in answers.requests[1].message
+    # Merged: every item done, in the order sent, counts and status recomputed.
+    assert isinstance(second, runtime.Success)
+    assert second.multi_item.status == "SUCCESS" and second.multi_item.items_count == 4
+    assert [r.order_id for r in second.data.results] == ids
+    assert all(op and op.startswith("PR-") for op in second.multi_item.operation_ids)
+    composition = second.envelope["data"]["metadata"]["composition"]
+    assert composition["status"] == "SUCCESS" and composition["failed"] == []
+    # No item ran twice; each retried item was attempted twice under one key.
+    executed = _ledger(ledger, "executed")
+    assert sorted(order for order, _ in executed) == sorted(ids)
+    attempts = _ledger(ledger, "attempt")
+    for order in ("P-901", "P-902"):
+        keys = {key for o, key in attempts if o == order}
+        assert len([o for o, _ in attempts if o == order]) == 2 and len(keys) == 1
+    with pytest.raises(runtime.ToolCallError, match="no failed items"):
+        anyio.run(second.retry_failed)
+
+
+def test_the_same_request_key_resent_executes_nothing_again(
+    built: Path, pkg: Any, tmp_path: Path
+) -> None:
+    ledger = tmp_path / "ledger.txt"
+
+    async def script(tools: Any) -> Any:
+        args = {"order_ids": ["P-1", "P-1", "P-2"]}
+        once = await tools.call("cancel_orders", args, idempotency_key="order-42")
+        again = await tools.call("cancel_orders", args, idempotency_key="order-42")
+        return once, again
+
+    (once, again), _ = _session(built, pkg, ledger, "auto", script)
+    assert once.multi_item.status == again.multi_item.status == "SUCCESS"
+    executed = _ledger(ledger, "executed")
+    # Two equal items are two items (two keys), each executed once over both calls.
+    assert [order for order, _ in executed] == ["P-1", "P-1", "P-2"]
+    keys = derive_item_keys("order-42", ["P-1", "P-1", "P-2"])
+    assert [key for _, key in executed] == keys and len(set(keys)) == 3
+    assert once.multi_item.operation_ids == again.multi_item.operation_ids
+
+
+def test_a_partial_result_carries_the_composition_instruction(
+    built: Path, pkg: Any, tmp_path: Path
+) -> None:
+    async def script(tools: Any) -> Any:
+        return await tools.cancel_orders(order_ids=["P-1", "P-901"])
+
+    result, _ = _session(built, pkg, tmp_path / "ledger.txt", "auto", script)
+    composition = result.envelope["data"]["metadata"]["composition"]
+    assert composition["version"] == "toolc.composition/1"
+    assert composition["status"] == "PARTIAL_SUCCESS"
+    assert "each item" in composition["instruction"]
+    [done] = composition["succeeded"]
+    assert done["item"] == "P-1" and done["operation_id"].startswith("PR-")
+    assert composition["failed"] == [{"item": "P-901", "position": 1, "reason": "busy"}]
+
+
+def test_a_handler_past_its_timeout_is_answered_tool_timeout(
+    built: Path, pkg: Any, tmp_path: Path
+) -> None:
+    async def script(tools: Any) -> Any:
+        return await tools.slow_lookup(seconds=5), await tools.slow_lookup(seconds=0)
+
+    (late, quick), _ = _session(built, pkg, tmp_path / "ledger.txt", "auto", script)
+    assert not late.ok and late.error.code == "TOOL_TIMEOUT"
+    assert late.error.retryable is True and "0.5 s" in late.error.message
+    assert quick.ok and quick.data.done is True  # the server goes on serving
+
+
+def test_the_items_argument_is_the_one_array() -> None:
+    assert items_argument({"properties": {"a": {"type": "array"}, "b": {}}}) == "a"
+    assert items_argument({"properties": {"a": {"type": "array"}, "b": {"type": "array"}}}) is None
+    assert items_argument({}) is None
+
+
+def test_a_declined_retry_keeps_the_items_to_retry(built: Path, pkg: Any, tmp_path: Path) -> None:
+    ledger = tmp_path / "ledger.txt"
+
+    async def script(tools: Any) -> Any:
+        first = await tools.cancel_orders(order_ids=["P-3", "P-903"])
+        tools.confirm.yes = False  # the user says no to the retry
+        declined = await first.retry_failed()
+        tools.confirm.yes = True
+        return first, declined, await declined.retry_failed()
+
+    (first, declined, done), answers = _session(built, pkg, ledger, "auto", script)
+    assert first.multi_item.status == "PARTIAL_SUCCESS"
+    assert not declined.ok and declined.error.code == "CONFIRMATION_DECLINED"
+    assert done.ok and done.multi_item.status == "SUCCESS"
+    assert [r.order_id for r in done.data.results] == ["P-3", "P-903"]
+    asked = [r.arguments["order_ids"] for r in answers.requests]
+    assert asked == [["P-3", "P-903"], ["P-903"], ["P-903"]]
+    assert sorted(o for o, _ in _ledger(ledger, "executed")) == ["P-3", "P-903"]
