@@ -30,6 +30,7 @@ DIAGNOSTIC_GROUPS = {
     "prose": "Descriptions and names against the schemas",
     "metadata": "The metadata lint (opt-in: `metadata_lint`)",
     "build": "The build: version guard and generated files",
+    "import": "Importing a server's tools (`toolc import`)",
 }
 
 
