@@ -136,16 +136,12 @@ def rewrite(schema: Any, fragment: list[str], names: dict[str, str], where: str)
         if key == "$ref" and isinstance(value, str):
             out[key] = _pointer(value, fragment, names, here)
         elif key in ONE:
-            out[key] = rewrite(value, [*fragment, key], names, here)
+            out[key] = rewrite(value, fragment, names, here)
         elif key in MANY and isinstance(value, list):
-            out[key] = [
-                rewrite(s, [*fragment, key, str(i)], names, f"{here}/{i}")
-                for i, s in enumerate(value)
-            ]
+            out[key] = [rewrite(s, fragment, names, f"{here}/{i}") for i, s in enumerate(value)]
         elif key in NAMED and isinstance(value, dict):
             out[key] = {
-                n: rewrite(s, [*fragment, key, n], names, f"{here}/{escape(n)}")
-                for n, s in value.items()
+                n: rewrite(s, fragment, names, f"{here}/{escape(n)}") for n, s in value.items()
             }
         else:
             out[key] = value
