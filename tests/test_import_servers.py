@@ -86,6 +86,39 @@ def _cases() -> list[tuple[str, int]]:
     return [("git", 12), ("time", 2), ("filesystem", 14)]
 
 
+def _judged(tool: dict[str, Any], spec: Any) -> list[bool]:
+    """The server's verdicts on the instances drawn for one tool, each checked against the
+    published inputSchema's and the args model's."""
+    original = tool["inputSchema"]
+    published = dict(spec.input_schema)
+    Draft202012Validator.check_schema(published)
+    judge_original, judge_published = _original_validator(original), EcmaValidator(published)
+    verdicts: list[bool] = []
+
+    @settings(
+        max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True
+    )
+    @given(data=st.data())
+    def check(data: st.DataObject) -> None:
+        kind = data.draw(st.sampled_from(["valid", "near", "any"]))
+        anything = st.dictionaries(st.text(max_size=5), JSON, max_size=3)
+        instance = data.draw(instances(original) if kind != "any" else anything)
+        if kind == "near":
+            instance = data.draw(near_miss(instance, published, published.get("$defs", {})))
+        expected = judge_original.is_valid(instance)
+        assert judge_published.is_valid(instance) == expected, (tool["name"], instance)
+        try:
+            spec.args_model.model_validate(instance)
+            accepted = True
+        except pydantic.ValidationError:
+            accepted = False
+        assert accepted == expected, (tool["name"], instance)
+        verdicts.append(expected)
+
+    check()
+    return verdicts
+
+
 @pytest.mark.parametrize(("server", "count"), _cases())
 def test_every_tool_judges_every_instance_as_the_server_does(
     imported: dict[str, tuple[list[dict[str, Any]], Any]], server: str, count: int
@@ -94,43 +127,10 @@ def test_every_tool_judges_every_instance_as_the_server_does(
     assert len(listed) == count and sorted(package.TOOLS) == sorted(t["name"] for t in listed)
     judged = 0
     for tool in listed:
-        original = tool["inputSchema"]
-        spec = package.TOOLS[tool["name"]]
-        published = dict(spec.input_schema)
-        Draft202012Validator.check_schema(published)
-        judge_original, judge_published = _original_validator(original), EcmaValidator(published)
-        verdicts: list[bool] = []
-
-        @settings(
-            max_examples=60,
-            deadline=None,
-            suppress_health_check=list(HealthCheck),
-            derandomize=True,
-        )
-        @given(data=st.data())
-        def check(data: st.DataObject) -> None:
-            kind = data.draw(st.sampled_from(["valid", "near", "any"]))
-            instance = data.draw(
-                instances(original)
-                if kind != "any"
-                else st.dictionaries(st.text(max_size=5), JSON, max_size=3)
-            )
-            if kind == "near":
-                instance = data.draw(near_miss(instance, published, published.get("$defs", {})))
-            expected = judge_original.is_valid(instance)
-            assert judge_published.is_valid(instance) == expected, (tool["name"], instance)
-            try:
-                spec.args_model.model_validate(instance)
-                accepted = True
-            except pydantic.ValidationError:
-                accepted = False
-            assert accepted == expected, (tool["name"], instance)
-            verdicts.append(expected)
-
-        check()
+        verdicts = _judged(tool, package.TOOLS[tool["name"]])
         judged += len(verdicts)
         assert True in verdicts, tool["name"]
-        if original.get("properties"):
+        if tool["inputSchema"].get("properties"):
             assert False in verdicts, tool["name"]  # the boundary was probed
     print(f"{server}: {len(listed)} tools, {judged} instances judged alike")
 
