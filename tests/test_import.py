@@ -213,3 +213,13 @@ def test_init_from_a_listing_writes_the_import_and_what_init_adds(tmp_path: Path
     assert run_toolc("build", str(cfg), "--strict").returncode == 0
     again = run_toolc("init", str(cfg), "--from", str(tmp_path / "listing.json"))
     assert again.returncode == 1
+
+
+def test_a_json_rpc_response_and_boolean_argument_schemas_are_read(tmp_path: Path) -> None:
+    schema = {"type": "object", "properties": {"any": True, "never": False}, "required": ["any"]}
+    response = {"jsonrpc": "2.0", "id": 1, "result": {"tools": [_tool("t", schema)]}}
+    done, out = _import(tmp_path, response, "--server", "s")
+    assert done.returncode == 0, done.stderr
+    published = EcmaValidator(_published(out, tmp_path)["t"]["inputSchema"])
+    for instance in ({"any": 1}, {}, {"any": None, "never": 1}, {"any": [], "x": 2}):
+        assert published.is_valid(instance) == EcmaValidator(schema).is_valid(instance), instance

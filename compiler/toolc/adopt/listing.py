@@ -1,7 +1,7 @@
-"""The source of an import: a JSON file holding a `tools/list` result (`{"tools": [...]}`) or a
-bare list of tools, or what a live server listed. Each tool keeps where it came from (the
-file:line:col of its opening brace, or the server it was listed by), so every warning about it
-is located."""
+"""The source of an import: a JSON file holding a `tools/list` result (`{"tools": [...]}`, alone
+or inside its JSON-RPC response) or a bare list of tools, or what a live server listed. Each
+tool keeps where it came from (the file:line:col of its opening brace, or the server it was
+listed by), so every warning about it is located."""
 
 from __future__ import annotations
 
@@ -79,6 +79,11 @@ def read_file(data: bytes, shown: str) -> tuple[Source | None, list[Diagnostic]]
         span = Span.point(shown, exc.lineno, exc.colno)
         return None, [diag("import-source-invalid", span, f"{shown} is not JSON: {exc.msg}")]
     start = _skip(text, 0)
+    if isinstance(value, dict) and isinstance(value.get("result"), dict) and "jsonrpc" in value:
+        # a whole JSON-RPC response, as a proxy or a log keeps it
+        found = _member(text, start, "result")
+        assert found is not None
+        value, start = value["result"], found
     if isinstance(value, dict) and isinstance(value.get("tools"), list):
         found = _member(text, start, "tools")
         assert found is not None  # json.loads saw the member: the scan finds it

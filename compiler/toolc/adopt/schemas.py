@@ -176,6 +176,10 @@ def split_root(
         raise NotCarried(f"{where}: properties or required is malformed")
     extra = body.get("additionalProperties", True)
     keys: dict[str, Any] = {}
+    # An argument's schema is a mapping in tools.yaml: `true` is `{}`, `false` is `{not: {}}`.
+    properties = {
+        n: {} if s is True else {"not": {}} if s is False else s for n, s in properties.items()
+    }
     args = {
         n: rewrite(s, ["properties", n], names, f"{where}/properties/{escape(n)}")
         for n, s in properties.items()
