@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import importlib
 import json
+import socket
+import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pydantic
 import pytest
-from conftest import run_toolc
+from conftest import ROOT, run_toolc
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from instances import near_miss
@@ -154,3 +157,42 @@ def test_the_import_keeps_what_the_servers_say(
                     hint == "destructiveHint" and tool["annotations"].get("readOnlyHint")
                 ):
                     assert mine["annotations"][hint] == value, (tool["name"], hint)
+
+
+def test_a_toolc_server_over_streamable_http_imports_to_the_same_arguments(tmp_path: Path) -> None:
+    """examples/retail served over HTTP (toolc's mock), imported with --url: its arguments
+    (patterns, shared types, `unknown_args: forbid`) come back judging alike."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    toolc = str(Path(sys.executable).parent / "toolc")
+    retail = ROOT / "examples" / "retail"
+    server = subprocess.Popen(
+        [toolc, "serve", "--mock", "--http", "--port", str(port), str(retail)],
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}/mcp"
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.1)
+        listed = list_remote(None, url).tools
+        done = run_toolc("import", "--out", str(tmp_path / "again"), "--url", url)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    assert done.returncode == 0, done.stderr
+    assert "import-tool-skipped" not in done.stderr and "import-placeholder" not in done.stderr
+    out = tmp_path / "again"
+    built = verbs.build(out, tmp_path / "retail_again", tmp_path / "snap.json", write=True, cwd=out)
+    assert built.written, built.diagnostics
+    sys.path.insert(0, str(tmp_path))
+    try:
+        package = importlib.import_module("retail_again")
+    finally:
+        sys.path.remove(str(tmp_path))
+    for tool in listed:
+        assert False in _judged(tool, package.TOOLS[tool["name"]])
