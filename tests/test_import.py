@@ -223,3 +223,11 @@ def test_a_json_rpc_response_and_boolean_argument_schemas_are_read(tmp_path: Pat
     published = EcmaValidator(_published(out, tmp_path)["t"]["inputSchema"])
     for instance in ({"any": 1}, {}, {"any": None, "never": 1}, {"any": [], "x": 2}):
         assert published.is_valid(instance) == EcmaValidator(schema).is_valid(instance), instance
+
+
+def test_a_repeated_member_is_read_as_json_reads_it(tmp_path: Path) -> None:
+    source = tmp_path / "twice.json"
+    source.write_text('{"tools": [{"name": "old"}],\n "tools": [' + json.dumps(_tool("new")) + "]}")
+    done = run_toolc("import", str(source), "--out", str(tmp_path / "o"), "--server", "s")
+    assert done.returncode == 0, done.stderr
+    assert list(_config(tmp_path / "o")[0]["tools"]) == ["new"]

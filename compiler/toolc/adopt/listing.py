@@ -53,18 +53,20 @@ def _elements(text: str, start: int) -> list[int]:
 
 
 def _member(text: str, start: int, wanted: str) -> int | None:
-    """The offset of the value of the member `wanted` of the JSON object opening at `start`."""
+    """The offset of the value of the member `wanted` of the JSON object opening at `start`
+    (of its last occurrence, the one `json.loads` keeps)."""
     decoder = json.JSONDecoder()
+    found = None
     at = _skip(text, start + 1)
     while at < len(text) and text[at] == '"':
         key, at = decoder.raw_decode(text, at)
         at = _skip(text, _skip(text, at) + 1)  # past the colon
         if key == wanted:
-            return at
+            found = at
         _, at = decoder.raw_decode(text, at)
         at = _skip(text, at)
         at = _skip(text, at + 1) if at < len(text) and text[at] == "," else at
-    return None
+    return found
 
 
 def read_file(data: bytes, shown: str) -> tuple[Source | None, list[Diagnostic]]:
