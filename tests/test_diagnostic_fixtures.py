@@ -84,9 +84,14 @@ def test_every_code_has_a_fixture() -> None:
     # The targets' rules that tools.yaml's own schema leaves unreachable: tests/test_targets.py.
     unreachable = {"mcp-tool-name", "mcp-root-type"}
     assert all(f'"{code}"' in (here / "test_targets.py").read_text() for code in unreachable)
+    # `toolc import` reads no config: tests/test_import.py produces each of its codes.
+    import_codes = {code for code, rule in CODES.items() if rule.group == "import"}
+    import_tests = (here / "test_import.py").read_text()
+    assert all(f"[{code}]" in import_tests for code in import_codes), "import codes untested"
     untested = (
-        set(CODES) - covered - {"file-too-large", "yaml-size-limit"} - build_codes - unreachable
-    )
+        set(CODES) - covered - {"file-too-large", "yaml-size-limit"} - build_codes
+        - unreachable - import_codes
+    )  # fmt: skip
     assert not untested, f"codes with no golden fixture: {sorted(untested)}"
     assert covered <= set(CODES), f"fixtures name unknown codes: {sorted(covered - set(CODES))}"
 

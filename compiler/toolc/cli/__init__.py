@@ -11,7 +11,7 @@ import traceback
 import click
 
 from toolc import __version__
-from toolc.cli import build, evolution, explain, init, remote, serving, testing
+from toolc.cli import build, evolution, explain, importing, init, remote, serving, testing
 from toolc.cli.common import EXIT_INTERNAL, EXIT_OK
 
 
@@ -24,6 +24,7 @@ def cli() -> None:
 for _command in (
     build.check, build.build, build.docs, evolution.diff, evolution.bump, explain.explain,
     explain.schema, serving.serve, serving.scaffold, testing.test, remote.verify, init.init,
+    importing.import_,
 ):  # fmt: skip
     cli.add_command(_command)
 

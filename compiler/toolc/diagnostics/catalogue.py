@@ -31,6 +31,7 @@ DIAGNOSTIC_GROUPS = {
     "metadata": "The metadata lint (opt-in: `metadata_lint`)",
     "build": "The build: version guard and generated files",
     "targets": "Provider targets (opt-in: `--target`, `targets`)",
+    "import": "Importing a server's tools (`toolc import`)",
 }
 
 
@@ -92,6 +93,8 @@ def _bump(rule_id: str) -> str:
 
 def _what(aspect: Aspect) -> str:
     where = f"docs/{PAGES[aspect.kind]}#{aspect.id}"
+    if aspect.kind == "diagnostic" and aspect.section == DIAGNOSTIC_GROUPS["import"]:
+        return f"A diagnostic of `toolc import` and `toolc init --from` ({where})."
     if aspect.kind == "diagnostic":
         return f"A diagnostic of `toolc check` and `toolc build` ({where})."
     return (

@@ -1051,6 +1051,85 @@ _RULES += [
         "Publish the standard form (drop `publish: portable`), which keeps the type under "
         "`$defs`, or give the tool arguments without the recursive type.",
     ),
+    # --- import ------------------------------------------------------------------------------
+    Rule(
+        "import-source-invalid",
+        E,
+        "import",
+        "What `toolc import` was given holds no tools it can read.",
+        "`toolc import FILE` reads a JSON file holding a `tools/list` result "
+        '(`{"tools": [...]}`) or a bare list of tools, each an object with a `name`; '
+        "`--stdio -- CMD ARGS...` and `--url URL` list a running server instead. The message "
+        "says what is wrong and where: a file that is not UTF-8 or not JSON, a value that is "
+        "neither a result nor a list, an entry with no name, or a server that could not be "
+        "started or listed.",
+    ),
+    Rule(
+        "import-config-exists",
+        E,
+        "import",
+        "The folder already has a config: the import writes nothing.",
+        "`toolc import` and `toolc init --from` never overwrite `tools.yaml` or "
+        "`tool_policies.yaml`. Import into an empty folder (`--out NEW_DIR`), then move what "
+        "you want into your config by hand.",
+    ),
+    Rule(
+        "import-no-tools",
+        E,
+        "import",
+        "None of the source's tools could be imported: nothing is written.",
+        "A config needs at least one tool. The warnings before this one say why each tool was "
+        "skipped; declare them by hand, or fix the server's schemas and import again.",
+    ),
+    Rule(
+        "import-tool-skipped",
+        W,
+        "import",
+        "A tool was left out of the import: its schema cannot be carried as it is.",
+        "toolc never loosens a schema to import it: a tool whose schema cannot be written in "
+        "toolc's language with the same meaning (a `$ref` outside the schema, a dialect other "
+        "than draft-07 or 2020-12, arguments that are not an object, a pattern with no "
+        "linear-time translation, a name that is not an MCP tool name, ...) is skipped, and the "
+        "message gives the JSON pointer and the reason (the compiler's own diagnostic where it "
+        "is the one refusing). Declare the tool by hand, or keep serving it outside toolc.",
+    ),
+    Rule(
+        "import-dialect-translated",
+        W,
+        "import",
+        "A draft-07 schema was translated into JSON Schema 2020-12.",
+        "toolc publishes 2020-12 only. A draft-07 schema (the TypeScript SDK stamps "
+        "`$schema: http://json-schema.org/draft-07/schema#`) is rewritten so that it accepts "
+        "the same instances: `definitions` → `$defs`, `dependencies` → `dependentRequired` / "
+        "`dependentSchemas`, an array `items` → `prefixItems` (and `additionalItems` → "
+        "`items`), pointers with them; what draft-07 ignores (keywords beside a `$ref`, "
+        "keywords it does not know) is dropped. The published schema no longer states draft-07: "
+        "a client that read the dialect from `$schema` reads 2020-12.",
+    ),
+    Rule(
+        "import-not-carried",
+        W,
+        "import",
+        "Part of a tool that decides nothing was left out of the import.",
+        "Only what never changes which arguments a tool accepts is dropped, and each drop is "
+        "named with its JSON pointer: annotations at the root of an inputSchema (its `title`, "
+        "`description`), keys that are no JSON Schema keyword (extensions such as `x-...`, "
+        "which a validator ignores), keywords that never apply to an object at the root, and "
+        "tool keys toolc's config has no key for (`execution`, `icons`, other `_meta` entries: "
+        "toolc publishes its own `_meta`). Add back by hand what you need, where toolc has a "
+        "place for it.",
+    ),
+    Rule(
+        "import-placeholder",
+        W,
+        "import",
+        "A required key had no source: the import wrote a placeholder.",
+        "tools.yaml requires a `description` and an `mcp_server` for every tool, and a "
+        "semantic `version`. Where the source has none (a tool without a description, a file "
+        "that names no server, a `_meta.version` that is no semantic version, a server name "
+        "with characters MCP names refuse), the import writes a value that builds, marked with "
+        "a `# TODO(toolc import)` comment. Replace each one before you publish.",
+    ),
 ]
 
 CODES: dict[str, Rule] = {r.code: r for r in _RULES}

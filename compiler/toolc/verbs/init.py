@@ -46,7 +46,9 @@ def repository_root(config_dir: Path) -> Path:
     return start
 
 
-def plan(config_dir: Path) -> Plan:
+def plan(config_dir: Path, config: dict[str, bytes] | None = None) -> Plan:
+    """What init would write; `config` (an import's tools.yaml and tool_policies.yaml) stands
+    in for the commented starting config."""
     root = repository_root(config_dir)
     shown = (
         config_dir.resolve().relative_to(root).as_posix() if root != config_dir.resolve() else "."
@@ -57,7 +59,9 @@ def plan(config_dir: Path) -> Plan:
         config_dir / n for n in ("tools.yaml", "tool_policies.yaml") if (config_dir / n).exists()
     ]
     for name in ("tools.yaml", "tool_policies.yaml"):
-        planned.append(Planned(config_dir / name, _template(name), "create"))
+        data = _template(name) if config is None else config.get(name)
+        if data is not None:
+            planned.append(Planned(config_dir / name, data, "create"))
     for kind in ("tools", "policies"):
         source = schema_path(kind)
         target = config_dir / ".toolc" / source.name

@@ -1,0 +1,121 @@
+"""The source of an import: a JSON file holding a `tools/list` result (`{"tools": [...]}`, alone
+or inside its JSON-RPC response) or a bare list of tools, or what a live server listed. Each
+tool keeps where it came from (the file:line:col of its opening brace, or the server it was
+listed by), so every warning about it is located."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from toolc.diagnostics.codes import diag
+from toolc.diagnostics.model import Diagnostic, Span
+
+_WHITESPACE = " \t\n\r"
+
+
+@dataclass(frozen=True, slots=True)
+class SourceTool:
+    data: dict[str, Any]
+    span: Span  # where the tool is written (a live server: the tools/list of its command)
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    tools: list[SourceTool]
+    server: str | None  # the name the server gives itself, when the source says it
+
+
+def _span_at(shown: str, text: str, offset: int) -> Span:
+    line = text.count("\n", 0, offset) + 1
+    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return Span.point(shown, line, column)
+
+
+def _skip(text: str, at: int) -> int:
+    while at < len(text) and text[at] in _WHITESPACE:
+        at += 1
+    return at
+
+
+def _elements(text: str, start: int) -> list[int]:
+    """The offsets of the elements of the JSON array that opens at `start`."""
+    decoder = json.JSONDecoder()
+    found: list[int] = []
+    at = _skip(text, start + 1)
+    while at < len(text) and text[at] != "]":
+        found.append(at)
+        _, at = decoder.raw_decode(text, at)
+        at = _skip(text, at)
+        at = _skip(text, at + 1) if at < len(text) and text[at] == "," else at
+    return found
+
+
+def _member(text: str, start: int, wanted: str) -> int | None:
+    """The offset of the value of the member `wanted` of the JSON object opening at `start`
+    (of its last occurrence, the one `json.loads` keeps)."""
+    decoder = json.JSONDecoder()
+    found = None
+    at = _skip(text, start + 1)
+    while at < len(text) and text[at] == '"':
+        key, at = decoder.raw_decode(text, at)
+        at = _skip(text, _skip(text, at) + 1)  # past the colon
+        if key == wanted:
+            found = at
+        _, at = decoder.raw_decode(text, at)
+        at = _skip(text, at)
+        at = _skip(text, at + 1) if at < len(text) and text[at] == "," else at
+    return found
+
+
+def read_file(data: bytes, shown: str) -> tuple[Source | None, list[Diagnostic]]:
+    """The tools of a JSON file, each located; None with the reason when it holds no tools."""
+    whole = Span.whole_file(shown)
+    try:
+        text = data.decode("utf-8-sig")
+        value = json.loads(text)
+    except UnicodeDecodeError:
+        return None, [diag("import-source-invalid", whole, f"{shown} is not UTF-8 text")]
+    except json.JSONDecodeError as exc:
+        span = Span.point(shown, exc.lineno, exc.colno)
+        return None, [diag("import-source-invalid", span, f"{shown} is not JSON: {exc.msg}")]
+    start = _skip(text, 0)
+    if isinstance(value, dict) and isinstance(value.get("result"), dict) and "jsonrpc" in value:
+        # a whole JSON-RPC response, as a proxy or a log keeps it
+        found = _member(text, start, "result")
+        assert found is not None
+        value, start = value["result"], found
+    if isinstance(value, dict) and isinstance(value.get("tools"), list):
+        found = _member(text, start, "tools")
+        assert found is not None  # json.loads saw the member: the scan finds it
+        listed, start, server = value["tools"], found, _server_of(value)
+    elif isinstance(value, list):
+        listed, server = value, None
+    else:
+        why = 'holds neither a tools/list result ({"tools": [...]}) nor a list of tools'
+        return None, [diag("import-source-invalid", whole, f"{shown} {why}")]
+    tools: list[SourceTool] = []
+    problems: list[Diagnostic] = []
+    for item, offset in zip(listed, _elements(text, start), strict=True):
+        span = _span_at(shown, text, offset)
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+            problems.append(
+                diag("import-source-invalid", span, 'a tool must be an object with a "name"')
+            )
+            continue
+        tools.append(SourceTool(item, span))
+    return Source(tools, server), problems
+
+
+def _server_of(result: dict[str, Any]) -> str | None:
+    """A saved result may carry the server's `serverInfo` (of `initialize`) beside its tools."""
+    info = result.get("serverInfo")
+    name = info.get("name") if isinstance(info, dict) else None
+    return name if isinstance(name, str) else None
+
+
+def of_listing(tools: list[dict[str, Any]], server: str | None, shown: str) -> Source:
+    """What a live server listed, located at the listing (`shown`: the command or the URL)."""
+    span = Span.whole_file(shown)
+    return Source([SourceTool(t, span) for t in tools if isinstance(t.get("name"), str)], server)

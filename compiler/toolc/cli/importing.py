@@ -1,0 +1,117 @@
+"""`toolc import SOURCE --out DIR`: bring an existing server's tools into a config (and the
+source options `toolc init --from` shares)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from toolc.cli.common import EXIT_ERRORS, EXIT_OK, format_option
+from toolc.cli.remote import stdio_option, target_of, url_option
+from toolc.diagnostics.codes import diag
+from toolc.diagnostics.model import Diagnostic, Span
+from toolc.diagnostics.render import RENDERERS, render_text, use_color
+from toolc.verbs.importing import Imported
+
+
+def imported_from(
+    args: tuple[str, ...], stdio: bool, url: str | None, server: str | None
+) -> tuple[Imported, dict[str, str]]:
+    """The source read (a file, or a server listed) and translated; the texts to show."""
+    from toolc.adopt.listing import of_listing, read_file
+    from toolc.verbs.importing import translate
+
+    if not stdio and url is None:
+        if len(args) != 1:
+            raise click.UsageError("give one SOURCE file, or --stdio -- CMD ARGS..., or --url URL")
+        path = Path(args[0])
+        shown = str(path)
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            why = exc.strerror or type(exc).__name__
+            failed = diag(
+                "import-source-invalid", Span.whole_file(shown), f"cannot read {shown}: {why}"
+            )
+            return Imported([failed]), {}
+        source, problems = read_file(data, shown)
+        texts = {shown: data.decode("utf-8", errors="replace")}
+    else:
+        from toolc.remote import RemoteError, list_remote
+
+        command = target_of(stdio, url, args)
+        shown = f"tools/list of {' '.join(command) if command is not None else url}"
+        try:
+            listing = list_remote(command, url)
+        except RemoteError as exc:
+            return Imported([diag("import-source-invalid", Span.whole_file(shown), str(exc))]), {}
+        source, problems, texts = of_listing(listing.tools, listing.server, shown), [], {}
+    if source is None:
+        return Imported(problems), texts
+    result = translate(source, server, shown)
+    result.diagnostics[:0] = problems
+    return result, texts
+
+
+def show(diagnostics: list[Diagnostic], texts: dict[str, str], fmt: str | None) -> None:
+    if fmt in (None, "text"):
+        sys.stderr.write(render_text(diagnostics, texts, color=use_color(sys.stderr)))
+    else:
+        sys.stdout.write(RENDERERS[fmt](diagnostics, texts))
+
+
+@click.command("import", context_settings={"ignore_unknown_options": True})
+@click.argument("args", nargs=-1, type=click.UNPROCESSED, metavar="SOURCE")
+@click.option(
+    "--out",
+    "out_dir",
+    required=True,
+    metavar="DIR",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The folder the config is written in.",
+)
+@click.option(
+    "--server",
+    default=None,
+    metavar="NAME",
+    help="The mcp_server of the imported tools (default: the name the server gives itself).",
+)
+@stdio_option
+@url_option
+@format_option
+def import_(
+    args: tuple[str, ...],
+    out_dir: Path,
+    server: str | None,
+    stdio: bool,
+    url: str | None,
+    fmt: str | None,
+) -> None:
+    """Write a config (tools.yaml, tool_policies.yaml) from a tools/list: SOURCE is a JSON file
+    ({"tools": [...]} or a list of tools), or a running server: --stdio -- CMD ARGS... or --url
+    URL. What cannot be carried is a warning; an existing config is never overwritten."""
+    from toolc.verbs.importing import existing_config, write
+
+    if out_dir.exists() and not out_dir.is_dir():
+        raise click.UsageError(f"{out_dir} is not a directory")
+    refused = existing_config(out_dir)
+    if refused:  # before a server is started: nothing would be written anyway
+        show(refused, {}, fmt)
+        click.echo(f"toolc import: nothing written to {out_dir}", err=True)
+        sys.exit(EXIT_ERRORS)
+    imported, texts = imported_from(args, stdio, url, server)
+    show(imported.diagnostics, texts, fmt)
+    if imported.failed:
+        click.echo(f"toolc import: nothing written to {out_dir}", err=True)
+        sys.exit(EXIT_ERRORS)
+    for path in write(out_dir, imported):
+        click.echo(f"  wrote {path}", err=True)
+    warnings = len(imported.diagnostics)
+    click.echo(
+        f"toolc import {out_dir}: {len(imported.tools)} tool(s) imported, {warnings} warning(s); "
+        f"next, `toolc build {out_dir}`",
+        err=True,
+    )
+    sys.exit(EXIT_OK)

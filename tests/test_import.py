@@ -1,0 +1,233 @@
+"""`toolc import` on hand-made listings: the annotations' policy, `$defs` lifted into types under
+collision-free names, draft-07 translated, placeholders, tools skipped rather than loosened,
+an existing config refused, bad sources refused without a traceback, and every import code
+(`import-...`) produced where its rule says. `toolc init --from` runs the same import."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+from conftest import run_toolc
+from jsonschema import Draft7Validator
+from reference import EcmaValidator
+from toolc import verbs
+
+OBJ = {"type": "object"}
+
+
+def _tool(name: str, schema: dict[str, Any] | None = None, **more: Any) -> dict[str, Any]:
+    return {"name": name, "description": f"Does {name}.", "inputSchema": schema or OBJ, **more}
+
+
+def _import(tmp: Path, listing: Any, *extra: str) -> tuple[Any, Path]:
+    source = tmp / "listing.json"
+    source.write_text(json.dumps(listing, indent=2))
+    out = tmp / "out"
+    return run_toolc("import", str(source), "--out", str(out), *extra), out
+
+
+def _config(out: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    tools = yaml.safe_load((out / "tools.yaml").read_text())
+    policies = out / "tool_policies.yaml"
+    return tools, yaml.safe_load(policies.read_text()) if policies.exists() else {}
+
+
+def _published(out: Path, tmp: Path) -> dict[str, Any]:
+    built = verbs.build(out, tmp / "pkg", tmp / "snap.json", write=True, cwd=out)
+    assert built.written and not [d for d in built.diagnostics if d.is_error], built.diagnostics
+    tools = json.loads((tmp / "pkg" / "tools.json").read_text())["tools"]
+    return {t["name"]: t for t in tools}
+
+
+def test_annotations_set_the_tool_type_and_the_confirmation(tmp_path: Path) -> None:
+    listing = {"tools": [
+        _tool("look", annotations={"readOnlyHint": True}),
+        _tool("erase", annotations={"destructiveHint": True}),
+        _tool("poke"),  # no hints: MCP's defaults, a destructive write
+        _tool("add", annotations={"readOnlyHint": False, "destructiveHint": False}),
+    ]}  # fmt: skip
+    done, out = _import(tmp_path, listing, "--server", "s")
+    assert done.returncode == 0, done.stderr
+    tools, policies = _config(out)
+    kinds = {n: (t["tool_type"], t.get("confirmation_required")) for n, t in tools["tools"].items()}
+    assert kinds == {"look": ("query", None), "erase": ("action", None),
+                     "poke": ("action", None), "add": ("action", False)}  # fmt: skip
+    confirmed = {"operation_type": "transactional", "require_confirmation": True}
+    assert policies["tool_policies"] == {"erase": confirmed, "poke": confirmed}
+    built = run_toolc("check", str(out), "--strict")
+    assert built.returncode == 0, built.stderr  # no transactional-without-confirmation
+    published = _published(out, tmp_path)
+    assert published["erase"]["annotations"]["destructiveHint"] is True
+    assert published["look"]["annotations"]["readOnlyHint"] is True
+
+
+def test_defs_become_types_with_names_that_collide_with_nothing(tmp_path: Path) -> None:
+    def schema(item: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "object", "$defs": {"Item": item, "Ok": {"type": "integer"}},
+                "properties": {"a": {"$ref": "#/$defs/Item"}, "b": {"$ref": "#/$defs/Ok"}}}  # fmt: skip
+
+    listing = [
+        _tool("one", schema({"type": "string", "maxLength": 3})),
+        _tool("two", schema({"type": "array", "items": {"$ref": "#/$defs/Item/$defs/Leaf"},
+                             "$defs": {"Leaf": {"type": "boolean"}}})),
+    ]  # fmt: skip
+    done, out = _import(tmp_path, listing, "--server", "s")
+    assert done.returncode == 0, done.stderr
+    tools, _ = _config(out)
+    assert set(tools["types"]) == {"Item", "Item2", "Ok2"}  # `Ok` is the package's; one shared
+    assert tools["tools"]["one"]["args_schema"]["a"] == {"$ref": "#/types/Item"}
+    assert tools["tools"]["two"]["args_schema"]["a"] == {"$ref": "#/types/Item2"}
+    assert tools["types"]["Item2"]["items"] == {"$ref": "#/$defs/Leaf"}  # rebased on the type
+    published = _published(out, tmp_path)
+    for tool in listing:
+        theirs, ours = EcmaValidator(tool["inputSchema"]), EcmaValidator(published[tool["name"]]["inputSchema"])  # fmt: skip
+        for instance in ({"a": "abc", "b": 1}, {"a": "abcd"}, {"a": [True]}, {"a": [1]}, {"b": "x"}):  # fmt: skip
+            assert theirs.is_valid(instance) == ours.is_valid(instance), (tool["name"], instance)
+
+
+def test_a_draft_07_schema_is_translated_and_said_so(tmp_path: Path) -> None:
+    schema = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "definitions": {"Code": {"type": "string", "minLength": 2}},
+        "properties": {
+            "code": {"$ref": "#/definitions/Code", "maxLength": 1},  # draft-07: ignored
+            "pair": {"type": "array", "items": [{"type": "integer"}], "additionalItems": False},
+            "open": {"type": "array", "additionalItems": False},  # ignored without an array
+            "later": {"type": "object", "unevaluatedProperties": False},  # draft-07: unknown
+        },
+        "dependencies": {"code": ["pair"], "pair": {"required": ["open"]}},
+        "additionalProperties": False,
+    }
+    done, out = _import(tmp_path, [_tool("t", schema)], "--server", "s")
+    assert done.returncode == 0, done.stderr
+    assert "warning[import-dialect-translated]" in done.stderr
+    assert "maxLength beside $ref (draft-07 ignores them)" in done.stderr
+    published = _published(out, tmp_path)["t"]["inputSchema"]
+    theirs, ours = Draft7Validator(schema), EcmaValidator(published)
+    for instance in (
+        {"code": "abc", "pair": [1]}, {"code": "a", "pair": [1]}, {"code": "abc"},
+        {"pair": [1, 2]}, {"pair": [1], "open": [1]}, {"pair": ["x"], "open": []},
+        {"open": [1, 2], "later": {"x": 1}}, {"other": 1}, {},
+    ):  # fmt: skip
+        assert theirs.is_valid(instance) == ours.is_valid(instance), instance
+
+
+def test_a_key_without_a_source_gets_a_marked_placeholder(tmp_path: Path) -> None:
+    listing = [{"name": "mute", "inputSchema": OBJ, "_meta": {"version": "v2"}}]
+    done, out = _import(tmp_path, listing)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("warning[import-placeholder]") == 3  # server, description, version
+    text = (out / "tools.yaml").read_text()
+    assert "# TODO(toolc import): the tool has no description" in text
+    tool = _config(out)[0]["tools"]["mute"]
+    assert tool["description"].startswith("TODO(toolc import)")
+    assert (tool["mcp_server"], tool["version"]) == ("imported", "1.0.0")
+    assert run_toolc("build", str(out)).returncode == 0
+
+
+def test_the_version_comes_from_meta_and_the_server_from_server_info(tmp_path: Path) -> None:
+    listing = {"serverInfo": {"name": "my/server"}, "tools": [_tool("t", _meta={"version": "2.1.0"})]}  # fmt: skip
+    done, out = _import(tmp_path, listing)
+    assert done.returncode == 0, done.stderr
+    tool = _config(out)[0]["tools"]["t"]
+    assert (tool["version"], tool["mcp_server"]) == ("2.1.0", "my_server")
+    assert "'my/server' is no mcp_server name" in done.stderr
+
+
+def test_a_tool_that_cannot_be_carried_is_skipped_where_it_is_written(tmp_path: Path) -> None:
+    listing = [
+        _tool("fine"),
+        _tool("remote", {"type": "object", "properties": {"a": {"$ref": "https://x.org/a.json"}}}),
+        _tool("lookahead", {"type": "object", "properties": {"a": {"type": "string", "pattern": "^(?!x)"}}}),
+        _tool("scalar", {"type": "string"}),
+        _tool("cross", {"type": "object", "properties": {"a": {"type": "string"}, "b": {"$ref": "#/properties/a"}}}),
+    ]  # fmt: skip
+    done, out = _import(tmp_path, listing, "--server", "s")
+    assert done.returncode == 0, done.stderr
+    assert list(_config(out)[0]["tools"]) == ["fine"]
+    lines = [ln for ln in done.stderr.splitlines() if "warning[import-tool-skipped]" in ln]
+    located = {ln.split(": warning")[0].rsplit(":", 2)[-2] for ln in lines}
+    assert len(lines) == 4 and len(located) == 4  # each at its own tool's line
+    assert "toolc refuses it" in done.stderr and "[unsupported-pattern]" in done.stderr
+    assert "/properties/b/$ref" in done.stderr and "/type: the arguments" in done.stderr
+
+
+def test_what_decides_nothing_is_dropped_and_named(tmp_path: Path) -> None:
+    schema = {"type": "object", "title": "Args", "x-ui": {"w": 1},
+              "properties": {"a": {"type": "string", "x-order": 1}}}  # fmt: skip
+    done, out = _import(tmp_path, [_tool("t", schema, execution={"taskSupport": "forbidden"})], "--server", "s")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("warning[import-not-carried]") == 4
+    assert _config(out)[0]["tools"]["t"]["args_schema"] == {"a": {"type": "string"}}
+
+
+def test_strings_are_written_as_yaml_1_2_reads_them(tmp_path: Path) -> None:
+    values = ["1e3", "0o14", "yes", "null", "", "a: b", "#x", "line\nnext", "1.0", " pad ", "~"]
+    schema = {"type": "object", "properties": {"a": {"enum": values}}}
+    done, out = _import(tmp_path, [_tool("t", schema)], "--server", "s")
+    assert done.returncode == 0, done.stderr
+    assert _published(out, tmp_path)["t"]["inputSchema"]["properties"]["a"]["enum"] == values
+
+
+def test_an_existing_config_is_never_overwritten(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "tools.yaml").write_text("mine\n")
+    done, _ = _import(tmp_path, [_tool("t")])
+    assert done.returncode == 1 and "error[import-config-exists]" in done.stderr
+    assert (out / "tools.yaml").read_text() == "mine\n" and sorted(out.iterdir()) == [out / "tools.yaml"]  # fmt: skip
+
+
+def test_bad_sources_are_diagnostics_not_tracebacks(tmp_path: Path) -> None:
+    for text, where in (('{\n  "tools": [1,', "2:"), ('{"x": 1}', "1:1"), ('[{"nam": 1}]', "1:2")):
+        (tmp_path / "bad.json").write_text(text)
+        done = run_toolc("import", str(tmp_path / "bad.json"), "--out", str(tmp_path / "o"))
+        assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+        assert "error[import-source-invalid]" in done.stderr and f"bad.json:{where}" in done.stderr
+    done = run_toolc("import", str(tmp_path / "none.json"), "--out", str(tmp_path / "o"))
+    assert done.returncode == 1 and "error[import-source-invalid]" in done.stderr
+    done = run_toolc(
+        "import", "--out", str(tmp_path / "o"), "--stdio", "--", str(tmp_path / "nothing")
+    )
+    assert done.returncode == 1 and "error[import-source-invalid]" in done.stderr
+    assert "Traceback" not in done.stderr and not (tmp_path / "o").exists()
+
+
+def test_nothing_is_written_when_no_tool_can_be_carried(tmp_path: Path) -> None:
+    done, out = _import(tmp_path, [_tool("scalar", {"type": "string"}), {"name": "x", "inputSchema": 5}])  # fmt: skip
+    assert done.returncode == 1 and "error[import-no-tools]" in done.stderr
+    assert not out.exists()
+
+
+def test_init_from_a_listing_writes_the_import_and_what_init_adds(tmp_path: Path) -> None:
+    (tmp_path / "listing.json").write_text(json.dumps([_tool("t", annotations={"readOnlyHint": True})]))  # fmt: skip
+    done = run_toolc("init", str(tmp_path / "cfg"), "--from", str(tmp_path / "listing.json"), "--server", "s")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    cfg = tmp_path / "cfg"
+    assert list(_config(cfg)[0]["tools"]) == ["t"] and not (cfg / "tool_policies.yaml").exists()
+    assert (cfg / "pyproject.toml").exists() and (cfg / ".toolc" / "tools.schema.json").exists()
+    assert run_toolc("build", str(cfg), "--strict").returncode == 0
+    again = run_toolc("init", str(cfg), "--from", str(tmp_path / "listing.json"))
+    assert again.returncode == 1
+
+
+def test_a_json_rpc_response_and_boolean_argument_schemas_are_read(tmp_path: Path) -> None:
+    schema = {"type": "object", "properties": {"any": True, "never": False}, "required": ["any"]}
+    response = {"jsonrpc": "2.0", "id": 1, "result": {"tools": [_tool("t", schema)]}}
+    done, out = _import(tmp_path, response, "--server", "s")
+    assert done.returncode == 0, done.stderr
+    published = EcmaValidator(_published(out, tmp_path)["t"]["inputSchema"])
+    for instance in ({"any": 1}, {}, {"any": None, "never": 1}, {"any": [], "x": 2}):
+        assert published.is_valid(instance) == EcmaValidator(schema).is_valid(instance), instance
+
+
+def test_a_repeated_member_is_read_as_json_reads_it(tmp_path: Path) -> None:
+    source = tmp_path / "twice.json"
+    source.write_text('{"tools": [{"name": "old"}],\n "tools": [' + json.dumps(_tool("new")) + "]}")
+    done = run_toolc("import", str(source), "--out", str(tmp_path / "o"), "--server", "s")
+    assert done.returncode == 0, done.stderr
+    assert list(_config(tmp_path / "o")[0]["tools"]) == ["new"]
