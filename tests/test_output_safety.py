@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, run_toolc
-from toolc.workspace import lock_path
+from toolc.workspace import OutputLockHeld, lock_path
 
 SCRIPT = Path(__file__).resolve().parent / "runtime_support" / "crashing_build.py"
 KINDS = ("cache", "stats.json")  # the two files a build keeps in the cache directory
@@ -188,6 +188,24 @@ def test_two_builds_of_one_output_run_one_after_the_other(
     assert "waiting for another toolc build" in said and str(lock_path(out).name) in said
     assert tree(out) == expected
     assert not lock_path(out).exists() and leftovers(config / "generated") == []
+
+
+def test_a_build_gives_up_on_a_held_lock_naming_it(
+    states: tuple[Path, dict[str, bytes], bytes], tmp_path: Path
+) -> None:
+    config = tmp_path / "cfg"
+    shutil.copytree(states[0], config)
+    out = config / "generated" / "mcp_tools"
+    with OutputLockHeld(out):
+        os.environ["TOOLC_LOCK_TIMEOUT"] = "0.3"
+        try:
+            refused = run_toolc("build", str(config))
+        finally:
+            del os.environ["TOOLC_LOCK_TIMEOUT"]
+    assert refused.returncode == 1
+    assert "error[output-locked]" in refused.stderr and ".mcp_tools.toolc-lock" in refused.stderr
+    assert "output-locked" in refused.stderr
+    assert "internal error" not in refused.stderr
 
 
 def test_planted_links_at_temporary_names_are_never_followed(

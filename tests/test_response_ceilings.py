@@ -36,6 +36,22 @@ def test_data_within_the_budget_is_sent(conn: Connection) -> None:
     envelope = conn.call("consultar_pedidos", {"order_ids": ["P-800"]})
     assert envelope["ok"] and _size(envelope) <= CEILING
     assert len(envelope["data"]["results"]) > 100  # the budget was really filled
+    # its item lists did not fit beside a full budget: the composition says where to look
+    composition = envelope["data"]["metadata"]["composition"]
+    assert composition["listed"] is False and "from `results`" in composition["instruction"]
+
+
+def test_a_small_answer_keeps_its_listed_composition(conn: Connection) -> None:
+    envelope = conn.call("consultar_pedidos", {"order_ids": ["P-1", "P-2"]})
+    composition = envelope["data"]["metadata"]["composition"]
+    assert "listed" not in composition and len(composition["succeeded"]) == 2
+
+
+def test_the_reserve_counts_the_composition_the_server_keeps() -> None:
+    from toolc.contract.reserve import COMPACT_COMPOSITION
+    from toolc.runtime.server_composition import compact_composition
+
+    assert compact_composition("PARTIAL_SUCCESS") == COMPACT_COMPOSITION
 
 
 def test_the_worst_envelope_around_a_full_budget_still_fits(conn: Connection) -> None:

@@ -19,6 +19,19 @@ _BARE: dict[str, Any] = {"results": []}
 # No answer is larger than this many bytes in practice: the digits of `responseBytes`.
 _SIZE_DIGITS = 20
 _ERROR_ID = "0" * 32  # a uuid4 hex, as the server writes it
+# The composition a multi-item answer keeps when its item lists do not fit the ceiling
+# (runtime/server_composition.compact_composition; tests/test_response_ceilings.py
+# holds the two equal).
+COMPACT_COMPOSITION: dict[str, Any] = {
+    "version": "toolc.composition/1",
+    "status": "PARTIAL_SUCCESS",
+    "instruction": (
+        "Report each item's outcome to the user, one by one, from `results`: the answer's "
+        "size left no room to list them here. Never summarize a partial result as a success "
+        "or a failure."
+    ),
+    "listed": False,
+}
 
 
 def _text(value: Any) -> int:
@@ -63,7 +76,8 @@ def reserve_bytes(
                 "items_succeeded_count": count,
                 "items_failed_count": count,
                 "primary_tool": tool,
-            }
+            },
+            "composition": COMPACT_COMPOSITION,
         },
     }
     failures = [_error(c, "", r, h) for c, (r, h) in errors.items()]

@@ -12,7 +12,8 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from .server_sealing import Sealed, framework_error, seal_error
+from .server_composition import compact_composition
+from .server_sealing import Sealed, compact, framework_error, seal_error
 from .server_types import SpecLike
 
 logger = logging.getLogger(__name__)
@@ -45,6 +46,10 @@ def enforce(spec: SpecLike, ceiling: Ceiling | None, sealed: Sealed) -> Sealed:
     size = len(sealed.text.encode("utf-8"))
     if size <= ceiling.ceiling_bytes:
         return sealed
+    # Data within its budget is always sent: the reserve counts the compact composition.
+    shorter = _unlisted(sealed)
+    if shorter is not None and len(shorter.text.encode()) <= ceiling.ceiling_bytes:
+        return shorter
     logger.warning(
         "%s: an answer of %d bytes exceeds its ceiling of %d; refused",
         spec.name,
@@ -62,3 +67,19 @@ def enforce(spec: SpecLike, ceiling: Ceiling | None, sealed: Sealed) -> Sealed:
         f"{ceiling.ceiling_bytes}."
     )
     return seal_error(spec, framework_error("RESPONSE_TOO_LARGE", message, details))
+
+
+def _unlisted(sealed: Sealed) -> Sealed | None:
+    """A multi-item answer with its composition's item lists left out (None: none)."""
+    data = sealed.envelope.get("data")
+    metadata = data.get("metadata") if isinstance(data, dict) else None
+    found = metadata.get("composition") if isinstance(metadata, dict) else None
+    if not isinstance(found, dict) or found.get("listed") is False:
+        return None
+    assert isinstance(data, dict) and isinstance(metadata, dict)
+    short = compact_composition(str(found.get("status")))
+    envelope = {
+        **sealed.envelope,
+        "data": {**data, "metadata": {**metadata, "composition": short}},
+    }
+    return Sealed(envelope, compact(envelope), sealed.content)

@@ -194,7 +194,7 @@ TOOLS: ToolsByName = {
         args_name="ConsultarPedidosArgs",
         data_name="ConsultarPedidosData",
         response_ceiling_bytes=65536,
-        response_reserve_bytes=498,
+        response_reserve_bytes=782,
     ),
 }
 

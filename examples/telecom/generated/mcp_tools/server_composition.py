@@ -24,6 +24,25 @@ INSTRUCTION = (
 )
 
 
+# Under a response ceiling an answer whose item lists do not fit keeps this instead
+# (the reserve counts it: contract/reserve.py holds the same text, a test compares).
+COMPACT_INSTRUCTION = (
+    "Report each item's outcome to the user, one by one, from `results`: the answer's "
+    "size left no room to list them here. Never summarize a partial result as a success "
+    "or a failure."
+)
+
+
+def compact_composition(status: str) -> dict[str, Any]:
+    """The composition without its item lists (`listed: false`)."""
+    return {
+        "version": COMPOSITION_VERSION,
+        "status": status,
+        "instruction": COMPACT_INSTRUCTION,
+        "listed": False,
+    }
+
+
 def _short(value: Any) -> str | None:
     if isinstance(value, bool) or not isinstance(value, str | int):
         return None
