@@ -27,9 +27,9 @@ INSTRUCTION = (
 # Under a response ceiling an answer whose item lists do not fit keeps this instead
 # (the reserve counts it: contract/reserve.py holds the same text, a test compares).
 COMPACT_INSTRUCTION = (
-    "Report each item's outcome to the user, one by one, from `results`: the answer's "
-    "size left no room to list them here. Never summarize a partial result as a success "
-    "or a failure."
+    "Report each item's outcome to the user, one by one, from `results`: the "
+    "answer's size left no room to list them here. Never summarize a partial result "
+    "as a success or a failure."
 )
 
 
