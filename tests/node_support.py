@@ -37,6 +37,24 @@ def node_modules() -> Path:
     return NODE_DIR / "node_modules"
 
 
+def node22() -> Path:
+    """The Node 22 binary of the `node` package in tests/node: the conformance suite needs 22,
+    and the machine's own node may be older."""
+    return node_modules() / ".bin" / "node"
+
+
+def conformance(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """Run the pinned MCP conformance suite (`@modelcontextprotocol/conformance`) on Node 22."""
+    cli = node_modules() / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
+    return subprocess.run(
+        [str(node22()), str(cli), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=NODE_DIR,
+    )
+
+
 def run_node(script: str, payload: Any, timeout: float = 120) -> Any:
     """Run an ES module `script` (a file name in tests/node) with `payload` as JSON on stdin;
     its stdout, parsed as JSON."""
