@@ -198,6 +198,15 @@ _HOOKS = ["*", "metrics: bool | None = None", "observer: Observer | None = None"
           "audit: AuditHook | None = None"]  # fmt: skip
 
 
+# What a server offers besides its tools (server_extensions; decision 0093).
+_EXTENSIONS = [
+    "resources: Sequence[Resource] = ()",
+    "resource_templates: Sequence[ResourceTemplate] = ()",
+    "prompts: Sequence[Prompt] = ()",
+    "complete: Completer | None = None",
+]
+
+
 def server_values(per_tool: Mapping[str, Serving]) -> dict[str, object]:
     servers = served_tools(per_tool)
     classes = [handlers_class(s) for s in servers]
@@ -212,6 +221,7 @@ def server_values(per_tool: Mapping[str, Serving]) -> dict[str, object]:
     shared = [
         "request_state_key: bytes | str | None = None",
         "request_state_store: SingleUseStore | None = None",
+        *_EXTENSIONS,
     ]
     keywords = [*_HOOKS, *shared]
     return {

@@ -17,6 +17,7 @@ from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from .server_ceilings import ceiling_of
+from .server_client import ClientChannel, ClientRequestUnavailable, LogLevels
 from .server_confirmation import RequestStates, ask, binding, message, visible
 from .server_content import DeclaredContent
 from .server_deadline import HandlerTimeout, within
@@ -27,6 +28,7 @@ from .server_metrics import mark_confirmed, start_call, waiting_for_user
 from .server_outputs import FormatCheck
 from .server_sealing import (
     Sealed,
+    error_info,
     framework_error,
     internal_error,
     seal_error,
@@ -66,6 +68,14 @@ def invalid_arguments(tool: str, exc: ValidationError) -> dict[str, Any]:
     fields = ", ".join(dict.fromkeys(d["field"] or "(arguments)" for d in details))
     return framework_error(
         "VALIDATION_ERROR", f"Invalid arguments for {tool}: {fields}.", details
+    )
+
+
+def cannot_ask(unasked: ClientRequestUnavailable) -> dict[str, Any]:
+    """TOOL_ERROR, not retryable: the handler needed the client (sampling,
+    elicitation) where it cannot be asked (decision 0094)."""
+    return error_info(
+        "TOOL_ERROR", f"The tool could not ask the client: {unasked}.", retryable=False
     )
 
 
@@ -140,6 +150,7 @@ class ToolCalls:
         self.validators = validators
         self.states = states if states is not None else RequestStates()
         self.hooks = CallHooks()  # ceiling, metrics, audit: build_server sets them
+        self.levels = LogLevels()  # logging/setLevel's, shared with its handler
 
     def context(
         self,
@@ -164,6 +175,7 @@ class ToolCalls:
             budget_bytes=tool.ceiling.budget_bytes if tool.ceiling else None,
             idempotency_key=key,
             item_keys=item_keys,
+            channel=ClientChannel(ctx, self.levels),
         )
 
     async def call_tool(
@@ -225,6 +237,8 @@ class ToolCalls:
             return seal_error(spec, late.error)
         except ToolFailure as failure:
             return seal_failure(spec, failure, tool.check)
+        except ClientRequestUnavailable as unasked:
+            return seal_error(spec, cannot_ask(unasked))
         except anyio.get_cancelled_exc_class():
             raise  # the call itself was cancelled: there is nobody to answer
         except BaseException:  # noqa: BLE001 -- SystemExit too: TOOL_ERROR

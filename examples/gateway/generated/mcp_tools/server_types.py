@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from mcp.server.context import ServerRequestContext
 from pydantic import BaseModel
 
+from .server_client import ClientChannel, Elicited, LogLevel, Sampled
 from .server_content import Content, Image
 
 DataT = TypeVar("DataT")
@@ -149,3 +150,38 @@ class ToolContext:
     # handler's job.
     idempotency_key: str | None = None
     item_keys: tuple[str, ...] = ()
+    # The way back to the client for log/progress/sample/elicit (server_client).
+    channel: ClientChannel | None = field(default=None, repr=False)
+
+    def _client(self) -> ClientChannel:
+        return self.channel if self.channel is not None else ClientChannel(self.request)
+
+    async def log(self, level: LogLevel, data: Any, logger: str | None = None) -> None:
+        """A notifications/message to the client, at or above the level it set with
+        logging/setLevel (2025-11-25) or asked for in the request (2026-07-28)."""
+        await self._client().log(level, data, logger)
+
+    async def progress(
+        self, progress: float, total: float | None = None, message: str | None = None
+    ) -> None:
+        """A notifications/progress for this call; nothing when it sent no token."""
+        await self._client().progress(progress, total, message)
+
+    async def sample(
+        self,
+        messages: str | Sequence[tuple[Literal["user", "assistant"], str]],
+        *,
+        max_tokens: int = 256,
+        system_prompt: str | None = None,
+        temperature: float | None = None,
+    ) -> Sampled:
+        """Ask the client's model (sampling/createMessage); ClientRequestUnavailable
+        where the era or the client does not allow it."""
+        return await self._client().sample(
+            messages, max_tokens, system_prompt, temperature
+        )
+
+    async def elicit(self, message: str, schema: Mapping[str, Any]) -> Elicited:
+        """Ask the user to fill a flat form (elicitation/create, form mode);
+        ClientRequestUnavailable where the era or the client does not allow it."""
+        return await self._client().elicit(message, schema)

@@ -22,7 +22,11 @@ from .handlers import VitrineHandlers
 from .registry import ALL_TOOLS
 from .server_runtime import (
     AuditHook,
+    Completer,
     Observer,
+    Prompt,
+    Resource,
+    ResourceTemplate,
     SingleUseStore,
     build_server,
     run_http,
@@ -58,6 +62,10 @@ def create_server(
     audit: AuditHook | None = None,
     request_state_key: bytes | str | None = None,
     request_state_store: SingleUseStore | None = None,
+    resources: Sequence[Resource] = (),
+    resource_templates: Sequence[ResourceTemplate] = (),
+    prompts: Sequence[Prompt] = (),
+    complete: Completer | None = None,
 ) -> Server[Any]:
     """The SDK server for the tools of `server`, answering with `handlers`.
 
@@ -70,6 +78,10 @@ def create_server(
     Several processes answering each other's 2026-07-28 confirmations share
     `request_state_key` (else the environment's TOOLC_REQUEST_STATE_KEY) and a
     `request_state_store` (such as `FileStore(path)`).
+
+    `resources`, `resource_templates`, `prompts` and `complete` (a completion handler for
+    prompt arguments and template variables) are served beside the tools; a capability is
+    declared only for what is given. logging/setLevel is always answered.
     """
     return build_server(
         ALL_TOOLS,
@@ -83,6 +95,10 @@ def create_server(
         audit=audit,
         request_state_key=request_state_key,
         request_state_store=request_state_store,
+        resources=resources,
+        resource_templates=resource_templates,
+        prompts=prompts,
+        complete=complete,
     )
 
 
