@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/: the support modules
 
-from conformance_support import (  # noqa: E402
+from conformance_support import (
     EXPECTED,
     SUITE,
     free_port,
