@@ -48,19 +48,29 @@ class Elicited:
 
 
 class LogLevels:
-    """The level each session asked for with logging/setLevel (2025-11-25 era)."""
+    """The level each connection asked for with logging/setLevel (2025-11-25 era).
+
+    A connection is known by its `initialize` parameters (one object per connection;
+    the session object is made per request); an entry goes when they do."""
 
     def __init__(self) -> None:
-        self._levels: weakref.WeakKeyDictionary[object, str] = (
-            weakref.WeakKeyDictionary()
-        )
+        self._levels: dict[int, tuple[weakref.ref[object], str]] = {}
 
-    def set(self, session: object, level: str) -> None:
-        self._levels[session] = level
+    def set(self, ctx: ServerRequestContext[Any, Any], level: str) -> None:
+        key = ctx.session.client_params
+        if key is None:
+            return  # no handshake: nothing to remember it by
+        self._levels[id(key)] = (weakref.ref(key, self._forget(id(key))), level)
 
-    def allows(self, session: object, level: str) -> bool:
-        floor = self._levels.get(session)
-        return floor is None or _LEVELS.index(level) >= _LEVELS.index(floor)
+    def _forget(self, key: int) -> Any:
+        return lambda _: self._levels.pop(key, None)
+
+    def allows(self, ctx: ServerRequestContext[Any, Any], level: str) -> bool:
+        key = ctx.session.client_params
+        held = self._levels.get(id(key)) if key is not None else None
+        if held is None or held[0]() is not key:
+            return True
+        return _LEVELS.index(level) >= _LEVELS.index(held[1])
 
 
 class ClientChannel:
@@ -75,9 +85,9 @@ class ClientChannel:
     async def log(self, level: LogLevel, data: Any, logger: str | None) -> None:
         if level not in _LEVELS:
             raise ValueError(f"unknown log level {level!r}")
-        session = self._ctx.session
-        if not self._levels.allows(session, level):
+        if not self._levels.allows(self._ctx, level):
             return
+        session = self._ctx.session
         with warnings.catch_warnings():  # deprecated at 2026-07-28, still served
             warnings.simplefilter("ignore")
             await session.send_log_message(

@@ -213,6 +213,8 @@ def build_server(
             if has_resources
             else None,
             on_read_resource=extensions.read_resource if has_resources else None,
+            on_subscribe_resource=extensions.subscribe if has_resources else None,
+            on_unsubscribe_resource=extensions.unsubscribe if has_resources else None,
             on_list_prompts=extensions.list_prompts if prompts else None,
             on_get_prompt=extensions.get_prompt if prompts else None,
             on_completion=extensions.completion if complete else None,
