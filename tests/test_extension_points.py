@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 import warnings
 from collections.abc import Awaitable, Callable
@@ -17,7 +18,15 @@ import pytest
 from mcp import Client, ClientSession, StdioServerParameters, stdio_client, types
 from mcp.shared.exceptions import MCPError
 
-from tests.runtime_support.harness import EXAMPLES, SUPPORT, build, package, sealed
+from tests.runtime_support.harness import (
+    EXAMPLES,
+    SUPPORT,
+    _free_port,
+    _wait_for,
+    build,
+    package,
+    sealed,
+)
 
 MODES = ["legacy", "auto"]  # 2025-11-25, 2026-07-28
 
@@ -247,3 +256,43 @@ def test_a_client_without_the_capability_is_not_asked_2025(pkg: Path) -> None:
     result = anyio.run(run)
     text = _envelope(pkg, result)["data"]["result"]
     assert text == "unavailable: sampling: the client did not offer it"
+
+
+def test_over_streamable_http_2025(pkg: Path) -> None:
+    """The conformance suite's transport: setLevel, logging, progress and a prompt."""
+    port = _free_port()
+    env = {**_params(pkg).env, "RUNTIME_TEST_HTTP_PORT": str(port)}
+    args = [sys.executable, str(SUPPORT / "serve.py"), "ext_tools", "ext_handlers"]
+    process = subprocess.Popen(args, env={**os.environ, **env})
+    steps: list[float] = []
+
+    async def progressed(progress: float, total: float | None, message: str | None) -> None:
+        steps.append(progress)
+
+    async def scenario(c: Client) -> list[Any]:
+        await c.set_logging_level("error")
+        return [
+            await _call(c, "log", progress_callback=progressed),
+            await _call(c, "progress", progress_callback=progressed),
+            await c.get_prompt("greet", {"name": "Bia"}),
+        ]
+
+    seen = Seen()
+
+    async def run() -> list[Any]:
+        url = f"http://127.0.0.1:{port}/mcp"
+        async with Client(url, mode="legacy", logging_callback=seen.log) as client:
+            return await scenario(client)
+
+    try:
+        _wait_for(port)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            logged, progress, greeting = anyio.run(run)
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    assert _envelope(pkg, logged)["ok"] and _envelope(pkg, progress)["ok"]
+    assert [m.level for m in seen.logs] == ["error"]
+    assert steps == [1, 2, 3]
+    assert greeting.messages[0].content.text == "Hello Bia, hi"

@@ -217,7 +217,7 @@ def build_server(
             on_unsubscribe_resource=extensions.unsubscribe if has_resources else None,
             on_list_prompts=extensions.list_prompts if prompts else None,
             on_get_prompt=extensions.get_prompt if prompts else None,
-            on_completion=extensions.completion if complete else None,
+            on_completion=extensions.completion if complete is not None else None,
         )
     versions = {n: s.version for n, s in specs.items()}
     register(built, Served(name, version, versions, registry))
