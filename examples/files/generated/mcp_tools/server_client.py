@@ -9,6 +9,7 @@ TOOL_ERROR that is not retryable (decision 0094)."""
 
 from __future__ import annotations
 
+import re
 import warnings
 import weakref
 from collections.abc import Mapping, Sequence
@@ -17,11 +18,18 @@ from typing import Any, Literal, get_args
 
 from mcp import types
 from mcp.server.context import ServerRequestContext
+from mcp.shared.exceptions import MCPDeprecationWarning
 
 LogLevel = Literal[
     "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"
 ]
 _LEVELS: tuple[str, ...] = get_args(LogLevel)
+# Logging and sampling are deprecated at 2026-07-28 but still served: their warnings,
+# raised here, would only reach a handler's logs. A filter, not catch_warnings, which
+# is not safe around an await (other tasks run meanwhile).
+warnings.filterwarnings(
+    "ignore", category=MCPDeprecationWarning, module=re.escape(__name__)
+)
 
 
 class ClientRequestUnavailable(Exception):
@@ -64,6 +72,8 @@ class LogLevels:
         self._levels[id(key)] = (weakref.ref(key, self._forget(id(key))), level)
 
     def _forget(self, key: int) -> Any:
+        # Called when the connection's parameters are collected: a closed connection
+        # leaves nothing behind, and a new object reusing the id is not mistaken for it.
         return lambda _: self._levels.pop(key, None)
 
     def allows(self, ctx: ServerRequestContext[Any, Any], level: str) -> bool:
@@ -88,12 +98,9 @@ class ClientChannel:
             raise ValueError(f"unknown log level {level!r}")
         if not self._levels.allows(self._ctx, level):
             return
-        session = self._ctx.session
-        with warnings.catch_warnings():  # deprecated at 2026-07-28, still served
-            warnings.simplefilter("ignore")
-            await session.send_log_message(
-                level, data, logger, related_request_id=self._ctx.request_id
-            )
+        await self._ctx.session.send_log_message(
+            level, data, logger, related_request_id=self._ctx.request_id
+        )
 
     async def progress(
         self, progress: float, total: float | None, message: str | None
@@ -127,15 +134,13 @@ class ClientChannel:
             )
             for role, text in turns
         ]
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            result = await self._ctx.session.create_message(
-                wire,
-                max_tokens=max_tokens,
-                system_prompt=system_prompt,
-                temperature=temperature,
-                related_request_id=self._ctx.request_id,
-            )
+        result = await self._ctx.session.create_message(
+            wire,
+            max_tokens=max_tokens,
+            system_prompt=system_prompt,
+            temperature=temperature,
+            related_request_id=self._ctx.request_id,
+        )
         content = result.content
         text = content.text if isinstance(content, types.TextContent) else None
         return Sampled(text, result.model, result.role, result.stop_reason)
