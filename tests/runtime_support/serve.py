@@ -8,7 +8,8 @@ a bearer token) shape the HTTP server. RUNTIME_TEST_METRICS=1 turns metrics on;
 RUNTIME_TEST_AUDIT names a file each audit record is appended to (one JSON line), and
 RUNTIME_TEST_AUDIT_FAILS=1 makes the hook raise after writing it; RUNTIME_TEST_OBSERVE names
 a file each metrics observation is appended to (the stdio servers' hook); RUNTIME_TEST_STATE_DB
-names a shared request_state store (FileStore)."""
+names a shared request_state store (FileStore). A handlers module's `server_extras()`,
+if any, gives build_server more keyword arguments (resources, prompts, ...)."""
 
 from __future__ import annotations
 
@@ -57,7 +58,10 @@ def main() -> None:
     tools = importlib.import_module(package).ALL_TOOLS
     runtime = importlib.import_module(f"{package}.server_runtime")
     listing = resources.files(package).joinpath("tools.json").read_text("utf-8")
-    handlers = importlib.import_module(handlers_module).Handlers()
+    module = importlib.import_module(handlers_module)
+    handlers = module.Handlers()
+    # What the handlers' module serves beside its tools (resources, prompts, ...).
+    extras = getattr(module, "server_extras", dict)()
     # A store several test processes share (the signing key: TOOLC_REQUEST_STATE_KEY).
     shared = os.environ.get("RUNTIME_TEST_STATE_DB")
     built = runtime.build_server(
@@ -73,6 +77,7 @@ def main() -> None:
         if (audit := os.environ.get("RUNTIME_TEST_AUDIT"))
         else None,
         request_state_store=runtime.FileStore(shared) if shared else None,
+        **extras,
     )
     port = os.environ.get("RUNTIME_TEST_HTTP_PORT")
     if port:

@@ -180,7 +180,7 @@ def build_server(
     calls.hooks = CallHooks(tuple(observers), audit)
     extensions = Extensions(resources, resource_templates, prompts, complete)
     calls.levels = extensions.levels
-    has_resources = extensions.serves_resources
+    has_res = extensions.serves_resources
     listing = types.ListToolsResult(
         tools=[types.Tool.model_validate(d) for d in served]
     )
@@ -195,6 +195,7 @@ def build_server(
             tools=[t for t in listing.tools if proxies.serves(t.name)]
         )
 
+    call_tool = routed(proxies, calls.call_tool) if proxied else calls.call_tool
     with warnings.catch_warnings():  # logging/setLevel: deprecated at 2026-07-28
         warnings.simplefilter("ignore", MCPDeprecationWarning)
         built = Server(
@@ -203,19 +204,17 @@ def build_server(
             instructions=instructions,
             get_tool_input_schema=input_schemas.get,
             on_list_tools=list_tools,
-            on_call_tool=routed(proxies, calls.call_tool)
-            if proxied
-            else calls.call_tool,
+            on_call_tool=call_tool,
             lifespan=proxies.lifespan,  # opens the origins, if any
             on_set_logging_level=extensions.set_level,
-            on_list_resources=extensions.list_resources if has_resources else None,
-            on_list_resource_templates=extensions.list_templates
-            if has_resources
-            else None,
-            on_read_resource=extensions.read_resource if has_resources else None,
+            on_list_resources=extensions.list_resources if has_res else None,
+            on_list_resource_templates=extensions.list_templates if has_res else None,
+            on_read_resource=extensions.read_resource if has_res else None,
+            on_subscribe_resource=extensions.subscribe if has_res else None,
+            on_unsubscribe_resource=extensions.unsubscribe if has_res else None,
             on_list_prompts=extensions.list_prompts if prompts else None,
             on_get_prompt=extensions.get_prompt if prompts else None,
-            on_completion=extensions.completion if complete else None,
+            on_completion=extensions.completion if complete is not None else None,
         )
     versions = {n: s.version for n, s in specs.items()}
     register(built, Served(name, version, versions, registry))

@@ -18,13 +18,14 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from .server_ceilings import ceiling_of
 from .server_client import ClientChannel, ClientRequestUnavailable, LogLevels
-from .server_confirmation import RequestStates, ask, binding, message, visible
+from .server_confirm_step import confirm
+from .server_confirmation import RequestStates
 from .server_content import DeclaredContent
 from .server_deadline import HandlerTimeout, within
 from .server_hooks import CallHooks
 from .server_items import BadReturn
 from .server_keys import items_argument, received_keys
-from .server_metrics import mark_confirmed, start_call, waiting_for_user
+from .server_metrics import mark_confirmed, start_call
 from .server_outputs import FormatCheck
 from .server_sealing import (
     Sealed,
@@ -226,7 +227,10 @@ class ToolCalls:
                 return seal_error(spec, unresolved(spec.name, exc))
         confirmed = False
         if spec.require_confirmation:
-            asked = await self._confirm(tool, ctx, params, args, decision)
+            wire = _wire_args(args)
+            asked = await confirm(
+                spec, tool.labels, ctx, params, self.states, wire, decision
+            )
             if asked is not None:
                 return asked
             confirmed = mark_confirmed()
@@ -293,53 +297,3 @@ class ToolCalls:
             return tool.resolve(decided["resolved_arguments"]), data
         except ValidationError as exc:
             return seal_error(spec, unresolved(spec.name, exc))
-
-    async def _confirm(
-        self,
-        tool: ServedTool,
-        ctx: ServerRequestContext[Any, Any],
-        params: types.CallToolRequestParams,
-        args: BaseModel,
-        decision: Mapping[str, Any] | None,
-    ) -> Sealed | types.InputRequiredResult | None:
-        spec = tool.spec
-        wire = _wire_args(args)
-        decided = (decision or {}).get("transaction_decision") or {}
-        worded = decided.get("confirmation_message")
-        # The validator's wording is the server's own, but it may repeat what the user
-        # said: its control and bidi characters are escaped too, its length bounded.
-        text = visible(worded) if worded else message(spec.title, tool.labels, wire)
-        try:
-            with waiting_for_user():
-                answer = await ask(
-                    ctx,
-                    params,
-                    self.states,
-                    binding(spec.name, params.arguments or {}),
-                    binding(spec.name, wire),
-                    text,
-                )
-        except MCPError:
-            raise  # a refused request_state: a protocol error, not an answer
-        except Exception:
-            logger.warning("%s: elicitation failed", spec.name, exc_info=True)
-            answer = "unavailable"
-        if isinstance(answer, types.InputRequiredResult):
-            return answer
-        if answer == "declined":
-            return seal_error(
-                spec,
-                framework_error(
-                    "CONFIRMATION_DECLINED", f"The user did not confirm {spec.name}."
-                ),
-            )
-        if answer == "unavailable":
-            return seal_error(
-                spec,
-                framework_error(
-                    "CONFIRMATION_UNAVAILABLE",
-                    f"{spec.name} needs the user's confirmation, and this client "
-                    "cannot ask for it.",
-                ),
-            )
-        return None

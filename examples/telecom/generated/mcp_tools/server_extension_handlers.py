@@ -90,7 +90,7 @@ class Extensions:
     async def set_level(
         self, ctx: Context, params: types.SetLevelRequestParams
     ) -> types.EmptyResult:
-        self.levels.set(ctx.session, params.level)
+        self.levels.set(ctx, params.level)
         return types.EmptyResult()
 
     async def list_resources(
@@ -139,6 +139,18 @@ class Extensions:
         if found is None:
             raise MCPError(_RESOURCE_NOT_FOUND, f"Resource not found: {uri}")
         return types.ReadResourceResult(contents=[_contents(found)])
+
+    async def subscribe(
+        self, ctx: Context, params: types.SubscribeRequestParams
+    ) -> types.EmptyResult:
+        # Accepted, never notified: the resources given here do not change, so there
+        # is no resources/updated to send (decision 0093).
+        return types.EmptyResult()
+
+    async def unsubscribe(
+        self, ctx: Context, params: types.UnsubscribeRequestParams
+    ) -> types.EmptyResult:
+        return types.EmptyResult()
 
     async def list_prompts(
         self, ctx: Context, params: types.PaginatedRequestParams | None
