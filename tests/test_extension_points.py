@@ -107,6 +107,9 @@ def test_resources_prompts_and_completions(pkg: Path, mode: str) -> None:
         with pytest.raises(MCPError) as unknown:
             await c.read_resource("res://nothing")
         out["unknown"] = unknown.value.error.code
+        with pytest.raises(MCPError) as broken:
+            await c.read_resource("res://broken/1")
+        out["broken"] = broken.value.error
         out["prompts"] = await c.list_prompts()
         out["simple"] = await c.get_prompt("simple")
         out["greet"] = await c.get_prompt("greet", {"name": "Ana"})
@@ -130,7 +133,8 @@ def test_resources_prompts_and_completions(pkg: Path, mode: str) -> None:
     if mode == "legacy":
         assert caps.resources.subscribe and caps.logging is not None
     assert [r.uri for r in out["resources"].resources] == ["res://readme", "res://logo"]
-    assert out["templates"].resource_templates[0].uri_template == "res://items/{id}"
+    templates = [t.uri_template for t in out["templates"].resource_templates]
+    assert templates == ["res://items/{id}", "res://broken/{id}"]
     (text,) = out["text"].contents
     assert isinstance(text, types.TextResourceContents) and text.text == "read me"
     assert text.mime_type == "text/plain"
@@ -140,6 +144,8 @@ def test_resources_prompts_and_completions(pkg: Path, mode: str) -> None:
     (item,) = out["item"].contents
     assert str(item.uri) == "res://items/123" and item.text == "item 123"
     assert out["unknown"] == -32002
+    assert out["broken"].code == types.INTERNAL_ERROR  # the reader's failure, not its text
+    assert "errorId" in out["broken"].message and "secret" not in out["broken"].message
     listed = {p.name: p for p in out["prompts"].prompts}
     assert sorted(listed) == ["greet", "rich", "simple"]
     assert [(a.name, a.required) for a in listed["greet"].arguments or []] == [

@@ -1,5 +1,5 @@
 """Handlers of tests/runtime_support/ext and what serve.py gives create_server beside
-them (`server_extras`): resources (text, binary, a template), prompts (simple, with
+them (`server_extras`): resources (text, binary, templates, one whose reader fails), prompts (simple, with
 arguments, with an image and an embedded resource) and a completion handler."""
 
 from __future__ import annotations
@@ -58,6 +58,10 @@ async def _item(uri: str, variables: Mapping[str, str]) -> Resource:
     return Resource(uri, f"item {variables['id']}", text=f"item {variables['id']}")
 
 
+async def _broken(uri: str, variables: Mapping[str, str]) -> Resource:
+    raise RuntimeError("reader exploded: secret-token")
+
+
 async def _simple(arguments: Mapping[str, str]) -> list[PromptMessage]:
     return [PromptMessage("user", "A simple prompt.")]
 
@@ -88,7 +92,10 @@ def server_extras() -> dict[str, Any]:
             Resource("res://readme", "readme", text="read me", mime_type="text/plain"),
             Resource("res://logo", "logo", blob=PNG, mime_type="image/png"),
         ],
-        "resource_templates": [ResourceTemplate("res://items/{id}", "item", read=_item)],
+        "resource_templates": [
+            ResourceTemplate("res://items/{id}", "item", read=_item),
+            ResourceTemplate("res://broken/{id}", "broken", read=_broken),
+        ],
         "prompts": [
             Prompt("simple", _simple, description="No arguments."),
             Prompt(

@@ -7,9 +7,10 @@ those capabilities."""
 from __future__ import annotations
 
 import base64
+import logging
 import re
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Awaitable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from mcp import types
 from mcp.server.context import ServerRequestContext
@@ -25,10 +26,28 @@ from .server_extensions import (
     Resource,
     ResourceTemplate,
 )
+from .server_sealing import new_error_id
 
+logger = logging.getLogger(__name__)
 Context = ServerRequestContext[Any, Any]
+T = TypeVar("T")
 _MAX_COMPLETIONS = 100  # the protocol's limit per answer
 _RESOURCE_NOT_FOUND = -32002  # the spec's code for an unknown resource URI
+
+
+async def _guarded(what: str, answer: Awaitable[T]) -> T:
+    """`answer` from the server's own code (a reader, a renderer, the completer); its
+    failure reaches the client as a JSON-RPC internal error naming an errorId, the
+    particulars only in the server's log (an exception's text could hold secrets)."""
+    try:
+        return await answer
+    except MCPError:
+        raise
+    except Exception as exc:
+        error_id = new_error_id()
+        logger.exception("%s failed (errorId %s)", what, error_id)
+        text = f"{what} failed; report errorId {error_id}."
+        raise MCPError(types.INTERNAL_ERROR, text) from exc
 
 
 def _matcher(template: str) -> re.Pattern[str]:
@@ -134,7 +153,9 @@ class Extensions:
             for template, matcher in self.templates:
                 matched = matcher.match(uri)
                 if matched:
-                    found = await template.read(uri, matched.groupdict())
+                    found = await _guarded(
+                        f"Reading {uri}", template.read(uri, matched.groupdict())
+                    )
                     break
         if found is None:
             raise MCPError(_RESOURCE_NOT_FOUND, f"Resource not found: {uri}")
@@ -188,7 +209,7 @@ class Extensions:
                 types.INVALID_PARAMS,
                 f"Prompt {prompt.name} needs the arguments: {', '.join(lacking)}",
             )
-        messages = await prompt.render(given)
+        messages = await _guarded(f"Prompt {prompt.name}", prompt.render(given))
         return types.GetPromptResult(
             description=prompt.description,
             messages=[
@@ -207,9 +228,11 @@ class Extensions:
             else CompletionRef("resource", ref.uri)
         )
         chosen = params.context.arguments if params.context else None
+        argument = params.argument
         values = list(
-            await self.complete(
-                target, params.argument.name, params.argument.value, chosen or {}
+            await _guarded(
+                "Completion",
+                self.complete(target, argument.name, argument.value, chosen or {}),
             )
         )
         return types.CompleteResult(
