@@ -148,7 +148,7 @@ def build_server(
     if metrics:
         recorder, registry = prometheus_observer()
         observers.append(recorder)
-    calls.hooks = CallHooks(tuple(observers), audit)
+    calls.hooks = proxies.hooks = CallHooks(tuple(observers), audit)
     listing = types.ListToolsResult(
         tools=[types.Tool.model_validate(d) for d in served]
     )
