@@ -181,3 +181,59 @@ def test_toolc_docs_and_the_docs_out_setting(config: Path) -> None:
     assert "-stale\n" in checked.stdout and "a/reference/llms.txt" not in checked.stdout
     inside = run_toolc("build", ".", "--docs-out", "generated/mcp_tools/docs", cwd=config)
     assert inside.returncode == 2 and "must not hold one another" in inside.stderr
+
+
+CEILINGS = """tools:
+  lookup:
+    version: 1.0.0
+    title: Lookup
+    description: Looks a thing up by its name.
+    mcp_server: shop
+    tool_type: query
+    requires: [name]
+    args_schema:
+      name: {type: string, description: The thing's name.}
+  browse:
+    version: 1.0.0
+    title: Browse
+    description: Lists the things there are.
+    mcp_server: shop
+    tool_type: query
+    response_ceiling_bytes: 40000
+  echo:
+    version: 1.0.0
+    title: Echo
+    description: Echoes the message back, from the origin server.
+    mcp_server: relay
+    tool_type: query
+    args_schema:
+      message: {type: string, description: What to echo.}
+    proxy: {tool: echo, command: [origin-server, stdio]}
+servers:
+  shop: {response_ceiling_bytes: 20000}
+"""
+
+
+def test_ceilings_budgets_and_proxied_servers_are_stated(tmp_path: Path) -> None:
+    (tmp_path / "tools.yaml").write_text(CEILINGS)
+    files = _reference(tmp_path)
+    shop, relay = files["shop.md"].decode(), files["relay.md"].decode()
+    registry = verbs.compile_config(tmp_path, cwd=tmp_path).files["registry.py"].decode()
+    reserves = [int(n) for n in re.findall(r"response_reserve_bytes=(\d+)", registry)]
+    assert len(reserves) == 2  # browse, lookup: the budget the handler sees
+    assert "Default response ceiling: 20000 bytes" in shop
+    assert (
+        f"Response ceiling: 40000 bytes of the answer's text, envelope included; data budget {40000 - reserves[0]} bytes"
+        in shop
+    )
+    assert (
+        f"Response ceiling: 20000 bytes of the answer's text, envelope included (the server's default); data budget {20000 - reserves[1]} bytes"
+        in shop
+    )
+    assert "all proxied" in relay and "Every tool answers with one envelope" not in relay
+    assert "Response ceiling" not in relay and "Default response ceiling" not in relay
+    index = files["llms.txt"].decode()
+    assert "Every answer but those of 1 proxied tool(s) is one envelope" in index
+    assert (
+        "`echo` 1.0.0. Echoes the message back, from the origin server. Proxied to `echo`" in index
+    )

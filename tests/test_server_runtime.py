@@ -104,8 +104,10 @@ def status(data: dict[str, Any]) -> tuple[str, bool, int, int, int]:
 
 def test_runtime_modules_import_only_stdlib_pydantic_and_mcp() -> None:
     # starlette: the SDK's own HTTP stack (mcp depends on it), for /healthz and /metrics;
-    # prometheus_client: imported only when metrics are on (server_metrics).
+    # prometheus_client: imported only when metrics are on (server_metrics);
+    # opentelemetry: imported only when otel_observer is called (server_otel, decision 0103).
     allowed = {"pydantic", "mcp", "anyio", "uvicorn", "starlette", "prometheus_client"}
+    allowed.add("opentelemetry")
     for path in sorted(RUNTIME.glob("server_*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):

@@ -15,6 +15,8 @@ from typing import Any
 import anyio
 import pytest
 from mcp import Client, StdioServerParameters, types
+from mcp.client.session import ClientSession
+from mcp.client.stdio import stdio_client
 from toolc.serve.mock_values import example_value
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "runtime_support"))
@@ -325,3 +327,96 @@ def test_main_never_guesses_among_several_servers(tmp_path: Path) -> None:
         cwd=tmp_path, capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert chosen.returncode == 2 and "invalid choice: 'x'" in chosen.stderr
+
+
+MOCK_GATEWAY = """tools:
+  weather:
+    version: 1.0.0
+    description: The weather, from an origin that does not exist on this machine.
+    mcp_server: gateway
+    tool_type: query
+    requires: [location]
+    args_schema:
+      location: {type: string, enum: [New York, Chicago]}
+    returns:
+      type: object
+      required: [temperature, conditions]
+      additionalProperties: false
+      properties:
+        temperature: {type: number}
+        conditions: {type: string, minLength: 3}
+    proxy: {tool: get-weather, command: [toolc-test-no-such-origin, stdio]}
+  echo:
+    version: 1.0.0
+    description: Echoes the message, from an origin that lists no outputSchema.
+    mcp_server: gateway
+    tool_type: query
+    args_schema:
+      message: {type: string}
+    proxy: {tool: echo, url: "http://127.0.0.1:9/mcp"}
+  impossible:
+    version: 1.0.0
+    description: A result no value satisfies.
+    mcp_server: gateway
+    tool_type: query
+    returns:
+      type: object
+      required: [a]
+      properties:
+        a: {allOf: [{type: string}, {type: integer}]}
+    proxy: {tool: impossible, command: [toolc-test-no-such-origin, stdio]}
+  greet:
+    version: 1.0.0
+    description: Greets a person by name.
+    mcp_server: gateway
+    tool_type: query
+    returns:
+      type: object
+      properties:
+        greeting: {type: string}
+"""
+
+
+def test_mock_answers_proxied_tools_without_their_origin(tmp_path: Path) -> None:
+    """A mock gateway never reaches a real origin (none of these exists): each proxied tool
+    answers a value valid against its origin's outputSchema, not enveloped; one that no value
+    satisfies is left out with a warning."""
+    from jsonschema import Draft202012Validator
+
+    (tmp_path / "tools.yaml").write_text(MOCK_GATEWAY)
+    stderr = tmp_path / "stderr.txt"
+
+    async def script(client: ClientSession) -> Any:
+        listed = {t.name: t for t in (await client.list_tools()).tools}
+        weather = await client.call_tool("weather", {"location": "Chicago"})
+        echo = await client.call_tool("echo", {"message": "hi"})
+        refused = await client.call_tool("weather", {"location": "Paris"})
+        greet = await client.call_tool("greet", {})
+        return listed, weather, echo, refused, greet
+
+    with stderr.open("w") as errors:
+        command = [str(BIN / "toolc"), "serve", str(tmp_path), "--mock"]
+        listed, weather, echo, refused, greet = _session_with_stderr(command, script, errors)
+    assert sorted(listed) == ["echo", "greet", "weather"]
+    assert "proxied tool 'impossible' is left out" in stderr.read_text()
+    schema = listed["weather"].output_schema
+    assert not weather.is_error and "ok" not in weather.structured_content  # not enveloped
+    Draft202012Validator(schema).validate(weather.structured_content)
+    assert json.loads(weather.content[0].text) == weather.structured_content
+    assert not echo.is_error and echo.structured_content is None
+    assert echo.content[0].text == "Mock answer of echo."
+    assert refused.is_error and "Invalid arguments for weather" in refused.content[0].text
+    assert greet.structured_content["ok"] is True  # an own tool keeps its envelope
+
+
+def _session_with_stderr(command: list[str], script: Any, errors: Any) -> Any:
+    async def main() -> Any:
+        params = StdioServerParameters(command=command[0], args=command[1:])
+        async with (
+            stdio_client(params, errlog=errors) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            return await script(session)
+
+    return anyio.run(main)

@@ -20,6 +20,7 @@ from toolc.diagnostics import Diagnostic, Note, Span, diag, sort_key
 from toolc.evolution.guard import Policy, policy_of
 from toolc.memory import release_free_memory
 from toolc.model import Project, SourceSpans, ToolDecl
+from toolc.model.ceilings import server_defaults
 from toolc.model.facts import ToolFacts, facts_of
 from toolc.model.project import lower
 from toolc.model.salvage import salvage
@@ -64,6 +65,7 @@ class Compilation:
     policy: Policy | None = None  # bump policy and accepted breaks, for the guard
     units: Units | None = None
     project: Project | None = None  # the typed model, when the compile stopped before emitting
+    server_ceilings: dict[str, int] = field(default_factory=dict)  # for the reference docs
 
     @property
     def has_errors(self) -> bool:
@@ -92,6 +94,7 @@ def compile(inputs: Inputs, *, emit: bool = True) -> Compilation:
 
     shared = shared_inputs(project)
     decls = dict(project.tools)
+    defaults = server_defaults(decls)
     # The span trees served the checks, which are done, and the typed model goes tool by tool
     # as each is emitted: both lower the build's peak (measured at 5,000 tools: 614 to 580 MB
     # for the spans; holding every model to the end was a third of the peak).
@@ -103,7 +106,10 @@ def compile(inputs: Inputs, *, emit: bool = True) -> Compilation:
     except NameClash as clash:
         diagnostics = sorted([*diagnostics, clash_diagnostic(clash, tools)], key=sort_key)
         return Compilation(diagnostics, sources)
-    return Compilation(diagnostics, sources, package, tools, policy, Units(outputs, shared, facts))
+    units = Units(outputs, shared, facts)
+    return Compilation(
+        diagnostics, sources, package, tools, policy, units, server_ceilings=defaults
+    )
 
 
 def analyze(files: list[LoadedFile]) -> tuple[list[Diagnostic], Project | None]:

@@ -1,5 +1,7 @@
-"""An origin MCP server (a real process, on the SDK's low-level Server) whose one tool
-answers outside the outputSchema it lists: what a gateway must not pass on."""
+"""An origin MCP server (a real process, on the SDK's low-level Server) whose `count`
+answers outside the outputSchema it lists: what a gateway must not pass on; `refuse`
+answers its own error and `stall` never answers in time (the outcomes of a forwarded
+call, tests/test_proxy_hooks.py)."""
 
 from __future__ import annotations
 
@@ -21,12 +23,20 @@ COUNT = types.Tool(
     },
 )
 
+REFUSE = types.Tool(name="refuse", description="Refuses.", input_schema=COUNT.input_schema)
+STALL = types.Tool(name="stall", description="Stalls.", input_schema=COUNT.input_schema)
+
 
 async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
-    return types.ListToolsResult(tools=[COUNT])
+    return types.ListToolsResult(tools=[COUNT, REFUSE, STALL])
 
 
 async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+    if params.name == "refuse":
+        text = types.TextContent(type="text", text="No such thing.")
+        return types.CallToolResult(content=[text], is_error=True)
+    if params.name == "stall":
+        await anyio.sleep(30)
     return types.CallToolResult(
         content=[types.TextContent(type="text", text='{"n": "many"}')],
         structured_content={"n": "many"},

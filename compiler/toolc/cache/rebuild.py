@@ -23,6 +23,7 @@ from toolc.emit.package import (
 )
 from toolc.evolution.guard import policy_of
 from toolc.model import Project
+from toolc.model.ceilings import server_defaults
 from toolc.model.facts import facts_of, validator_of
 from toolc.pipeline import Compilation, Declared, Units, analyze, declarations
 from toolc.source import LoadedFile
@@ -100,6 +101,7 @@ class Reuse:
             self._declared(),
             policy_of(self.project),
             Units(outputs, shared, facts),
+            server_ceilings=server_defaults(self.project.tools),
         )
 
     def _declared(self) -> dict[str, Declared]:

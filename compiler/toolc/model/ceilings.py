@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from toolc.contract.reserve import refusal_bytes, reserve_bytes
 from toolc.model.project import ToolDecl
 
@@ -19,3 +21,13 @@ def smallest_ceiling(tool: ToolDecl, ceiling: int) -> int:
     """The least ceiling that leaves the data a byte and can carry the refusal itself."""
     reserve = reserve_of(tool, ceiling)
     return max(reserve + 1, refusal_bytes(tool.name, tool.decl.version, ceiling))
+
+
+def server_defaults(tools: Mapping[str, ToolDecl]) -> dict[str, int]:
+    """Each server's default ceiling (`servers.<name>.response_ceiling_bytes`), as its
+    tools that set none inherit it: what the reference docs state beside each tool's."""
+    return {
+        tool.decl.mcp_server: tool.ceiling
+        for tool in tools.values()
+        if tool.ceiling is not None and tool.decl.response_ceiling_bytes is None
+    }

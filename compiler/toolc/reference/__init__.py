@@ -13,7 +13,10 @@ __all__ = ["LLMS", "LLMS_FULL", "docs_files"]
 
 
 def docs_files(
-    package_files: Mapping[str, bytes], served_by: Mapping[str, str]
+    package_files: Mapping[str, bytes],
+    served_by: Mapping[str, str],
+    defaults: Mapping[str, int] | None = None,
 ) -> dict[str, bytes]:
-    """The reference of the servers in `served_by` (enabled tool → its mcp_server)."""
-    return reference_files(servers(package_files, served_by))
+    """The reference of the servers in `served_by` (enabled tool → its mcp_server);
+    `defaults`: each server's default response ceiling."""
+    return reference_files(servers(package_files, served_by, defaults))

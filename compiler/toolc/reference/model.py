@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolc.contract.framework import FRAMEWORK_ERRORS
+from toolc.contract.reserve import reserve_bytes
 from toolc.reference.schema_text import Field, example_of, fields, literal, type_text
 
 
@@ -57,24 +58,35 @@ class ToolDoc:
     content: tuple[tuple[str, str], ...]  # declared content kind → its media types, in order
     example: str  # example arguments as pretty JSON, or "" when the schemas offer none
     proxied: str = ""  # the origin tool of a proxied tool (decision 0084), or ""
+    ceiling: int | None = None  # its response ceiling in bytes, envelope included
+    budget: int | None = None  # the ceiling less the envelope's reserve: the data's bytes
 
 
 @dataclass(frozen=True, slots=True)
 class ServerDoc:
     name: str
     tools: tuple[ToolDoc, ...]  # by name
+    default_ceiling: int | None = None  # `servers.<name>.response_ceiling_bytes`
 
 
-def servers(files: Mapping[str, bytes], served_by: Mapping[str, str]) -> tuple[ServerDoc, ...]:
+def servers(
+    files: Mapping[str, bytes],
+    served_by: Mapping[str, str],
+    defaults: Mapping[str, int] | None = None,
+) -> tuple[ServerDoc, ...]:
     """The reference of each mcp_server that serves a tool, by name: `files` are the package's
-    (`tools.json`, `contracts/*.json`), `served_by` each enabled tool's server."""
+    (`tools.json`, `contracts/*.json`), `served_by` each enabled tool's server, `defaults`
+    each server's default response ceiling (not published: the config's)."""
     listed = json.loads(files["tools.json"])["tools"]
     by_server: dict[str, list[ToolDoc]] = {}
     for published in sorted(listed, key=lambda d: d["name"]):
         name = published["name"]
         contract = json.loads(files[f"contracts/{name}.json"])
         by_server.setdefault(served_by[name], []).append(_tool(published, contract))
-    return tuple(ServerDoc(name, tuple(by_server[name])) for name in sorted(by_server))
+    found = defaults or {}
+    return tuple(
+        ServerDoc(name, tuple(by_server[name]), found.get(name)) for name in sorted(by_server)
+    )
 
 
 def _tool(published: dict[str, Any], contract: dict[str, Any]) -> ToolDoc:
@@ -85,6 +97,7 @@ def _tool(published: dict[str, Any], contract: dict[str, Any]) -> ToolDoc:
     proxied = str(contract.get("proxied", {}).get("tool", ""))
     if proxied:  # no envelope: the outputSchema is the origin's structured content
         data = {k: v for k, v in output.items() if k != "$defs"}
+    ceiling = contract.get("response_ceiling_bytes")
     hints = tuple(
         (key, literal(value))
         for key, value in published.get("annotations", {}).items()
@@ -107,7 +120,21 @@ def _tool(published: dict[str, Any], contract: dict[str, Any]) -> ToolDoc:
         ),
         example=_example(inputs, defs),
         proxied=proxied,
+        ceiling=ceiling,
+        budget=None
+        if ceiling is None
+        else max(0, ceiling - _reserve(published, contract, ceiling)),
     )
+
+
+def _reserve(published: dict[str, Any], contract: dict[str, Any], ceiling: int) -> int:
+    """The envelope's worst case around the data, as the build gives the handler."""
+    errors = {
+        code: (bool(spec.get("retryable")), spec.get("hint"))
+        for code, spec in sorted(contract.get("errors", {}).items())
+    }
+    multi = contract.get("multi_item") is not None
+    return reserve_bytes(published["name"], published["_meta"]["version"], multi, errors, ceiling)
 
 
 def _arguments(inputs: dict[str, Any]) -> tuple[Argument, ...]:

@@ -68,10 +68,26 @@ def title_of(servers: tuple[ServerDoc, ...]) -> str:
 
 def summary_of(servers: tuple[ServerDoc, ...]) -> str:
     tools = sum(len(s.tools) for s in servers)
+    proxied = sum(1 for s in servers for t in s.tools if t.proxied)
+    if proxied and proxied == tools:  # a gateway of proxied tools only: no envelope anywhere
+        return (
+            f"{tools} tool(s) on {len(servers)} MCP server(s), all proxied: each answers with "
+            "its origin server's result unchanged (no envelope), its fields at the root of "
+            "`structuredContent`, a failure as `isError: true` with a text block."
+        )
+    every = (
+        "Every answer" if not proxied else f"Every answer but those of {proxied} proxied tool(s)"
+    )
+    tail = (
+        ""
+        if not proxied
+        else " A proxied tool answers with its origin server's result unchanged (no envelope): "
+        "its fields at the root of `structuredContent`, a failure as `isError: true`."
+    )
     return (
-        f"{tools} tool(s) on {len(servers)} MCP server(s). Every answer is one envelope, "
+        f"{tools} tool(s) on {len(servers)} MCP server(s). {every} is one envelope, "
         '`{"ok", "data" | "error", "meta"}`: a tool\'s result fields are read under `data`, '
-        "a failure's code under `error.code`."
+        f"a failure's code under `error.code`.{tail}"
     )
 
 
@@ -79,7 +95,8 @@ def reference_files(servers: tuple[ServerDoc, ...]) -> dict[str, bytes]:
     """{file name: bytes} of the whole reference."""
     pages = {s.name: _render("server.md.j2", server=s, level=1) for s in servers}
     head = {"title": title_of(servers), "summary": summary_of(servers)}
-    index = _render("llms.txt.j2", servers=servers, **head)
+    proxied = any(t.proxied for s in servers for t in s.tools)
+    index = _render("llms.txt.j2", servers=servers, proxied=proxied, **head)
     full_pages = [_render("server.md.j2", server=s, level=2) for s in servers]
     full = _tidy("\n\n".join([f"# {head['title']}\n\n> {head['summary']}", *full_pages]))
     files = {f"{name}.md": page.encode() for name, page in pages.items()}

@@ -1,12 +1,14 @@
-"""What happens to every sealed answer before it leaves: the response ceiling, then one
+"""What happens to every answer before it leaves: the response ceiling, then one
 metrics observation and one audit record (decisions 0078-0080). Kept out of the call
-path (server_calls) so that path only says where the answer is final."""
+paths (server_calls, server_proxy) so they only say where the answer is final; a
+proxied tool's answer, not an envelope, comes with its outcome code (decision 0102)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from .server_audit import AuditHook, audit, record_of
+from .server_audit import AuditHook, AuditRecord, audit, record_of
 from .server_ceilings import Ceiling, enforce
 from .server_metrics import CallWatch, Observation, Observer, notify, outcome_code
 from .server_sealing import Sealed
@@ -36,3 +38,21 @@ class CallHooks:
             notify(self.observers, seen)
         await audit(self.audit, record_of(sealed.envelope, watch.confirmed, request_id))
         return sealed
+
+    async def forwarded(
+        self,
+        spec: SpecLike,
+        code: str,
+        error_id: str | None,
+        data: Any,
+        watch: CallWatch,
+        request_id: str | int | None,
+    ) -> None:
+        """A proxied tool's answer (the origin's, not an envelope), observed and
+        audited once: `code` is its outcome, `data` the origin's structuredContent."""
+        seen = Observation(spec.name, spec.version, code, watch.seconds(), False)
+        notify(self.observers, seen)
+        record = AuditRecord(
+            spec.name, spec.version, code, error_id, False, data, request_id
+        )
+        await audit(self.audit, record)

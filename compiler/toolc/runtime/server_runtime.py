@@ -176,7 +176,7 @@ def build_server(
     if metrics:
         recorder, registry = prometheus_observer()
         observers.append(recorder)
-    calls.hooks = CallHooks(tuple(observers), audit)
+    calls.hooks = proxies.hooks = CallHooks(tuple(observers), audit)
     extensions = Extensions(resources, resource_templates, prompts, complete)
     calls.levels = extensions.levels
     has_res = extensions.serves_resources

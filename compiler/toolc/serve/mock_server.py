@@ -15,11 +15,12 @@ import tempfile
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import SimpleNamespace
+from types import MappingProxyType, SimpleNamespace
 from typing import Any
 
 from toolc import workspace
 from toolc.serve.mock_content import mock_content
+from toolc.serve.mock_proxies import ORIGINS, mock_origins
 from toolc.serve.mock_values import example_value, folded, is_valid, mock_data
 from toolc.validate import ecma_regex
 
@@ -232,6 +233,10 @@ def serve(
     runtime = importlib.import_module(f"{package}.server_runtime")
     descriptors = json.loads(files["tools.json"])["tools"]
     handlers = mock_handlers(registry.ALL_TOOLS, warn, handler_forms(files), descriptors, runtime)
+    # create_server reads the package's ALL_TOOLS: its proxied tools now reach mock origins.
+    folder = Path(pkg.__file__).parent.parent / ORIGINS
+    tools = mock_origins(registry.ALL_TOOLS, descriptors, folder, warn)
+    vars(served)["ALL_TOOLS"] = MappingProxyType(tools)
     # Metrics off: toolc does not depend on prometheus_client, and a mock's timings mean nothing.
     app = served.create_server(handlers, server, metrics=False)
     del pkg

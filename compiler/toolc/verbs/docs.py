@@ -24,7 +24,7 @@ from toolc.workspace.drift import drift_diagnostics
 def reference(compilation: Compilation) -> dict[str, bytes]:
     """The docs of a compilation that emitted its package."""
     served = {name: d.server for name, d in compilation.tools.items() if d.enabled}
-    return docs_files(compilation.files, served)
+    return docs_files(compilation.files, served, compilation.server_ceilings)
 
 
 def docs_tree(compilation: Compilation, inputs: Inputs, docs_dir: Path) -> workspace.Tree:

@@ -23,7 +23,9 @@ from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
 from .server_calls import ServedTool, invalid_arguments
+from .server_hooks import CallHooks
 from .server_items import BadReturn
+from .server_metrics import start_call
 from .server_outputs import FormatCheck
 
 logger = logging.getLogger(__name__)
@@ -34,6 +36,12 @@ _PROSE = frozenset({"$schema", "description", "title", "examples", "$comment"})
 # How the SDK's client words a result that breaks the origin's listed outputSchema.
 _SDK_REFUSED = "Invalid structured content"
 _NAMED = frozenset({"properties", "patternProperties", "$defs", "definitions"})
+
+# A forwarded answer's outcome, the metric's error_type and the audit's outcome
+# (decision 0102): the envelope's spelling where the meaning is the envelope code's,
+# ORIGIN_UNAVAILABLE for an origin that failed or could not be reached.
+OK, TOOL_ERROR = "ok", "TOOL_ERROR"  # the two whose origin data is audited
+Forwarded = tuple[types.CallToolResult, str, str | None]  # answer, outcome, errorId
 
 
 class ProxyLike(Protocol):
@@ -113,6 +121,7 @@ class Proxies:
                 check = FormatCheck(data, output.get("$defs", {}))
                 self.tools[name].formats = check if check.needed else None
         self.sessions: dict[str, ClientSession] = {}  # by tool name
+        self.hooks = CallHooks()  # metrics, audit: build_server sets them
         self.served: set[str] = set()
 
     def __contains__(self, name: object) -> bool:
@@ -181,14 +190,26 @@ class Proxies:
             self.sessions[name] = session
             self.served.add(name)
 
-    async def call(self, params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def call(
+        self, params: types.CallToolRequestParams, request_id: str | int | None = None
+    ) -> types.CallToolResult:
+        """The call forwarded, then observed and audited once with its outcome."""
+        watch = start_call()
+        result, code, error_id = await self._forward(params)
+        data = result.structured_content if code in (OK, TOOL_ERROR) else None
+        spec = self.tools[params.name].spec
+        await self.hooks.forwarded(spec, code, error_id, data, watch, request_id)
+        return result
+
+    async def _forward(self, params: types.CallToolRequestParams) -> Forwarded:
         """Validate, forward, check the origin's answer against its outputSchema."""
         tool = self.tools[params.name]
         proxy = self._proxy(params.name)
         try:
             tool.parse(params.arguments or {})
         except ValidationError as exc:
-            return _failure(invalid_arguments(params.name, exc)["message"])
+            text = invalid_arguments(params.name, exc)["message"]
+            return _failure(text), "VALIDATION_ERROR", None
         error_id = uuid.uuid4().hex[:12]
         try:
             result = await self.sessions[params.name].call_tool(
@@ -203,32 +224,34 @@ class Proxies:
             logger.exception(
                 "%s: origin call failed [errorId %s]", params.name, error_id
             )
-            return _failure(
+            late = isinstance(exc, MCPError) and exc.code == types.REQUEST_TIMEOUT
+            text = (
                 f"The origin of {params.name} did not answer; "
                 f"report errorId {error_id}."
             )
-        if result.is_error:
-            return result  # the origin's own error, unchanged (outputSchema: successes)
+            code = "TOOL_TIMEOUT" if late else "ORIGIN_UNAVAILABLE"
+            return _failure(text), code, error_id
+        if result.is_error:  # the origin's own, unchanged (outputSchema: successes)
+            return result, TOOL_ERROR, None
         try:  # without an outputSchema (the origin declares none) nothing to check
             if "outputSchema" in self.descriptors[params.name]:
                 tool.check(result.structured_content)
         except BadReturn as exc:
             return self._mismatch(params.name, error_id, exc)
-        return result
+        return result, OK, None
 
-    def _mismatch(
-        self, name: str, error_id: str, exc: Exception
-    ) -> types.CallToolResult:
+    def _mismatch(self, name: str, error_id: str, exc: Exception) -> Forwarded:
         """Decision 0085: logged, and answered as a tool error naming the errorId, the
         origin's data withheld (the caller's schema does not describe it)."""
         logger.error(
             "%s: origin result outside its outputSchema [errorId %s]: %s",
             name, error_id, exc,
         )  # fmt: skip
-        return _failure(
+        text = (
             f"The origin's result for {name} does not match its declared "
             f"outputSchema; report errorId {error_id}."
         )
+        return _failure(text), "INVALID_RESULT", error_id
 
 
 @asynccontextmanager
@@ -269,6 +292,6 @@ def routed(proxies: Proxies, others: CallTool) -> CallTool:
             return await others(ctx, params)
         if not proxies.serves(params.name):
             raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}")
-        return await proxies.call(params)
+        return await proxies.call(params, ctx.request_id)
 
     return call_tool
