@@ -125,3 +125,12 @@ def test_every_format_renders_the_findings(fmt: str) -> None:
         run = _valid_sarif(done.stdout)["runs"][0]
         _rules_are_the_catalogues(run)
         assert {r["ruleId"] for r in run["results"]} >= {"mcp-ref"}
+
+
+def test_a_finding_in_a_portable_output_schema_is_located_in_returns() -> None:
+    # The portable form inlines the data in the success branch (decision 0106).
+    from toolc.targets.locate import yaml_path
+
+    inlined = ("outputSchema", "oneOf", 0, "properties", "data", "properties", "total")
+    assert yaml_path("t", inlined) == ("tools", "t", "returns", "properties", "total")
+    assert yaml_path("t", ("outputSchema", "oneOf", 1)) == ("tools", "t", "returns")
