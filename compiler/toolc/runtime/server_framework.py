@@ -2,8 +2,8 @@
 `retryable` and `hint` (None leaves the member out of the answer), and the multi-item
 statuses, and where an outputSchema holds the success data. The server seals with this
 table and the client reads answers with it, so the generated package holds it once. A
-copy of toolc's definition (toolc/contract/framework.py), which this runtime cannot import;
-tests/test_contract_terms.py keeps the two identical."""
+copy of toolc's definition (toolc/contract/framework.py), which this runtime cannot
+import; tests/test_contract_terms.py keeps the two identical."""
 
 from __future__ import annotations
 
