@@ -24,6 +24,7 @@ from random_projects import as_yaml, projects
 from reference import EcmaValidator
 from toolc import verbs
 from toolc.contract.framework import success_data
+from toolc.contract.snapshot import contract_fingerprint
 from toolc.evolution.compare import compare_tool
 from toolc.model.portable import Recursive, portable
 from toolc.pipeline import compile
@@ -325,3 +326,20 @@ def test_a_portable_contract_changes_as_the_standard_one_does() -> None:
         assert [(f.rule, f.path) for f in rewritten] == [(f.rule, f.path) for f in standard], case
         judged += 1
     assert judged > 50
+
+
+def test_a_version_bump_alone_keeps_a_portable_contract_fingerprint() -> None:
+    # The inlined envelope Meta carries the version const: starred, as the standard form's is.
+    text = (
+        "publish: portable\ntools:\n  t:\n    version: {v}\n    description: Reads.\n"
+        "    mcp_server: s\n    tool_type: query\n    args_schema:\n"
+        "      a: {{type: string}}\n    returns: {{type: object}}\n"
+    )
+    prints = []
+    for version in ("1.0.0", "1.1.0"):
+        done = compile(inputs_of_texts("v", text.format(v=version), None))
+        assert done.package is not None, done.diagnostics
+        contract = json.loads(done.files["contracts/t.json"])
+        assert "$defs" not in contract["tool"]["outputSchema"]
+        prints.append(contract_fingerprint(contract))
+    assert prints[0] == prints[1]
