@@ -83,7 +83,9 @@ def _inlined_meta(branch: Any) -> Any:
     """An envelope branch of a portable outputSchema (decision 0106), its inlined Meta's
     version const starred as the standard form's is."""
     fields = branch.get("properties") if isinstance(branch, dict) else None
-    meta = fields.get("meta") if isinstance(fields, dict) else None
+    if not isinstance(fields, dict):
+        return branch
+    meta = fields.get("meta")
     if not (isinstance(meta, dict) and "version" in meta.get("properties", {})):
         return branch
     return {**branch, "properties": {**fields, "meta": _any_version(meta)}}
