@@ -7,6 +7,7 @@ keeps every copy identical to the definition."""
 from __future__ import annotations
 
 import ast
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -89,3 +90,26 @@ def test_the_runtime_writes_the_contracts_multi_item_terms(flags: tuple[bool, ..
     assert set(written) == with_secondary
     published = multi_item_data_schema("t", {"type": "object"}, None)["properties"]
     assert set(published) == set(contract.MULTI_ITEM_FIELDS)
+
+
+def test_the_runtime_finds_the_data_where_toolc_does() -> None:
+    # Both published forms (decision 0106), an outputSchema that is no envelope, `data: true`.
+    from toolc.model.portable import portable
+
+    outputs = [
+        json.loads(path.read_text(encoding="utf-8"))
+        for path in sorted((GOLDEN / "schemas").glob("*.output.json"))
+    ]
+    assert outputs
+    for output in outputs:
+        found = contract.success_data(output)
+        assert found is not None and found == output["$defs"]["envelope.Data"]
+        assert server_framework.success_data(output) == found
+        inlined = portable(output)
+        assert "$defs" not in inlined
+        assert server_framework.success_data(inlined) == contract.success_data(inlined)
+        assert contract.success_data(inlined) == inlined["oneOf"][0]["properties"]["data"]
+    for other in ({"type": "object"}, {"oneOf": [{"properties": {"data": {}}}]}):
+        assert contract.success_data(other) is None is server_framework.success_data(other)
+    wide = {"oneOf": [{"properties": {"ok": {"const": True}, "data": True}}]}
+    assert contract.success_data(wide) is True is server_framework.success_data(wide)

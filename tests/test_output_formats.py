@@ -1,10 +1,13 @@
 """The server never sends a structuredContent its own outputSchema refuses under the format
 rules of the official TypeScript SDK client (ajv-formats): an answer with a `created_at` of
 "yesterday" is INVALID_RESULT naming the field, where it used to reach that client as ok and be
-thrown away (McpError -32602). Proven with the TypeScript client itself, and with the Python one."""
+thrown away (McpError -32602). Proven with the TypeScript client itself, and with the Python one,
+in both published forms: a portable outputSchema (decision 0106) has the data inlined, and the
+server finds it there alike."""
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -33,9 +36,19 @@ EXPECTED = [  # what each call answers: None for success, else the failing field
 ]
 
 
-@pytest.fixture(scope="module")
-def pkg(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build(CONFIG, tmp_path_factory.mktemp("formats") / "formats_tools")
+@pytest.fixture(scope="module", params=["standard", "portable"])
+def pkg(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Path:
+    root = tmp_path_factory.mktemp("formats")
+    config = CONFIG
+    if request.param == "portable":
+        config = root / "config"
+        config.mkdir()
+        text = (CONFIG / "tools.yaml").read_text(encoding="utf-8")
+        (config / "tools.yaml").write_text("publish: portable\n" + text, encoding="utf-8")
+    out = build(config, root / "formats_tools")
+    served = json.loads((out / "tools.json").read_text(encoding="utf-8"))["tools"]
+    assert all(("$ref" in json.dumps(d)) is (request.param == "standard") for d in served)
+    return out
 
 
 def _verdict(envelope: dict[str, Any]) -> list[str] | None:

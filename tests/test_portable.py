@@ -23,6 +23,9 @@ from instances import near_miss, valid
 from random_projects import as_yaml, projects
 from reference import EcmaValidator
 from toolc import verbs
+from toolc.contract.framework import success_data
+from toolc.contract.snapshot import contract_fingerprint
+from toolc.evolution.compare import compare_tool
 from toolc.model.portable import Recursive, portable
 from toolc.pipeline import compile
 from toolc.source.inputs import inputs_of_texts
@@ -124,6 +127,23 @@ def test_every_config_judges_alike_in_both_forms(
         assert contract["tool"]["inputSchema"] == served  # what the fingerprints cover
         schema_file = json.loads(rewritten.files[f"schemas/{name}.input.json"])
         assert schema_file == served  # one form, not a second file
+        if "dev.toolc/proxied" in descriptor["_meta"]:
+            assert new[name].get("outputSchema") == descriptor.get("outputSchema")  # as declared
+            continue
+        output = new[name]["outputSchema"]  # the envelope too (decision 0106)
+        assert "$ref" not in json.dumps(output), name
+        assert output == portable(descriptor["outputSchema"])
+        assert success_data(output) == _data_alone(descriptor["outputSchema"])
+        _same_verdicts(descriptor["outputSchema"], output)
+        assert contract["tool"]["outputSchema"] == output
+        assert json.loads(rewritten.files[f"schemas/{name}.output.json"]) == output
+
+
+def _data_alone(output: dict[str, Any]) -> Any:
+    """The success data of a standard outputSchema rewritten as a document of its own (its
+    `$defs` beside it): what the portable outputSchema must hold inlined."""
+    data = success_data(output)
+    return data if isinstance(data, bool) else portable({**data, "$defs": output["$defs"]})
 
 
 @pytest.mark.parametrize("config", [c.name for c in CONFIGS])
@@ -211,6 +231,21 @@ def test_a_recursive_type_is_a_located_error(tmp_path: Path) -> None:
     assert "'Node'" in found.message
 
 
+def test_a_recursive_type_in_the_data_is_located_at_returns(tmp_path: Path) -> None:
+    (tmp_path / "tools.yaml").write_text(
+        "publish: portable\ntools:\n  walk:\n    version: 1.0.0\n    description: Walks.\n"
+        "    mcp_server: s\n    tool_type: query\n    args_schema:\n"
+        "      depth: {type: integer}\n"
+        "    returns: {$ref: '#/types/Node'}\n"
+        "types:\n  Node:\n    type: object\n    properties:\n"
+        "      kids: {type: array, items: {$ref: '#/types/Node'}}\n"
+    )
+    result = verbs.check_config(tmp_path, cwd=tmp_path)
+    [found] = [d for d in result.diagnostics if d.is_error]
+    assert found.code == "portable-recursive" and found.span.line == 10
+    assert "its data reach 'Node'" in found.message
+
+
 def test_the_cache_rebuilds_a_portable_config_as_a_full_compile_does(tmp_path: Path) -> None:
     config = _portable_copy(next(e for e in EXAMPLES if e.name == "retail"), tmp_path)
     out, snapshot = tmp_path / "out" / "pkg", tmp_path / "snap.json"
@@ -263,3 +298,48 @@ def test_random_portable_packages_have_models_that_agree(
             except pydantic.ValidationError:
                 accepted = False
             assert accepted == reference.is_valid(instance), (spec.name, instance)
+
+
+def _contract(text: str, form: str) -> dict[str, Any]:
+    config = json.loads(text)  # the corpus writes JSON (a YAML 1.2 document)
+    if form == "portable":
+        config = {"publish": "portable", **config}
+    done = compile(inputs_of_texts("evolution", json.dumps(config), None))
+    assert done.package is not None, done.diagnostics
+    return json.loads(done.files["contracts/t.json"])  # type: ignore[no-any-return]
+
+
+def test_a_portable_contract_changes_as_the_standard_one_does() -> None:
+    # The envelope's parts are inlined in a portable outputSchema: the comparison puts them
+    # back (decision 0106), so a change of the data is classified alike, not as the envelope's.
+    # Cases whose fragment has a `$ref` or a type list are rewritten in the portable form, so
+    # they are another comparison: left out.
+    cases = sorted((FIXTURES / "evolution").glob("kw-*"))
+    judged = 0
+    for case in cases:
+        before = (case / "before" / "tools.yaml").read_text(encoding="utf-8")
+        after = (case / "after" / "tools.yaml").read_text(encoding="utf-8")
+        if "$ref" in before + after or '"type": [' in before + after:
+            continue
+        standard = compare_tool("t", _contract(before, "standard"), _contract(after, "standard"))
+        rewritten = compare_tool("t", _contract(before, "portable"), _contract(after, "portable"))
+        assert [(f.rule, f.path) for f in rewritten] == [(f.rule, f.path) for f in standard], case
+        judged += 1
+    assert judged > 50
+
+
+def test_a_version_bump_alone_keeps_a_portable_contract_fingerprint() -> None:
+    # The inlined envelope Meta carries the version const: starred, as the standard form's is.
+    text = (
+        "publish: portable\ntools:\n  t:\n    version: {v}\n    description: Reads.\n"
+        "    mcp_server: s\n    tool_type: query\n    args_schema:\n"
+        "      a: {{type: string}}\n    returns: {{type: object}}\n"
+    )
+    prints = []
+    for version in ("1.0.0", "1.1.0"):
+        done = compile(inputs_of_texts("v", text.format(v=version), None))
+        assert done.package is not None, done.diagnostics
+        contract = json.loads(done.files["contracts/t.json"])
+        assert "$defs" not in contract["tool"]["outputSchema"]
+        prints.append(contract_fingerprint(contract))
+    assert prints[0] == prints[1]

@@ -420,3 +420,25 @@ def _session_with_stderr(command: list[str], script: Any, errors: Any) -> Any:
             return await script(session)
 
     return anyio.run(main)
+
+
+def test_a_portable_config_is_mocked_from_its_inlined_output_schema(tmp_path: Path) -> None:
+    # decision 0106: the data of a portable outputSchema is inlined; the mock finds it there.
+    from toolc import verbs
+
+    for name in ("tools.yaml", "tool_policies.yaml"):
+        shutil.copy(EXAMPLES / "retail" / name, tmp_path / name)
+    text = (tmp_path / "tools.yaml").read_text(encoding="utf-8")
+    (tmp_path / "tools.yaml").write_text("publish: portable\n" + text, encoding="utf-8")
+    compiled = verbs.compile_config(tmp_path, cwd=tmp_path)
+    listing = json.loads(compiled.files["tools.json"])["tools"]
+    published = {d["name"]: d for d in listing}
+    assert "$defs" not in published["consultar_pedidos"]["outputSchema"]
+    asked = ["P-100", "P-7"]
+
+    async def script(client: Client) -> types.CallToolResult:
+        return await client.call_tool("consultar_pedidos", {"order_ids": asked})
+
+    result = _session([str(BIN / "toolc"), "serve", str(tmp_path), "--mock"], script)
+    envelope = sealed(published["consultar_pedidos"], result)
+    assert [r["order_id"] for r in envelope["data"]["results"]] == asked

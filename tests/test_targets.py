@@ -125,3 +125,22 @@ def test_every_format_renders_the_findings(fmt: str) -> None:
         run = _valid_sarif(done.stdout)["runs"][0]
         _rules_are_the_catalogues(run)
         assert {r["ruleId"] for r in run["results"]} >= {"mcp-ref"}
+
+
+def test_a_finding_in_a_portable_output_schema_is_located_in_returns() -> None:
+    # The portable form inlines the data in the success branch (decision 0106).
+    from toolc.targets.locate import yaml_path
+
+    inlined = ("outputSchema", "oneOf", 0, "properties", "data", "properties", "total")
+    assert yaml_path("t", inlined) == ("tools", "t", "returns", "properties", "total")
+    assert yaml_path("t", ("outputSchema", "oneOf", 1)) == ("tools", "t", "returns")
+
+
+def test_name_lengths_follow_each_provider_as_re_checked() -> None:
+    # Re-checked 2026-12: Anthropic takes 128 characters (it took 64), OpenAI and Gemini 64.
+    long = {"name": "t" * 100, "inputSchema": {"type": "object", "properties": {}}}
+    codes = {f.code for f in judge([long], ("anthropic", "openai-strict", "gemini", "mcp"))}
+    assert "anthropic-tool-name" not in codes
+    assert {"openai-function-name", "gemini-function-name", "mcp-name-portability"} <= codes
+    colon = {"name": "ns:find", "inputSchema": {"type": "object", "properties": {}}}
+    assert not [f for f in judge([colon], ("gemini",)) if f.code == "gemini-function-name"]

@@ -2,7 +2,9 @@
 kept; MCP's annotation defaults made explicit (`readOnlyHint: true` → `tool_type: query`,
 otherwise `action`, confirmed when `destructiveHint` is true or absent, the spec's default);
 the version from `_meta`; the schemas through `adopt.dialect` and `adopt.schemas`. A key with
-no source gets a marked placeholder; what toolc has no key for is dropped and named."""
+no source gets a marked placeholder; what toolc has no key for is dropped and named. Imported as
+proxied (`proxy`: the origin's `command` or `url`), the tool names its origin tool and asks for
+no confirmation: a proxied tool answers with the origin's result, never an envelope."""
 
 from __future__ import annotations
 
@@ -47,8 +49,12 @@ def _dialect(schema: dict[str, Any], what: str, tool: Translated) -> tuple[Any, 
     return out, draft07
 
 
-def translate_tool(data: dict[str, Any], server: str, types: Types, draft: list[str]) -> Translated:
-    """The tool's entry; `draft` collects the schemas found in draft-07."""
+def translate_tool(
+    data: dict[str, Any], server: str, types: Types, draft: list[str],
+    origin: dict[str, Any] | None = None,
+) -> Translated:  # fmt: skip
+    """The tool's entry; `draft` collects the schemas found in draft-07; with `origin` (the
+    `command` or `url` of the `proxy:` key) the tool is proxied to its namesake there."""
     name = data["name"]
     tool = Translated(name, {}, None)
     body = tool.body
@@ -80,7 +86,7 @@ def translate_tool(data: dict[str, Any], server: str, types: Types, draft: list[
         body["description"] = f"{PLACEHOLDER}: describe what {name} does and when to use it."
         tool.placeholders["description"] = "the tool has no description"
     body["mcp_server"] = server
-    _operation(tool, annotations)
+    _operation(tool, annotations, origin is not None)
     for key in ("inputSchema", "outputSchema"):
         schema = data.get(key)
         if schema is None and key == "outputSchema":
@@ -112,10 +118,12 @@ def translate_tool(data: dict[str, Any], server: str, types: Types, draft: list[
                 f"tool '{name}': dropped {', '.join(dropped)} (toolc's config has no key for them)",
             )
         )
+    if origin is not None:
+        body["proxy"] = {"tool": name, **origin}
     return tool
 
 
-def _operation(tool: Translated, annotations: dict[str, Any]) -> None:
+def _operation(tool: Translated, annotations: dict[str, Any], proxied: bool) -> None:
     hints = {k: annotations[k] for k in HINTS if isinstance(annotations.get(k), bool)}
     read_only = hints.get("readOnlyHint") is True
     if read_only and hints.get("destructiveHint") is True:
@@ -131,7 +139,16 @@ def _operation(tool: Translated, annotations: dict[str, Any]) -> None:
     body = tool.body
     body["tool_type"] = "query" if read_only else "action"
     if not read_only:
-        if hints.get("destructiveHint", True):
+        if hints.get("destructiveHint", True) and proxied:
+            tool.warnings.append(
+                (
+                    "import-not-carried",
+                    f"tool '{tool.name}': destructive, but a proxied tool asks for no "
+                    "confirmation (its origin's answer is forwarded as it is): calls reach "
+                    "the origin unconfirmed",
+                )
+            )
+        elif hints.get("destructiveHint", True):
             tool.policy = {"operation_type": "transactional", "require_confirmation": True}
         else:
             body["confirmation_required"] = False  # stated: it only adds

@@ -3,7 +3,9 @@ source options `toolc init --from` shares)."""
 
 from __future__ import annotations
 
+import shlex
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -16,13 +18,24 @@ from toolc.diagnostics.render import RENDERERS, render_text, use_color
 from toolc.verbs.importing import Imported
 
 
+@dataclass(frozen=True)
+class Proxied:
+    """`--proxied`: the origin the tools are proxied to, when it is not the listed server."""
+
+    command: list[str] | None = None
+    url: str | None = None
+
+
 def imported_from(
-    args: tuple[str, ...], stdio: bool, url: str | None, server: str | None
-) -> tuple[Imported, dict[str, str]]:
+    args: tuple[str, ...], stdio: bool, url: str | None, server: str | None,
+    proxied: Proxied | None = None,
+) -> tuple[Imported, dict[str, str]]:  # fmt: skip
     """The source read (a file, or a server listed) and translated; the texts to show."""
     from toolc.adopt.listing import of_listing, read_file
+    from toolc.verbs.import_proxied import origin_of
     from toolc.verbs.importing import translate
 
+    command: list[str] | None = None  # the listed server's, when it is started
     if not stdio and url is None:
         if len(args) != 1:
             raise click.UsageError("give one SOURCE file, or --stdio -- CMD ARGS..., or --url URL")
@@ -50,7 +63,15 @@ def imported_from(
         source, problems, texts = of_listing(listing.tools, listing.server, shown), [], {}
     if source is None:
         return Imported(problems), texts
-    result = translate(source, server, shown)
+    origin = None
+    if proxied is not None:  # the listed server is the origin unless another is named
+        where = source.tools[0].span if source.tools else Span.whole_file(shown)
+        explicit = proxied.command is not None or proxied.url is not None
+        origin = origin_of(
+            proxied.command if explicit else command, proxied.url if explicit else url,
+            where, problems,
+        )  # fmt: skip
+    result = translate(source, server, shown, origin)
     result.diagnostics[:0] = problems
     return result, texts
 
@@ -78,6 +99,19 @@ def show(diagnostics: list[Diagnostic], texts: dict[str, str], fmt: str | None) 
     metavar="NAME",
     help="The mcp_server of the imported tools (default: the name the server gives itself).",
 )
+@click.option(
+    "--proxied", is_flag=True,
+    help="Write each tool proxied to its origin (a `proxy:` key), keeping the origin's schemas "
+    "exactly: the listed server, or --origin-command / --origin-url.",
+)  # fmt: skip
+@click.option(
+    "--origin-command", default=None, metavar="CMD",
+    help="With --proxied: the origin's stdio command line (split as a shell does).",
+)  # fmt: skip
+@click.option(
+    "--origin-url", default=None, metavar="URL",
+    help="With --proxied: the origin's Streamable HTTP endpoint.",
+)  # fmt: skip
 @stdio_option
 @url_option
 @format_option
@@ -85,14 +119,20 @@ def import_(
     args: tuple[str, ...],
     out_dir: Path,
     server: str | None,
+    proxied: bool,
+    origin_command: str | None,
+    origin_url: str | None,
     stdio: bool,
     url: str | None,
     fmt: str | None,
 ) -> None:
     """Write a config (tools.yaml, tool_policies.yaml) from a tools/list: SOURCE is a JSON file
     ({"tools": [...]} or a list of tools), or a running server: --stdio -- CMD ARGS... or --url
-    URL. What cannot be carried is a warning; an existing config is never overwritten."""
+    URL. What cannot be carried is a warning; an existing config is never overwritten. With
+    --proxied each tool is forwarded to its origin and answers the origin's result as it is."""
     from toolc.verbs.importing import existing_config, write
+
+    wanted = _proxied(proxied, origin_command, origin_url)
 
     if out_dir.exists() and not out_dir.is_dir():
         raise click.UsageError(f"{out_dir} is not a directory")
@@ -101,7 +141,7 @@ def import_(
         show(refused, {}, fmt)
         click.echo(f"toolc import: nothing written to {out_dir}", err=True)
         sys.exit(EXIT_ERRORS)
-    imported, texts = imported_from(args, stdio, url, server)
+    imported, texts = imported_from(args, stdio, url, server, wanted)
     show(imported.diagnostics, texts, fmt)
     if imported.failed:
         click.echo(f"toolc import: nothing written to {out_dir}", err=True)
@@ -115,3 +155,18 @@ def import_(
         err=True,
     )
     sys.exit(EXIT_OK)
+
+
+def _proxied(proxied: bool, command: str | None, url: str | None) -> Proxied | None:
+    if not proxied:
+        if command is not None or url is not None:
+            raise click.UsageError("--origin-command and --origin-url go with --proxied")
+        return None
+    if command is not None and url is not None:
+        raise click.UsageError("give one origin: --origin-command or --origin-url")
+    if url is not None and not url.startswith(("http://", "https://")):
+        raise click.UsageError("--origin-url takes an http:// or https:// URL")
+    split = shlex.split(command) if command is not None else None
+    if split is not None and not split:
+        raise click.UsageError("--origin-command needs a command")
+    return Proxied(split, url)

@@ -8,6 +8,9 @@ copy; one test (tests/test_contract_terms.py) keeps the two identical."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 # A change to anything below changes every tool's contract: the envelope's version says so
 # (docs/envelope.md, `envelope-changed` in docs/evolution.md).
 ENVELOPE_VERSION = "2.0.0"
@@ -56,3 +59,25 @@ MULTI_ITEM_FIELDS = (
     "original_ok",
     "secondary_error",
 )
+
+
+# Where an envelope outputSchema holds the tool's success `data` (decision 0106): under `$defs` in
+# the standard form; in the portable form (`publish: portable`) every `$ref` is inlined, so it is
+# the success branch's `data` itself. Every reader of the data schema asks this one function.
+DATA_DEF = "envelope.Data"
+
+
+def success_data(output_schema: Mapping[str, Any]) -> Any:
+    """The schema of the success `data` in an envelope outputSchema, in either published form;
+    None for an outputSchema that is no envelope (a proxied tool's)."""
+    defs = output_schema.get("$defs")
+    if isinstance(defs, Mapping) and DATA_DEF in defs:
+        return defs[DATA_DEF]
+    branches = output_schema.get("oneOf")
+    if isinstance(branches, list) and branches and isinstance(branches[0], Mapping):
+        fields = branches[0].get("properties")
+        if isinstance(fields, Mapping) and fields.get("ok") == {"const": True}:
+            data = fields.get("data")
+            if data is not None and not (isinstance(data, Mapping) and "$ref" in data):
+                return data
+    return None

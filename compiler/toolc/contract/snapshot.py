@@ -61,9 +61,9 @@ def contract_fingerprint(contract: dict[str, Any]) -> str:
     output = tool.get("outputSchema", {})  # none: a proxied tool whose origin declares none
     meta = output.get("$defs", {}).get("envelope.Meta")
     if meta is not None:  # a proxied tool has no envelope, so no version in its schema
-        version = {**meta["properties"]["version"], "const": "*"}
-        meta = {**meta, "properties": {**meta["properties"], "version": version}}
-        output = {**output, "$defs": {**output["$defs"], "envelope.Meta": meta}}
+        output = {**output, "$defs": {**output["$defs"], "envelope.Meta": _any_version(meta)}}
+    elif "proxied" not in contract and isinstance(output.get("oneOf"), list):
+        output = {**output, "oneOf": [_inlined_meta(b) for b in output["oneOf"]]}
     tool = {
         **tool,
         "inputSchema": normalize(tool["inputSchema"]),
@@ -72,6 +72,23 @@ def contract_fingerprint(contract: dict[str, Any]) -> str:
     if "proxied" in contract:  # where a proxied tool's contract records its version
         return sha16({**contract, "tool": tool, "proxied": {**contract["proxied"], "version": "*"}})
     return sha16({**contract, "tool": tool})
+
+
+def _any_version(meta: dict[str, Any]) -> dict[str, Any]:
+    version = {**meta["properties"]["version"], "const": "*"}
+    return {**meta, "properties": {**meta["properties"], "version": version}}
+
+
+def _inlined_meta(branch: Any) -> Any:
+    """An envelope branch of a portable outputSchema (decision 0106), its inlined Meta's
+    version const starred as the standard form's is."""
+    fields = branch.get("properties") if isinstance(branch, dict) else None
+    if not isinstance(fields, dict):
+        return branch
+    meta = fields.get("meta")
+    if not (isinstance(meta, dict) and "version" in meta.get("properties", {})):
+        return branch
+    return {**branch, "properties": {**fields, "meta": _any_version(meta)}}
 
 
 @dataclass(frozen=True, slots=True)

@@ -863,13 +863,15 @@ _OPENAI = Target(
 )
 _ANTHROPIC = Target(
     "anthropic",
-    "https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use",
-    "the tool-use guide and the Messages API reference as of 2025-10",
+    "https://platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools",
+    "the Define tools page as of 2026-09 (re-checked 2026-12), and the Messages API's own 400 "
+    "error for what that page does not say",
 )
 _GEMINI = Target(
     "gemini",
     "https://ai.google.dev/api/caching#Schema (FunctionDeclaration.parameters)",
-    "the Gemini API reference as of 2025-11",
+    "the Gemini API reference as of 2025-11 (re-checked 2026-12 against the google-genai "
+    "SDKs' Schema and FunctionDeclaration)",
 )
 _MCP = Target(
     "mcp",
@@ -893,8 +895,8 @@ _RULES += [
         "openai-function-name",
         _OPENAI,
         "The tool name is not a valid OpenAI function name.",
-        "A function name is 1-64 characters of A-Z a-z 0-9 _ and -: a dot, or a longer name, "
-        "is refused.",
+        "A function name is 1-64 characters of A-Z a-z 0-9 _ and - (the API reference's "
+        "`FunctionDefinition.name`): a dot, or a longer name, is refused.",
         "rename the tool (a `_` for the dot), keeping the old name as a deprecated alias "
         "tool while clients move.",
     ),
@@ -944,7 +946,7 @@ _RULES += [
         "anthropic-tool-name",
         _ANTHROPIC,
         "The tool name is not a valid Anthropic tool name.",
-        "A tool name must match `^[a-zA-Z0-9_-]{1,64}$`: a dot, or a longer name, is refused.",
+        "A tool name must match `^[a-zA-Z0-9_-]{1,128}$`: a dot, or a longer name, is refused.",
         "rename the tool (a `_` for the dot).",
     ),
     _targeted(
@@ -952,7 +954,9 @@ _RULES += [
         _ANTHROPIC,
         "The inputSchema has `oneOf`, `anyOf` or `allOf` at its top level.",
         "The Messages API refuses an `input_schema` with `oneOf`, `anyOf` or `allOf` at the "
-        "top level (the request fails with 400).",
+        "top level: the whole request fails with 400 `input_schema does not support oneOf, "
+        "allOf, or anyOf at the top level` (the API's own message; the documentation does not "
+        "say it).",
         "move the alternatives into one argument, or split the tool into one tool per alternative.",
     ),
     _targeted(
@@ -960,15 +964,16 @@ _RULES += [
         _GEMINI,
         "The tool name is not a valid Gemini function name.",
         "A function name starts with a letter or `_` and is at most 64 characters of "
-        "A-Z a-z 0-9 _ . and -.",
+        "A-Z a-z 0-9 _ . : and -.",
         "rename the tool.",
     ),
     _targeted(
         "gemini-ref",
         _GEMINI,
         "The inputSchema uses `$ref` or `$defs`.",
-        "Function declarations' parameters are an OpenAPI 3.0 Schema subset without "
-        "references: `$ref` and `$defs` are refused.",
+        "Function declarations' `parameters` are an OpenAPI 3.0 Schema subset without "
+        "references: `$ref` and `$defs` are refused (a client that sends the schema as "
+        "`parametersJsonSchema` instead is not bound by this target's schema rules).",
         "publish the portable form (`publish: portable` in tools.yaml), which inlines every "
         "`$ref`; a recursive type cannot be inlined.",
     ),
@@ -1020,8 +1025,10 @@ _RULES += [
         "mcp-name-portability",
         _MCP,
         "The tool name has a dot or more than 64 characters.",
-        "The specification allows such names, but several clients and every provider that "
-        "maps tools to functions (OpenAI, Anthropic) refuse them.",
+        "The specification allows such names (1-128 characters, dots included: a SHOULD), but "
+        "the providers that map tools to functions do not: a dot is refused by OpenAI, "
+        "Anthropic and some clients (Windsurf), more than 64 characters by OpenAI and Gemini "
+        "(Anthropic takes 128).",
         "rename the tool to at most 64 characters of A-Z a-z 0-9 _ and -.",
     ),
     _targeted(
@@ -1045,11 +1052,12 @@ _RULES += [
         "portable-recursive",
         E,
         "targets",
-        "`publish: portable` cannot inline a recursive type a tool's arguments reach.",
-        "The portable form (decision 0075) publishes every inputSchema with each `$ref` "
-        "inlined; a type that contains itself (a tree, a linked list) would inline forever. "
-        "Publish the standard form (drop `publish: portable`), which keeps the type under "
-        "`$defs`, or give the tool arguments without the recursive type.",
+        "`publish: portable` cannot inline a recursive type a tool's arguments or data reach.",
+        "The portable form (decisions 0075, 0106) publishes every inputSchema and outputSchema "
+        "with each `$ref` inlined; a type that contains itself (a tree, a linked list) would "
+        "inline forever. Publish the standard form (drop `publish: portable`), which keeps the "
+        "type under `$defs`, or give the tool arguments (or `returns`) without the recursive "
+        "type.",
     ),
     # --- import ------------------------------------------------------------------------------
     Rule(

@@ -66,22 +66,24 @@ def descriptor(
 ) -> dict[str, Any]:
     """The tool as `tools/list` publishes it (the MCP `Tool` object, wire names). `_meta`
     carries the SHA-256 of the canonical JSON (RFC 8785) of everything else, so a client or a
-    gateway can pin the exact tool it reviewed. With `portable` its inputSchema is in the
-    portable form (decision 0075): what is served, hashed and recorded is that one form."""
+    gateway can pin the exact tool it reviewed. With `portable` its inputSchema and
+    outputSchema are in the portable form (decisions 0075, 0106): what is served, hashed and
+    recorded is that one form."""
     arguments = input_schema(tool, types)
+    output = output_schema(tool, types, validates)
     published: dict[str, Any] = {
         "name": tool.name,
         "title": display_title(tool),
         "description": tool.decl.description,
         "inputSchema": portable_form(arguments) if portable else arguments,
-        "outputSchema": output_schema(tool, types, validates),
+        "outputSchema": portable_form(output) if portable else output,
         "annotations": tool_annotations(tool),
     }
     meta: dict[str, Any] = {"version": tool.decl.version, "envelopeVersion": ENVELOPE_VERSION}
     if tool.decl.proxy is not None:  # the origin's answer, unwrapped (decision 0084)
         published.pop("outputSchema")
-        if (output := origin_output_schema(tool, types)) is not None:
-            published["outputSchema"] = output
+        if (origin := origin_output_schema(tool, types)) is not None:
+            published["outputSchema"] = origin
         meta = {"version": tool.decl.version, PROXIED_KEY: True}
     if (content := declared_content(tool)) is not None:
         meta["content"] = content

@@ -9,7 +9,7 @@ from typing import Any
 
 import jsonschema_rs
 
-from toolc.contract.framework import ENVELOPE_VERSION, FRAMEWORK_ERROR_CODES
+from toolc.contract.framework import ENVELOPE_VERSION, FRAMEWORK_ERROR_CODES, success_data
 from toolc.emit.client import ClientPiece, client_module, client_piece, with_imports
 from toolc.emit.pychecks import patterns
 from toolc.emit.pyexpr import render, sub
@@ -140,7 +140,7 @@ def tool_module(
     lowering.read(published["outputSchema"], f"schemas/{tool.name}.output.json")
     schema = published["outputSchema"]
     if tool.decl.proxy is None:  # a proxied tool's outputSchema is its data (decision 0084)
-        schema = schema["$defs"]["envelope.Data"]
+        schema = success_data(schema)  # in either published form (decision 0106)
     else:
         schema = {k: v for k, v in schema.items() if k != "$defs"}
     expr = lowering.lower(schema, data, (), special=data_names, doc=f"What `{tool.name}` returns.")

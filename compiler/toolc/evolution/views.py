@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from toolc.contract.framework import MULTI_ITEM_FIELDS
+from toolc.contract.framework import MULTI_ITEM_FIELDS, success_data
 from toolc.contract.snapshot import normalize
 
 DATA = "envelope.Data"
@@ -53,7 +53,28 @@ def input_schema(contract: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 def output_schema(contract: Mapping[str, Any]) -> Mapping[str, Any]:
-    return obj(obj(contract.get("tool")).get("outputSchema"))
+    """The outputSchema in the standard layout: a portable one (decision 0106) has the
+    envelope's parts inlined, and they are put back under `$defs` so every comparison reads
+    one layout (the tool's own types stay inlined: they are its data)."""
+    output = obj(obj(contract.get("tool")).get("outputSchema"))
+    if is_proxied(contract) or "$defs" in output or success_data(output) is None:
+        return output
+    return standard_layout(output)
+
+
+def standard_layout(output: Mapping[str, Any]) -> dict[str, Any]:
+    """A portable envelope outputSchema with Data, ErrorInfo and Meta back under `$defs`."""
+    branches = [dict(obj(b)) for b in output.get("oneOf", [])]
+    parts = {"data": DATA, "error": ERROR_INFO, "meta": META}
+    defs: dict[str, Any] = {}
+    for branch in branches:
+        fields = dict(obj(branch.get("properties")))
+        for field, name in parts.items():
+            if field in fields:
+                defs.setdefault(name, fields[field])
+                fields[field] = {"$ref": f"#/$defs/{name}"}
+        branch["properties"] = fields
+    return {**output, "oneOf": branches, "$defs": dict(sorted(defs.items()))}
 
 
 def _defs(contract: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -344,7 +344,7 @@ class ToolsFile(BaseModel):
     publish: Annotated[
         Literal["standard", "portable"] | None,
         Field(
-            description='The form every tool\'s inputSchema is published in (one choice for the whole config). `standard` (default): shared types as `$defs` and `$ref`, nullable as `type: [x, "null"]`. `portable`: every `$ref` inlined and every list of types written as `anyOf`, for clients and providers that resolve no `$ref` or read one type (recursive types cannot be inlined). Both judge every instance alike; what is served, the contracts and the fingerprints are the chosen form.'
+            description='The form every tool\'s inputSchema and outputSchema are published in (one choice for the whole config). `standard` (default): shared types as `$defs` and `$ref`, nullable as `type: [x, "null"]`. `portable`: every `$ref` inlined and every list of types written as `anyOf`, for clients and providers that resolve no `$ref` or read one type (recursive types cannot be inlined). Both judge every instance alike; what is served, the contracts and the fingerprints are the chosen form.'
         ),
     ] = None
     accepted_breaks: Annotated[

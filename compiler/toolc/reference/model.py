@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from toolc.contract.framework import FRAMEWORK_ERRORS
+from toolc.contract.framework import FRAMEWORK_ERRORS, success_data
 from toolc.contract.reserve import reserve_bytes
 from toolc.reference.schema_text import Field, example_of, fields, literal, type_text
 
@@ -93,7 +93,8 @@ def _tool(published: dict[str, Any], contract: dict[str, Any]) -> ToolDoc:
     inputs = published["inputSchema"]
     output = published.get("outputSchema", {})
     defs = {**inputs.get("$defs", {}), **output.get("$defs", {})}
-    data = defs.get("envelope.Data", {})
+    found = success_data(output)  # in either published form (decision 0106)
+    data = {} if found is None else found
     proxied = str(contract.get("proxied", {}).get("tool", ""))
     if proxied:  # no envelope: the outputSchema is the origin's structured content
         data = {k: v for k, v in output.items() if k != "$defs"}

@@ -1,13 +1,14 @@
 """What the framework itself says in every envelope: its own error codes, each with its
 `retryable` and `hint` (None leaves the member out of the answer), and the multi-item
-statuses. The server seals with this table and the client reads answers with it, so
-the generated package holds it once. A copy of toolc's definition
-(toolc/contract/framework.py), which this runtime cannot import;
-tests/test_contract_terms.py keeps the two identical."""
+statuses, and where an outputSchema holds the success data. The server seals with this
+table and the client reads answers with it, so the generated package holds it once. A
+copy of toolc's definition (toolc/contract/framework.py), which this runtime cannot
+import; tests/test_contract_terms.py keeps the two identical."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 FRAMEWORK_ERRORS: Mapping[str, tuple[bool | None, str | None]] = {
     "VALIDATION_ERROR": (False, "Fix the arguments listed in details and call again."),
@@ -48,3 +49,23 @@ FRAMEWORK_ERRORS: Mapping[str, tuple[bool | None, str | None]] = {
 FRAMEWORK_ERROR_CODES = tuple(FRAMEWORK_ERRORS)
 
 MULTI_ITEM_STATUSES = ("SUCCESS", "PARTIAL_SUCCESS", "FAILED")
+
+
+DATA_DEF = "envelope.Data"
+
+
+def success_data(output_schema: Mapping[str, Any]) -> Any:
+    """The schema of the success `data` in an envelope outputSchema: under `$defs` (the
+    standard form) or inlined in the success branch (`publish: portable`); None for an
+    outputSchema that is no envelope (a proxied tool's)."""
+    defs = output_schema.get("$defs")
+    if isinstance(defs, Mapping) and DATA_DEF in defs:
+        return defs[DATA_DEF]
+    branches = output_schema.get("oneOf")
+    if isinstance(branches, list) and branches and isinstance(branches[0], Mapping):
+        fields = branches[0].get("properties")
+        if isinstance(fields, Mapping) and fields.get("ok") == {"const": True}:
+            data = fields.get("data")
+            if data is not None and not (isinstance(data, Mapping) and "$ref" in data):
+                return data
+    return None

@@ -19,6 +19,7 @@ from types import MappingProxyType, SimpleNamespace
 from typing import Any
 
 from toolc import workspace
+from toolc.runtime.server_framework import success_data
 from toolc.serve.mock_content import mock_content
 from toolc.serve.mock_proxies import ORIGINS, mock_origins
 from toolc.serve.mock_values import example_value, folded, is_valid, mock_data
@@ -54,7 +55,7 @@ def _per_item(spec: Any, data: Any, workflow: bool) -> Handler:
     field of the same name)."""
     found = _items_argument(spec.input_schema)
     schema = spec.output_schema
-    item_schema = schema["$defs"]["envelope.Data"]["properties"]["results"]["items"]
+    item_schema = success_data(schema)["properties"]["results"]["items"]  # either form
     template = data["results"][0]
 
     def echo(element: Any) -> Any:

@@ -79,13 +79,14 @@ def _openai(descriptor: dict[str, Any]) -> Iterator[tuple[str, Where, str]]:
 
 
 # --- anthropic: the Messages API's tool definitions -----------------------------------------
-_ANTHROPIC_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+# `^[a-zA-Z0-9_-]{1,128}$` (the Define tools page, re-checked 2026-12; it said 64 before).
+_ANTHROPIC_NAME = re.compile(r"[A-Za-z0-9_-]{1,128}")
 
 
 def _anthropic(descriptor: dict[str, Any]) -> Iterator[tuple[str, Where, str]]:
     name, schema = descriptor["name"], descriptor["inputSchema"]
     if not _ANTHROPIC_NAME.fullmatch(name):
-        yield "anthropic-tool-name", (), f"the tool name '{name}' is not 1-64 of A-Za-z0-9_-"
+        yield "anthropic-tool-name", (), f"the tool name '{name}' is not 1-128 of A-Za-z0-9_-"
     for key in ("oneOf", "anyOf", "allOf"):
         if key in schema:
             yield "anthropic-top-level-combinator", ("inputSchema", key), f"a top-level {key}"
@@ -97,7 +98,7 @@ _GEMINI_FIELDS = frozenset(
      "properties", "required", "minProperties", "maxProperties", "minLength", "maxLength",
      "pattern", "example", "anyOf", "propertyOrdering", "default", "items", "minimum", "maximum")
 )  # fmt: skip
-_GEMINI_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]{0,63}")
+_GEMINI_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,63}")  # colons too (re-checked 2026-12)
 
 
 def _gemini(descriptor: dict[str, Any]) -> Iterator[tuple[str, Where, str]]:
@@ -108,7 +109,7 @@ def _gemini(descriptor: dict[str, Any]) -> Iterator[tuple[str, Where, str]]:
             (),
             (
                 f"the function name '{name}' does not start with a letter or _, or is not 1-64 of "
-                "A-Za-z0-9_.-"
+                "A-Za-z0-9_.:-"
             ),
         )
     for where, node in subschemas(schema, ("inputSchema",)):

@@ -17,6 +17,8 @@ from toolc.source.reader import parse
 from toolc.targets.judge import Finding, Where, judge
 
 DATA_DEFS = "envelope.Data"  # where the outputSchema holds the success data (emit.schemas)
+# Where the portable form holds it: inlined in the success branch (decision 0106).
+INLINED_DATA = ("oneOf", 0, "properties", "data")
 
 
 def yaml_path(tool: str, where: Where) -> JsonPath:
@@ -29,6 +31,8 @@ def yaml_path(tool: str, where: Where) -> JsonPath:
         if part == "outputSchema" and rest[1] == DATA_DEFS:
             return (*entry, "returns", *rest[2:])
         return ("types", *rest[1:])
+    if part == "outputSchema" and rest[: len(INLINED_DATA)] == INLINED_DATA:
+        return (*entry, "returns", *rest[len(INLINED_DATA) :])
     if part == "outputSchema":
         return (*entry, "returns")
     if not rest:

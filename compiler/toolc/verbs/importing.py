@@ -23,6 +23,7 @@ from toolc.diagnostics.model import Diagnostic, Span
 from toolc.pipeline import compile
 from toolc.resources import schema_path
 from toolc.source.inputs import inputs_of_texts
+from toolc.verbs.import_proxied import drifted
 
 CONFIG_FILES = ("tools.yaml", "tool_policies.yaml")
 _SERVER = re.compile(r"[^A-Za-z0-9_.-]")
@@ -78,8 +79,11 @@ def _server_name(wanted: str | None, where: Span, found: list[Diagnostic]) -> st
     return name
 
 
-def translate(source: Source, server: str | None, shown: str) -> Imported:
-    """The config the source's tools make, checked by the compiler; errors when none is left."""
+def translate(
+    source: Source, server: str | None, shown: str, origin: dict[str, Any] | None = None
+) -> Imported:
+    """The config the source's tools make, checked by the compiler; errors when none is left.
+    With `origin` (the `command` or `url` of a `proxy:` key) each tool is proxied to it."""
     result = Imported()
     where = source.tools[0].span if source.tools else Span.whole_file(shown)
     mcp_server = _server_name(server or source.server, where, result.diagnostics)
@@ -99,7 +103,7 @@ def translate(source: Source, server: str | None, shown: str) -> Imported:
             continue
         draft: list[str] = []
         try:
-            tool = translate_tool(item.data, mcp_server, types, draft)
+            tool = translate_tool(item.data, mcp_server, types, draft, origin)
         except (NotCarried, TypeError, ValueError, AttributeError, KeyError) as exc:
             why = str(exc) if isinstance(exc, NotCarried) else f"malformed ({exc})"
             result.diagnostics.append(_skipped(item.span, name, why))
@@ -124,7 +128,8 @@ def translate(source: Source, server: str | None, shown: str) -> Imported:
             )
             for key, why in tool.placeholders.items()
         ]
-    _settle(tools, types.schemas, spans, result, shown)
+    listed = {t.data["name"]: t.data for t in source.tools} if origin is not None else None
+    _settle(tools, types.schemas, spans, result, shown, listed)
     return result
 
 
@@ -158,16 +163,25 @@ def _settle(
     spans: dict[str, Span],
     result: Imported,
     shown: str,
+    listed: dict[str, dict[str, Any]] | None,
 ) -> None:
-    """Compile the config; skip the tools its errors fall in, until it compiles clean."""
+    """Compile the config; skip the tools its errors fall in, until it compiles clean (and,
+    imported as proxied, the tools whose schemas it would publish otherwise than `listed`)."""
     while tools:
         reached = _reached(tools, types)
         used = {t: types[t] for t in types if any(t in r for r in reached.values())}
         texts, tool_lines, type_lines, policy_lines = _texts(tools, used, shown)
         compiled = compile(
-            inputs_of_texts(shown, texts["tools.yaml"], texts.get("tool_policies.yaml")), emit=False
+            inputs_of_texts(shown, texts["tools.yaml"], texts.get("tool_policies.yaml")),
+            emit=listed is not None,
         )
         errors = [d for d in compiled.diagnostics if d.is_error]
+        drift = drifted(compiled, listed) if listed is not None and not errors else {}
+        for name, why in drift.items():
+            result.diagnostics.append(_skipped(spans[name], name, why))
+            del tools[name]
+        if drift:
+            continue
         if not errors:
             result.config = {n: t.encode("utf-8") for n, t in texts.items()}
             result.tools = list(tools)

@@ -30,6 +30,7 @@ from .server_content import (
     ResourceLink,
 )
 from .server_endpoints import Served, register
+from .server_framework import success_data
 from .server_hooks import CallHooks
 from .server_http import http_app, run_http, token_from_env
 from .server_metrics import Observation, Observer, prometheus_observer
@@ -129,9 +130,9 @@ def build_server(
             raise ValueError(f"{d['name']}: tools.json and the registry disagree")
         made[d["name"]].labels = labels(d.get("inputSchema", {}))
         made[d["name"]].content = DeclaredContent(d.get("_meta", {}).get("content"))
-        defs = d.get("outputSchema", {}).get("$defs", {})
-        if "envelope.Data" in defs:
-            check = FormatCheck(defs["envelope.Data"], defs)
+        output = d.get("outputSchema", {})
+        if (data := success_data(output)) is not None:  # either published form (0106)
+            check = FormatCheck(data, output.get("$defs", {}))
             made[d["name"]].formats = check if check.needed else None
     proxies = Proxies({n: made[n] for n in proxied}, served)
     calls = ToolCalls(
