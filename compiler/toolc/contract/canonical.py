@@ -6,6 +6,7 @@ ECMAScript's JSON.stringify writes them; numbers as ECMAScript's Number.prototyp
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -54,6 +55,7 @@ def _utf16_key(name: str) -> bytes:
     return name.encode("utf-16-be")
 
 
+@functools.lru_cache(maxsize=4096)  # a config repeats its few floats (bounds, examples)
 def _float_agrees(value: float) -> bool:
     """Whether orjson writes this float as JCS does: true of most (10.5, 0.25), not of integral
     ones (100.0 → 100) nor of some exponents (1e16 → 10000000000000000)."""

@@ -61,9 +61,15 @@ def py_expr(value: Any) -> Expr | str:
     return py_value(value)
 
 
+# What _printable changes: the tab (expanded) and every control character but the line break.
+_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f]")
+
+
 def _printable(text: str) -> str:
     """`text` with every control character but the line break a space (NUL cannot be in
     Python source at all, and a carriage return would end a comment's line)."""
+    if not _CONTROL.search(text):  # the common case, without a per-character pass
+        return text
     return "".join(ch if ch == "\n" or ord(ch) >= 0x20 else " " for ch in text.expandtabs(4))
 
 
