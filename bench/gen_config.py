@@ -307,7 +307,12 @@ def _k_shipping_address(rng: random.Random, entity: str) -> tuple[str, dict[str,
                 "pattern": "^[0-9]{5}(-[0-9]{3})?$",
                 "examples": ["01310-100"],
             },
-            "country": {"type": "string", "enum": ["BR", "PT", "US"], "default": "BR"},
+            "country": {
+                "type": "string",
+                "enum": ["BR", "PT", "US"],
+                "default": "BR",
+                "description": "ISO country code: BR Brazil, PT Portugal, US United States.",
+            },
             "geo": {
                 "type": "object",
                 "additionalProperties": False,
@@ -351,6 +356,7 @@ def _k_lines(rng: random.Random, entity: str) -> tuple[str, dict[str, Any]]:
         "maxItems": rng.choice([20, 50]),
         "label": "the items",
         "user_prompt": "Which items, and how many of each?",
+        "description": "The order lines: a product and a quantity each.",
     }
 
 
@@ -490,6 +496,7 @@ def _multi_item(rng: random.Random) -> dict[str, Any]:
         item["properties"]["reason"] = {
             "type": "string",
             "enum": ["not_found", "already_done", "rejected"],
+            "description": "Why it failed: not_found, already_done (nothing to do) or rejected.",
         }
     if rng.random() < 0.3:
         item["properties"]["protocol"] = {"type": "string", "description": "Protocol number."}
@@ -550,8 +557,9 @@ def generate(n: int, seed: int = DEFAULT_SEED) -> tuple[dict[str, Any], dict[str
         tool: dict[str, Any] = {
             "version": f"{rng.randint(1, 3)}.{rng.randint(0, 12)}.{rng.randint(0, 9)}"
         }
-        if rng.random() < 0.5:
-            tool["title"] = f"{verb.capitalize()} {words}"
+        # Every tool has a title (the metadata lint asks for one); the draw picks its form.
+        plural = "s" if rng.random() < 0.5 else ""
+        tool["title"] = f"{verb.capitalize()} {words}{plural}"
         does = THIRD_PERSON.get(verb, verb.capitalize() + "s")
         if is_action:
             tool["description"] = (

@@ -26,6 +26,12 @@ def test_fast_path_writes_what_the_general_path_writes(value: Any) -> None:
     assert canonical_bytes(value) == canonical_json(value).encode("utf-8")
 
 
+@settings(max_examples=500, deadline=None)
+@given(value=st.lists(st.floats(allow_nan=False, allow_infinity=False) | JSON, max_size=6))
+def test_fast_path_with_floats_writes_what_the_general_path_writes(value: Any) -> None:
+    assert canonical_bytes(value) == canonical_json(value).encode("utf-8")
+
+
 @pytest.mark.parametrize(
     ("number", "text"),
     [(1.0, "1"), (0.1, "0.1"), (1e21, "1e+21"), (1e-7, "1e-7"), (123456789012345680000.0, "123456789012345680000"),

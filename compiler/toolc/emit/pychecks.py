@@ -64,12 +64,13 @@ def pointers(document: Any) -> dict[int, str]:
         for key, value in node.items():
             if key in VALUES:
                 continue
-            step = f"{at}/{pointer_segment(key)}"
             if key in ONE:
-                stack.append((step, value))
+                stack.append((f"{at}/{pointer_segment(key)}", value))
             elif key in MANY and isinstance(value, list):
+                step = f"{at}/{pointer_segment(key)}"
                 stack += [(f"{step}/{i}", sub) for i, sub in enumerate(value)]
             elif key in NAMED and isinstance(value, dict):
+                step = f"{at}/{pointer_segment(key)}"
                 stack += [(f"{step}/{pointer_segment(n)}", sub) for n, sub in value.items()]
     return found
 

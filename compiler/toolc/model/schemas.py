@@ -10,6 +10,7 @@ published schema pasted in keeps its meaning.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any, overload
 from urllib.parse import quote, unquote
@@ -117,7 +118,14 @@ def pointer_segment(name: str | int) -> str:
     """One segment of a JSON pointer in a URI fragment: `~` and `/` escaped, then
     percent-encoded as RFC 3986 requires of a fragment."""
     escaped = str(name).replace("~", "~0").replace("/", "~1")
-    return quote(escaped, safe="!$&'()*+,;=:@-._~")
+    if _FRAGMENT_SAFE.match(escaped):  # most names (identifiers): quote would leave them as is
+        return escaped
+    return quote(escaped, safe=_SAFE_PUNCTUATION)
+
+
+_SAFE_PUNCTUATION = "!$&'()*+,;=:@-._~"
+# What quote() never encodes with that `safe`: ASCII letters and digits, and the punctuation.
+_FRAGMENT_SAFE = re.compile(r"[A-Za-z0-9!$&'()*+,;=:@\-._~]*\Z")
 
 
 @overload
