@@ -9,6 +9,7 @@ leaks internals: the details go to the server's log under an `errorId`."""
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -17,9 +18,11 @@ from mcp import types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
+from mcp.shared.exceptions import MCPDeprecationWarning
 
 from .server_audit import AuditHook, AuditRecord
 from .server_calls import ServedTool, ToolCalls, handler_name
+from .server_client import ClientRequestUnavailable, Elicited, Sampled
 from .server_confirmation import RequestStates, labels
 from .server_content import (
     Audio,
@@ -30,6 +33,16 @@ from .server_content import (
     ResourceLink,
 )
 from .server_endpoints import Served, register
+from .server_extension_handlers import Extensions
+from .server_extensions import (
+    Completer,
+    CompletionRef,
+    Prompt,
+    PromptArgument,
+    PromptMessage,
+    Resource,
+    ResourceTemplate,
+)
 from .server_framework import success_data
 from .server_hooks import CallHooks
 from .server_http import http_app, run_http, token_from_env
@@ -43,6 +56,10 @@ __all__ = [
     "Audio",
     "AuditHook",
     "AuditRecord",
+    "ClientRequestUnavailable",
+    "Completer",
+    "CompletionRef",
+    "Elicited",
     "EmbeddedBlob",
     "EmbeddedText",
     "FileStore",
@@ -51,8 +68,14 @@ __all__ = [
     "MemoryStore",
     "Observation",
     "Observer",
+    "Prompt",
+    "PromptArgument",
+    "PromptMessage",
     "Reply",
+    "Resource",
     "ResourceLink",
+    "ResourceTemplate",
+    "Sampled",
     "SingleUseStore",
     "ToolContext",
     "ToolFailure",
@@ -80,6 +103,10 @@ def build_server(
     audit: AuditHook | None = None,
     request_state_key: bytes | str | None = None,
     request_state_store: SingleUseStore | None = None,
+    resources: Sequence[Resource] = (),
+    resource_templates: Sequence[ResourceTemplate] = (),
+    prompts: Sequence[Prompt] = (),
+    complete: Completer | None = None,
 ) -> Server[Any]:
     """The low-level SDK server for the enabled tools of `server` (all when None).
 
@@ -91,7 +118,9 @@ def build_server(
     `audit`: called with one `AuditRecord` per answered call, after sealing.
     `request_state_key` (else the environment's `TOOLC_REQUEST_STATE_KEY`) and
     `request_state_store` are what several processes share to answer each other's
-    confirmations (server_state_store)."""
+    confirmations (server_state_store). `resources`, `resource_templates`, `prompts`
+    and `complete` (server_extensions) are served beside the tools; logging/setLevel
+    is always answered (it filters `ToolContext.log`)."""
     states = RequestStates(
         key=signing_key(request_state_key), store=request_state_store
     )
@@ -150,6 +179,9 @@ def build_server(
         recorder, registry = prometheus_observer()
         observers.append(recorder)
     calls.hooks = proxies.hooks = CallHooks(tuple(observers), audit)
+    extensions = Extensions(resources, resource_templates, prompts, complete)
+    calls.levels = extensions.levels
+    has_res = extensions.serves_resources
     listing = types.ListToolsResult(
         tools=[types.Tool.model_validate(d) for d in served]
     )
@@ -164,15 +196,27 @@ def build_server(
             tools=[t for t in listing.tools if proxies.serves(t.name)]
         )
 
-    built = Server(
-        name,
-        version=version,
-        instructions=instructions,
-        get_tool_input_schema=input_schemas.get,
-        on_list_tools=list_tools,
-        on_call_tool=routed(proxies, calls.call_tool) if proxied else calls.call_tool,
-        lifespan=proxies.lifespan,  # opens the origins, if any
-    )
+    call_tool = routed(proxies, calls.call_tool) if proxied else calls.call_tool
+    with warnings.catch_warnings():  # logging/setLevel: deprecated at 2026-07-28
+        warnings.simplefilter("ignore", MCPDeprecationWarning)
+        built = Server(
+            name,
+            version=version,
+            instructions=instructions,
+            get_tool_input_schema=input_schemas.get,
+            on_list_tools=list_tools,
+            on_call_tool=call_tool,
+            lifespan=proxies.lifespan,  # opens the origins, if any
+            on_set_logging_level=extensions.set_level,
+            on_list_resources=extensions.list_resources if has_res else None,
+            on_list_resource_templates=extensions.list_templates if has_res else None,
+            on_read_resource=extensions.read_resource if has_res else None,
+            on_subscribe_resource=extensions.subscribe if has_res else None,
+            on_unsubscribe_resource=extensions.unsubscribe if has_res else None,
+            on_list_prompts=extensions.list_prompts if prompts else None,
+            on_get_prompt=extensions.get_prompt if prompts else None,
+            on_completion=extensions.completion if complete is not None else None,
+        )
     versions = {n: s.version for n, s in specs.items()}
     register(built, Served(name, version, versions, registry))
     return built
