@@ -198,12 +198,13 @@ _HOOKS = ["*", "metrics: bool | None = None", "observer: Observer | None = None"
           "audit: AuditHook | None = None"]  # fmt: skip
 
 
-# What a server offers besides its tools (server_extensions; decision 0093).
+# What a server offers besides its tools (server_extensions; decision 0093). Named through the
+# module so that a shared type called `Resource` or `Prompt` stays the user's to take.
 _EXTENSIONS = [
-    "resources: Sequence[Resource] = ()",
-    "resource_templates: Sequence[ResourceTemplate] = ()",
-    "prompts: Sequence[Prompt] = ()",
-    "complete: Completer | None = None",
+    "resources: Sequence[server_runtime.Resource] = ()",
+    "resource_templates: Sequence[server_runtime.ResourceTemplate] = ()",
+    "prompts: Sequence[server_runtime.Prompt] = ()",
+    "complete: server_runtime.Completer | None = None",
 ]
 
 

@@ -18,15 +18,12 @@ from typing import Any, Literal
 
 from mcp.server.lowlevel import Server
 
+from . import server_runtime
 from .handlers import GatewayHandlers
 from .registry import ALL_TOOLS
 from .server_runtime import (
     AuditHook,
-    Completer,
     Observer,
-    Prompt,
-    Resource,
-    ResourceTemplate,
     SingleUseStore,
     build_server,
     run_http,
@@ -62,10 +59,10 @@ def create_server(
     audit: AuditHook | None = None,
     request_state_key: bytes | str | None = None,
     request_state_store: SingleUseStore | None = None,
-    resources: Sequence[Resource] = (),
-    resource_templates: Sequence[ResourceTemplate] = (),
-    prompts: Sequence[Prompt] = (),
-    complete: Completer | None = None,
+    resources: Sequence[server_runtime.Resource] = (),
+    resource_templates: Sequence[server_runtime.ResourceTemplate] = (),
+    prompts: Sequence[server_runtime.Prompt] = (),
+    complete: server_runtime.Completer | None = None,
 ) -> Server[Any]:
     """The SDK server for the tools of `server`, answering with `handlers`.
 

@@ -127,7 +127,9 @@ class ClientChannel:
         self._can_ask(
             types.ClientCapabilities(sampling=types.SamplingCapability()), "sampling"
         )
-        turns = [("user", messages)] if isinstance(messages, str) else messages
+        turns: Sequence[tuple[Literal["user", "assistant"], str]] = (
+            [("user", messages)] if isinstance(messages, str) else messages
+        )
         wire = [
             types.SamplingMessage(
                 role=role, content=types.TextContent(type="text", text=text)
