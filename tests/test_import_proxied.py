@@ -94,6 +94,8 @@ def _listing(tmp: Path) -> Path:
                              "definitions": {"A": {"type": "string"}}}},
             {"name": "wipe", "description": "Wipes.",
              "inputSchema": {"type": "object", "properties": {}}},
+            {"name": "bare", "description": "Takes nothing: no `properties` at all.",
+             "inputSchema": {"type": "object"}},
         ]
     }  # fmt: skip
     path = tmp / "listing.json"
@@ -112,7 +114,7 @@ def test_a_file_names_its_origin_or_gets_a_marked_placeholder(tmp_path: Path) ->
     # `definitions` would be published as `$defs`: the server would not serve it, so it is
     # skipped with the reason; the destructive tool is written unconfirmed, and said so.
     assert "tool 'old' not imported: its inputSchema as toolc publishes it" in done.stderr
-    assert sorted(tools) == ["plain", "wipe"]
+    assert sorted(tools) == ["bare", "plain", "wipe"]
     assert "tool 'wipe': destructive, but a proxied tool asks for no confirmation" in done.stderr
     assert run_toolc("build", str(tmp_path / "a")).returncode == 0
 
@@ -145,3 +147,12 @@ def test_origin_options_are_usage_errors_when_wrong(
     done = run_toolc("import", str(_listing(tmp_path)), "--out", str(tmp_path / "o"), *extra)
     assert done.returncode == 2 and said in done.stderr
     assert not (tmp_path / "o").exists()
+
+
+def test_empty_properties_and_required_judge_as_their_absence() -> None:
+    bare = {"type": "object"}
+    assert shape(bare) == shape({"type": "object", "properties": {}, "required": []})
+    assert shape({"type": "object", "$defs": {}}) == shape(bare)
+    # a property or a required name is still a difference
+    assert shape(bare) != shape({"type": "object", "properties": {"a": {}}})
+    assert shape(bare) != shape({"type": "object", "required": ["a"]})
