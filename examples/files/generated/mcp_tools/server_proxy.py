@@ -79,8 +79,8 @@ def shape(schema: Any, named: bool = False) -> Any:
         return {k: shape(v) for k, v in schema.items()}
     out: dict[str, Any] = {}
     for key, value in schema.items():
-        # `properties: {}` or `required: []` judges as its absence does: toolc writes them for
-        # an origin's bare `{"type": "object"}`, which is no drift.
+        # `properties: {}` or `required: []` judges as its absence does: toolc
+        # writes them for an origin's bare `{"type": "object"}`, which is no drift.
         if value in ({}, []) and (key in _NAMED or key == "required"):
             continue
         if key in _PROSE or key in ("const", "enum", "default"):
