@@ -84,11 +84,18 @@ class CheckContext:
     def pointing_roots(self) -> dict[str, dict[str, Any]]:
         """The fragments (not types) that hold a JSON pointer, by their `$defs` name in the
         checks' documents: a node's stated values are judged with its fragment beside it."""
+        # From the walk `nodes` already made (walking every fragment again cost 0.9 s at 5,000
+        # tools); the roots are still numbered and ordered as `roots` gives them.
+        pointing = {
+            node.root
+            for node in self.nodes
+            if node.keywords.field_ref is not None and is_pointer(node.keywords.field_ref)
+        }
         found: dict[str, dict[str, Any]] = {}
-        for n, (root, schema) in enumerate(roots(self.project)):
-            if root[0] != "types" and any(
-                kw.field_ref is not None and is_pointer(kw.field_ref) for _, kw in walk(schema, ())
-            ):
+        if not pointing:
+            return found
+        for n, (root, _) in enumerate(roots(self.project)):
+            if root[0] != "types" and root in pointing:
                 found[f"-r{n}"] = self.published_roots[root]
         return found
 
