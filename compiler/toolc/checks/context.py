@@ -19,6 +19,7 @@ from toolc.model.schemas import (
     Fragment,
     args_object,
     is_pointer,
+    is_type_ref,
     pointer_segment,
     refs_in,
     roots,
@@ -160,10 +161,19 @@ class CheckContext:
 
     @cached_property
     def pointer_documents(self) -> list[tuple[JsonPath, Any, Fragment]]:
-        """Each fragment with the document its pointers are read in: the fragment itself as
-        published, or, for `args_keywords`, the arguments object."""
+        """Each fragment holding a `$ref` other than a type's, with the document its pointers
+        are read in: the fragment itself as published, or, for `args_keywords`, the arguments
+        object. Only those: publishing every fragment again cost 3.6 s at 5,000 tools, and a
+        fragment without such a `$ref` has no problem for `ref_problems` to find."""
+        referring = {
+            node.root
+            for node in self.nodes
+            if node.keywords.field_ref is not None and not is_type_ref(node.keywords.field_ref)
+        }
         found = []
-        for root, schema in roots(self.project):
+        for root, schema in roots(self.project) if referring else ():
+            if root not in referring:
+                continue
             if root[-1] == "args_keywords":
                 document: Any = args_object(self.project.tools[str(root[1])])
             else:
