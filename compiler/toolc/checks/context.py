@@ -19,6 +19,7 @@ from toolc.model.schemas import (
     Fragment,
     args_object,
     is_pointer,
+    is_type_ref,
     pointer_segment,
     refs_in,
     roots,
@@ -36,19 +37,26 @@ class SchemaNode:
     keywords: SchemaKeywords
 
 
+# Which subschemas a keyword holds: one, a list, or a map of them.
+_KIND = {**dict.fromkeys(ONE, 0), **dict.fromkeys(MANY, 1), **dict.fromkeys(NAMED, 2)}
+
+
 def _published_nodes(path: JsonPath, schema: Any, out: dict[JsonPath, Any]) -> None:
     if not isinstance(schema, dict):
         return  # true / false
     out[path] = schema
-    for key in ONE:
-        if key in schema:
-            _published_nodes((*path, key), schema[key], out)
-    for key in MANY:
-        for index, sub in enumerate(schema.get(key, ())):
-            _published_nodes((*path, key, index), sub, out)
-    for key in NAMED:
-        for name, sub in schema.get(key, {}).items():
-            _published_nodes((*path, key, name), sub, out)
+    # One pass over the node's own keys: looking up each of the 19 keywords in every node made
+    # this index 0.45 s under cProfile at 5,000 tools, now 0.23 s. `out` is only looked up.
+    for key, sub in schema.items():
+        kind = _KIND.get(key)
+        if kind == 0:
+            _published_nodes((*path, key), sub, out)
+        elif kind == 1:
+            for index, item in enumerate(sub):
+                _published_nodes((*path, key, index), item, out)
+        elif kind == 2:
+            for name, item in sub.items():
+                _published_nodes((*path, key, name), item, out)
 
 
 def root_base(number: int, root: JsonPath) -> str:
@@ -84,11 +92,18 @@ class CheckContext:
     def pointing_roots(self) -> dict[str, dict[str, Any]]:
         """The fragments (not types) that hold a JSON pointer, by their `$defs` name in the
         checks' documents: a node's stated values are judged with its fragment beside it."""
+        # From the walk `nodes` already made (walking every fragment again: 0.9 s under cProfile
+        # at 5,000 tools); the roots are still numbered and ordered as `roots` gives them.
+        pointing = {
+            node.root
+            for node in self.nodes
+            if node.keywords.field_ref is not None and is_pointer(node.keywords.field_ref)
+        }
         found: dict[str, dict[str, Any]] = {}
-        for n, (root, schema) in enumerate(roots(self.project)):
-            if root[0] != "types" and any(
-                kw.field_ref is not None and is_pointer(kw.field_ref) for _, kw in walk(schema, ())
-            ):
+        if not pointing:
+            return found
+        for n, (root, _) in enumerate(roots(self.project)):
+            if root[0] != "types" and root in pointing:
                 found[f"-r{n}"] = self.published_roots[root]
         return found
 
@@ -146,10 +161,19 @@ class CheckContext:
 
     @cached_property
     def pointer_documents(self) -> list[tuple[JsonPath, Any, Fragment]]:
-        """Each fragment with the document its pointers are read in: the fragment itself as
-        published, or, for `args_keywords`, the arguments object."""
+        """Each fragment holding a `$ref` other than a type's, with the document its pointers
+        are read in: the fragment itself as published, or, for `args_keywords`, the arguments
+        object. Only those: publishing every fragment again was 0.9 s at 5,000 tools, and a
+        fragment without such a `$ref` has no problem for `ref_problems` to find."""
+        referring = {
+            node.root
+            for node in self.nodes
+            if node.keywords.field_ref is not None and not is_type_ref(node.keywords.field_ref)
+        }
         found = []
-        for root, schema in roots(self.project):
+        for root, schema in roots(self.project) if referring else ():
+            if root not in referring:
+                continue
             if root[-1] == "args_keywords":
                 document: Any = args_object(self.project.tools[str(root[1])])
             else:

@@ -11,20 +11,20 @@ JsonPath = tuple[str | int, ...]
 # 0-based (line, column, end_line, end_column), as the YAML parser's marks give them.
 RawSpan = tuple[int, int, int, int]
 
-_BITS = 24  # per coordinate: 16 million lines or columns, more than a 32 MiB file can hold
-_MASK = (1 << _BITS) - 1
+BITS = 24  # per coordinate: 16 million lines or columns, more than a 32 MiB file can hold
+_MASK = (1 << BITS) - 1
 
 
 def pack(line: int, column: int, end_line: int, end_column: int) -> int:
     """A span as one int (0-based coordinates): a tuple per node cost tens of MB at 5,000 tools."""
-    return (((line << _BITS | column) << _BITS | end_line) << _BITS) | end_column
+    return (((line << BITS | column) << BITS | end_line) << BITS) | end_column
 
 
 def unpack(packed: int) -> RawSpan:
     return (
-        packed >> 3 * _BITS,
-        packed >> 2 * _BITS & _MASK,
-        packed >> _BITS & _MASK,
+        packed >> 3 * BITS,
+        packed >> 2 * BITS & _MASK,
+        packed >> BITS & _MASK,
         packed & _MASK,
     )
 

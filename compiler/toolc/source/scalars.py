@@ -78,14 +78,14 @@ _NAN = frozenset({".nan", ".NaN", ".NAN"})
 MAX_DIGITS = 4300
 _INTEGER = re.compile(r"[-+]?[0-9]+\Z|0o[0-7]+\Z|0x[0-9a-fA-F]+\Z")
 # A plain scalar can only be something other than a string if it starts with one of these.
-_MAYBE_TYPED = frozenset("-+.0123456789~nNtTfF")
+MAYBE_TYPED = frozenset("-+.0123456789~nNtTfF")
 
 # What YAML 1.1 (PyYAML's default) would have made of scalars that 1.2 reads as strings.
 _YAML11_BOOL = re.compile(r"(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)\Z")
 
 
 def resolve_plain(value: str) -> Scalar:
-    if value and value[0] not in _MAYBE_TYPED:
+    if value and value[0] not in MAYBE_TYPED:
         return value
     if value in _NULL:
         return None
