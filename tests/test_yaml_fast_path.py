@@ -1,5 +1,5 @@
-"""The loader's inlined event loop (`_Builder.run`) against the reference path: every event fed
-one at a time through `_Builder.feed`, as the loader did before the loop was inlined. Random
+"""The loader's inlined event loop (`yaml_loader._run`) against the reference path: every event
+fed one at a time through `Builder.feed`, as the loader did before the loop was inlined. Random
 documents (unicode, CRLF, NEL, quotes, block scalars, flow collections, tags, anchors, aliases,
 duplicate and merge keys) and the bench configs must give the same values, spans and
 diagnostics."""
@@ -9,52 +9,31 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
-import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from toolc.source import yaml_builder, yaml_loader
 from toolc.source.document import SpanNode
-from toolc.source.lines import shield
-from toolc.source.yaml_errors import syntax_error
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from gen_config import render
 
 
+def _each_event(builder: yaml_builder.Builder, parser: Any) -> None:
+    """The reference loop: every event through `feed`, one at a time."""
+    while True:
+        event = parser.get_event()
+        if builder.boundary(event):
+            return
+        builder.feed(event)
+
+
 def _reference(text: str, path: str) -> tuple[Any, Any, list[Any]]:
-    builder = yaml_builder.Builder(path, yaml_loader.MAX_NODES)
-    builder.spans.text = text
-    shielded, builder.restore = shield(text)
-    parser = yaml_loader._Parser(shielded)
-    try:
-        while True:
-            event = parser.get_event()
-            if isinstance(event, yaml.StreamEndEvent):
-                break
-            if isinstance(event, yaml.DocumentStartEvent) and builder.done:
-                builder.error(
-                    "yaml-multiple-documents",
-                    event.start_mark,
-                    event.end_mark,
-                    "a second YAML document; each config file holds exactly one",
-                    "remove the `---` separator and merge the documents",
-                )
-                break
-            if isinstance(event, yaml.DocumentEndEvent):
-                builder.done = True
-                continue
-            builder.feed(event)
-    except yaml.YAMLError as exc:
-        builder.diagnostics.append(syntax_error(exc, text, path))
-    except yaml_builder.Abort:
-        pass
-    finally:
-        parser.dispose()
-    failed = any(d.is_error for d in builder.diagnostics)
-    builder.handlers.clear()
-    return (None if failed else builder.root), builder.spans, builder.diagnostics
+    # load_yaml's own set-up and clean-up, with the reference loop in place of the inlined one
+    with mock.patch.object(yaml_loader, "_run", _each_event):
+        return yaml_loader.load_yaml(text, path)
 
 
 def _tree(node: SpanNode | None) -> object:

@@ -238,6 +238,25 @@ class Builder:
         frame.node[0] = _packed(frame.start, event.end_mark)
         self.add(frame.container, frame.weight, None)
 
+    def boundary(self, event: Any) -> bool:
+        """A stream or document event; True when reading stops: the stream's end, or a second
+        document (reported). Any other event is not one: False, nothing done."""
+        cls = type(event)
+        if cls is yaml.StreamEndEvent:
+            return True
+        if cls is yaml.DocumentStartEvent and self.done:
+            self.error(
+                "yaml-multiple-documents",
+                event.start_mark,
+                event.end_mark,
+                "a second YAML document; each config file holds exactly one",
+                "remove the `---` separator and merge the documents",
+            )
+            return True
+        if cls is yaml.DocumentEndEvent:
+            self.done = True
+        return False
+
     def feed(self, event: Any) -> None:
         stack = self.stack
         if stack:

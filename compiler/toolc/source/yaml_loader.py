@@ -44,6 +44,7 @@ def _run(builder: Builder, parser: Any) -> None:
         yaml.MappingEndEvent,
     )
     seq_start, seq_end = yaml.SequenceStartEvent, yaml.SequenceEndEvent
+    boundaries = (yaml.StreamEndEvent, yaml.DocumentStartEvent, yaml.DocumentEndEvent)
     maybe_typed = MAYBE_TYPED
     while True:
         event = get_event()
@@ -91,19 +92,9 @@ def _run(builder: Builder, parser: Any) -> None:
             builder.end(event)
         elif cls is seq_start:
             builder.start(event, [], False, SEQ_TAGS)
-        elif cls is yaml.StreamEndEvent:
-            return
-        elif cls is yaml.DocumentStartEvent and builder.done:
-            builder.error(
-                "yaml-multiple-documents",
-                event.start_mark,
-                event.end_mark,
-                "a second YAML document; each config file holds exactly one",
-                "remove the `---` separator and merge the documents",
-            )
-            return
-        elif cls is yaml.DocumentEndEvent:
-            builder.done = True
+        elif cls in boundaries:
+            if builder.boundary(event):
+                return
         else:
             builder.feed(event)
 
