@@ -13,7 +13,7 @@ pydantic only."""
 from __future__ import annotations
 
 import functools
-from decimal import Decimal
+from fractions import Fraction
 from typing import Annotated, Any
 from urllib.parse import unquote
 
@@ -56,10 +56,14 @@ def _key(value: Any) -> Any:
 def _multiple(value: Any, factor: Any) -> bool:
     if isinstance(value, int) and isinstance(factor, int):
         return value % factor == 0
-    try:
-        return Decimal(str(value)) % Decimal(str(factor)) == 0
-    except ArithmeticError:  # a quotient beyond Decimal's precision: not a multiple
-        return False
+    # Exact at every magnitude, reading a float as its JSON text (shortest repr):
+    # Decimal's 28 digits refused 1e300 as a multiple of 0.01, which the reference
+    # validator and jsonschema-rs (the check of defaults) accept.
+    return (_exact(value) / _exact(factor)).denominator == 1
+
+
+def _exact(number: Any) -> Fraction:
+    return Fraction(number) if isinstance(number, int) else Fraction(repr(number))
 
 
 class Evaluator:
