@@ -93,12 +93,16 @@ def applicator_type(
     # would try the Python name first, and pick a branch by a key the schema ignores.
     aliased = tagged is not None and tagged[0] != tagged[1]
     members: list[Expr] = []
+    null_ok = False
     for branch, tag in zip(branches, tags, strict=True):
         at = (*path, _word(kind, schema[kind].index(branch), tag))
         lowered = lower(branch, at)
         if lowered.base.head == "Any":
             used.add("Any")
             return TypeExpr(name("Any")), "anyOf" if kind == "anyOf" else None
+        # A branch that takes null: said here, since a checked branch (`Annotated[X | None,
+        # AfterValidator(...)]`) is hoisted into an alias whose `None` no member shows.
+        null_ok = null_ok or lowered.nullable or lowered.null_ok or lowered.base.head == "None"
         member = lowered.inline()
         if member.members:  # `X | None`: the non-null part named, as the lowering names it
             member = union(*(m if m.head == "None" else hoist(m, at) for m in member.members))
@@ -122,6 +126,6 @@ def applicator_type(
         field = call("Field", kwargs=[("discriminator", py_str(tagged[0]))])
         joined = sub("Annotated", joined, field)
         used.add("Annotated")
-    null_ok = any(m.head == "None" for m in members)
+    null_ok = null_ok or any(m.head == "None" for m in members)
     exact = kind if kind == "anyOf" or tagged is not None else None
     return TypeExpr(joined, null_ok=null_ok), exact

@@ -1,0 +1,78 @@
+"""An optional argument takes null exactly when its schema does (the CI failure of a random
+portable package): a union with a checked branch that takes null (`anyOf: [..., {type:
+[string, null], pattern: ...}]`) hid that branch's `None` inside an alias, so the field
+refused null as "not allowed here" although the published schema accepts it. Each case is
+judged in both published forms, standard and portable, against the reference validator."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any
+
+import pydantic
+import pytest
+from reference import EcmaValidator
+from toolc import verbs
+
+ARGS = """\
+    args_schema:
+      checked_branch:
+        anyOf:
+          - {type: [number, array, boolean], items: {type: boolean}}
+          - {type: [string, "null"], pattern: "^P-[0-9]+$", default: P-7}
+      plain_branch:
+        anyOf: [{type: integer, minimum: 1}, {type: "null"}]
+      no_null: {anyOf: [{type: string, pattern: "^P-"}, {type: integer, multipleOf: 2}]}
+      one_of_null:
+        oneOf: [{type: [string, "null"], minLength: 2}, {type: integer}]
+"""
+CASES = [
+    {"checked_branch": None}, {"checked_branch": "P-1"}, {"checked_branch": "x"},
+    {"checked_branch": 3}, {"checked_branch": [True]}, {"checked_branch": {}},
+    {"plain_branch": None}, {"plain_branch": 0}, {"plain_branch": 2},
+    {"no_null": None}, {"no_null": "P-1"}, {"no_null": 3},
+    {"one_of_null": None}, {"one_of_null": "ab"}, {"one_of_null": "a"}, {"one_of_null": 1},
+]  # fmt: skip
+
+
+def _config(form: str) -> str:
+    head = "publish: portable\n" if form == "portable" else ""
+    return head + (
+        "tools:\n  t:\n    version: 1.0.0\n    description: nullable unions\n"
+        "    mcp_server: s\n    tool_type: query\n" + ARGS
+    )
+
+
+@pytest.fixture(scope="module", params=["standard", "portable"])
+def tool(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    form = request.param
+    root = tmp_path_factory.mktemp(f"nulls_{form}")
+    (root / "cfg").mkdir()
+    (root / "cfg" / "tools.yaml").write_text(_config(form), encoding="utf-8")
+    package = f"nulls_{form}_pkg"
+    result = verbs.build(root / "cfg", root / package, root / "n.json", write=True)
+    assert result.written, [str(d) for d in result.diagnostics]
+    sys.path.insert(0, str(root))
+    try:
+        return importlib.import_module(package).TOOLS["t"]
+    finally:
+        sys.path.remove(str(root))
+
+
+@pytest.mark.parametrize("instance", CASES, ids=repr)
+def test_null_is_accepted_exactly_where_the_schema_accepts_it(tool: Any, instance: Any) -> None:
+    expected = EcmaValidator(dict(tool.input_schema)).is_valid(instance)
+    try:
+        tool.args_model.model_validate(instance)
+        accepted = True
+    except pydantic.ValidationError:
+        accepted = False
+    assert accepted is expected, instance
+
+
+def test_the_cases_hold_both_verdicts_for_null(tool: Any) -> None:
+    """The cases are not all alike: null is valid for some arguments and refused for others."""
+    reference = EcmaValidator(dict(tool.input_schema))
+    verdicts = {reference.is_valid(case) for case in CASES if None in case.values()}
+    assert verdicts == {True, False}
