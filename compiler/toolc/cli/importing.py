@@ -7,6 +7,7 @@ import shlex
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -15,7 +16,9 @@ from toolc.cli.remote import stdio_option, target_of, url_option
 from toolc.diagnostics.codes import diag
 from toolc.diagnostics.model import Diagnostic, Span
 from toolc.diagnostics.render import RENDERERS, render_text, use_color
-from toolc.verbs.importing import Imported
+
+if TYPE_CHECKING:  # the verb pulls in the SDK (0.4 s): imported when the command runs
+    from toolc.verbs.importing import Imported
 
 
 @dataclass(frozen=True)
@@ -33,7 +36,7 @@ def imported_from(
     """The source read (a file, or a server listed) and translated; the texts to show."""
     from toolc.adopt.listing import of_listing, read_file
     from toolc.verbs.import_proxied import origin_of
-    from toolc.verbs.importing import translate
+    from toolc.verbs.importing import Imported, translate
 
     command: list[str] | None = None  # the listed server's, when it is started
     if not stdio and url is None:
