@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup demo test lint typecheck models docs golden bench clean
+.PHONY: setup demo test fuzz lint typecheck models docs golden bench clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,11 @@ test: setup
 	$(BIN)/ruff check --no-cache compiler tests bench
 	$(BIN)/ruff format --no-cache --check compiler tests bench
 	$(BIN)/mypy --strict compiler/toolc
+
+## Hunt for new random cases, a new seed each run (decision 0115); a failure names its seed.
+fuzz: setup
+	TOOLC_RANDOM_SEED=random TOOLC_RANDOM_PORTABLE=300 TOOLC_RANDOM_CONFIGS=200 \
+	  $(BIN)/python -m pytest -p no:cacheprovider tests/test_portable.py tests/test_random_configs.py -k random
 
 lint: setup
 	$(BIN)/ruff check --no-cache compiler tests bench

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
+import random
 import shutil
 import sys
 from pathlib import Path
@@ -16,7 +18,7 @@ from typing import Any
 import pydantic
 import pytest
 from conftest import EXAMPLES, FIXTURES
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 from instances import near_miss, valid
@@ -260,9 +262,18 @@ def test_the_cache_rebuilds_a_portable_config_as_a_full_compile_does(tmp_path: P
     assert cached.reread is not None  # the cache was used, re-reading one tool
 
 
+# Repeatable by default, as tests/test_random_configs.py (decision 0115): a gate that fails on
+# one run's draw blocks what it did not test. `TOOLC_RANDOM_SEED=random` (with
+# `TOOLC_RANDOM_PORTABLE=N` examples) hunts for new cases; the seed is in the failure report.
+SEED = os.environ.get("TOOLC_RANDOM_SEED", "0")
+SEED_VALUE = random.randrange(2**32) if SEED == "random" else int(SEED)
+COUNT = int(os.environ.get("TOOLC_RANDOM_PORTABLE", "6"))
+
+
+@seed(SEED_VALUE)
 @settings(
-    max_examples=6, database=None, deadline=None, phases=[Phase.generate],
-    suppress_health_check=list(HealthCheck),
+    max_examples=COUNT, database=None, deadline=None, phases=[Phase.generate],
+    suppress_health_check=list(HealthCheck), print_blob=True,
 )  # fmt: skip
 @given(data=st.data())
 def test_random_portable_packages_have_models_that_agree(
@@ -297,7 +308,7 @@ def test_random_portable_packages_have_models_that_agree(
                 accepted = True
             except pydantic.ValidationError:
                 accepted = False
-            assert accepted == reference.is_valid(instance), (spec.name, instance)
+            assert accepted == reference.is_valid(instance), (SEED_VALUE, spec.name, instance)
 
 
 def _contract(text: str, form: str) -> dict[str, Any]:
