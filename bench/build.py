@@ -140,7 +140,7 @@ def main() -> None:
             print(f"{n:>5} tools: " + ", ".join(f"{k} {v:.2f}" for k, v in row.items()), flush=True)
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "build.json").write_text(json.dumps(report, indent=2) + "\n")
-    print("\nTargets (issue 3):")
+    print("\nTargets (issue 16):")
     for n, row in report["sizes"].items():
         if "peer_s" in row:
             speed = row["cold_s"] / row["peer_s"]
