@@ -247,7 +247,7 @@ def server_values(per_tool: Mapping[str, Serving]) -> dict[str, object]:
         "server_literal": literal,
         "versions": versions,
         "metrics": metrics,
-        "handler_import": import_line(".handlers", classes),
+        "handler_import": import_line(".handlers", classes, indent="    "),
         "main_def": def_line(
             "",
             "def main",

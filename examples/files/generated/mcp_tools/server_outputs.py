@@ -8,6 +8,7 @@ is named (`data.created_at`), never its value."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cached_property
 from typing import Any
 
 from .server_formats import format_ok
@@ -23,20 +24,28 @@ class FormatCheck:
         self.schema = schema
         self.defs = defs
         self._below: dict[int, bool] = {}
-        # Which shared types have a format somewhere inside (through their own refs): a
-        # fixpoint over the refs, so recursive types are decided too.
-        local = {name: _own_format(d) for name, d in defs.items()}
-        refs = {name: set(_refs(d)) for name, d in defs.items()}
-        self._types = dict(local)
+
+    # Decided on a tool's first answer, not at start-up: a server of a thousand tools
+    # would walk every schema before it answers its first tools/list.
+    @cached_property
+    def _types(self) -> dict[str, bool]:
+        """Which shared types have a format somewhere inside (through their own refs): a
+        fixpoint over the refs, so recursive types are decided too."""
+        local = {name: _own_format(d) for name, d in self.defs.items()}
+        refs = {name: set(_refs(d)) for name, d in self.defs.items()}
+        types = dict(local)
         changed = True
         while changed:
             changed = False
-            for name in defs:
-                if not self._types[name] and any(
-                    self._types.get(r) for r in refs[name]
-                ):
-                    self._types[name] = changed = True
-        self.needed = self._has_format(schema)
+            for name in self.defs:
+                if not types[name] and any(types.get(r) for r in refs[name]):
+                    types[name] = changed = True
+        return types
+
+    @cached_property
+    def needed(self) -> bool:
+        """Whether the schema has a format anywhere to check."""
+        return self._has_format(self.schema)
 
     def problems(self, value: Any, where: str = "data") -> list[Problem]:
         found: list[Problem] = []

@@ -122,8 +122,7 @@ class Proxies:
             output = descriptor.get("outputSchema")
             if output is not None:  # the formats JSON clients refuse, as for any tool
                 data = {k: v for k, v in output.items() if k != "$defs"}
-                check = FormatCheck(data, output.get("$defs", {}))
-                self.tools[name].formats = check if check.needed else None
+                self.tools[name].formats = FormatCheck(data, output.get("$defs", {}))
         self.sessions: dict[str, ClientSession] = {}  # by tool name
         self.hooks = CallHooks()  # metrics, audit: build_server sets them
         self.served: set[str] = set()

@@ -14,12 +14,11 @@ import json
 from collections.abc import Sequence
 from functools import cache
 from importlib import resources
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from mcp.server.lowlevel import Server
 
 from . import server_runtime
-from .handlers import ContasHandlers
 from .registry import ALL_TOOLS
 from .server_runtime import (
     AuditHook,
@@ -30,6 +29,9 @@ from .server_runtime import (
     run_stdio,
     token_from_env,
 )
+
+if TYPE_CHECKING:  # annotations only; importing each tool's models slows start-up
+    from .handlers import ContasHandlers
 
 ServerName = Literal["contas"]
 # Each server's version: the highest version among its tools.

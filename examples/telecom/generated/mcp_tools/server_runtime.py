@@ -161,8 +161,7 @@ def build_server(
         made[d["name"]].content = DeclaredContent(d.get("_meta", {}).get("content"))
         output = d.get("outputSchema", {})
         if (data := success_data(output)) is not None:  # either published form (0106)
-            check = FormatCheck(data, output.get("$defs", {}))
-            made[d["name"]].formats = check if check.needed else None
+            made[d["name"]].formats = FormatCheck(data, output.get("$defs", {}))
     proxies = Proxies({n: made[n] for n in proxied}, served)
     calls = ToolCalls(
         {n: made[n] for n in specs if n not in proxied},
