@@ -66,6 +66,7 @@ bench: setup
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/build.py
 	$(BIN)/python bench/server.py
+	$(BIN)/python bench/args_models.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache bench/results bench/.configs

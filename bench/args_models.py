@@ -1,0 +1,198 @@
+"""Benchmark of the generated args models (issue 16): each tool's model judging instances,
+as the generated server does on every call (`model_validate`), against `jsonschema_rs`'s
+`is_valid` on the tool's published inputSchema, on the same instances.
+
+    .venv/bin/python bench/args_models.py [--configs 20] [--instances 60] [--repeat 20]
+
+The packages: the bundled examples and `--configs` random configs (tests/random_projects.py,
+seeded like make test's gate). The instances: per tool, `--instances` drawn by
+tests/instances.py from the published schema, half fitting it and half near misses (one thing
+changed), seeded. Each package is timed in its own process: every instance judged
+`--repeat` times by the model, then by the validator (compiled once, outside the timing).
+Writes bench/results/args_models.json. Target: the models at most 1.0x the validator's time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))  # the suite's strategies: one definition of both
+
+from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from instances import near_miss, valid  # noqa: E402
+from random_projects import as_yaml, projects  # noqa: E402
+from toolc import verbs  # noqa: E402
+from toolc.checks.values import _model_patterns  # noqa: E402
+from toolc.evolution.baseline import BaselineError  # noqa: E402
+
+RESULTS = ROOT / "bench" / "results"
+EXAMPLES = ("retail", "telecom", "vitrine", "files", "gateway")
+TARGET = 1.0
+
+TIMER = """
+import importlib, json, sys, time
+import jsonschema_rs
+from pydantic import ValidationError
+
+sys.path.insert(0, sys.argv[1])
+package = importlib.import_module(sys.argv[2])
+cases = json.loads(open(sys.argv[3], encoding="utf-8").read())
+repeat = int(sys.argv[4])
+model_s = rs_s = 0.0
+agree = disagree = count = 0
+for name, case in cases.items():
+    model = package.TOOLS[name].args_model
+    instances = case["instances"]
+    validator = jsonschema_rs.validator_for(
+        case["schema"], pattern_options=jsonschema_rs.RegexOptions())
+    for value in instances:  # warm: each model's first call builds nothing later
+        try:
+            model.model_validate(value)
+            ok = True
+        except ValidationError:
+            ok = False
+        agree += ok == validator.is_valid(value)
+        disagree += ok != validator.is_valid(value)
+    start = time.perf_counter()
+    for _ in range(repeat):
+        for value in instances:
+            try:
+                model.model_validate(value)
+            except ValidationError:
+                pass
+    model_s += time.perf_counter() - start
+    start = time.perf_counter()
+    for _ in range(repeat):
+        for value in instances:
+            validator.is_valid(value)
+    rs_s += time.perf_counter() - start
+    count += len(instances) * repeat
+print(json.dumps({"model_s": model_s, "rs_s": rs_s, "judged": count,
+                  "agree": agree, "disagree": disagree}))
+"""
+
+
+def _quietly(strategy: st.SearchStrategy[Any], count: int, seed_value: int) -> list[Any]:
+    """`count` values drawn from `strategy`, the same ones run after run."""
+    drawn: list[Any] = []
+
+    @seed(seed_value)
+    @settings(
+        max_examples=count,
+        database=None,
+        deadline=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(strategy)
+    def collect(value: Any) -> None:
+        drawn.append(value)
+
+    collect()
+    return drawn
+
+
+def _instances(schema: dict[str, Any], count: int, seed_value: int) -> list[Any]:
+    defs = schema.get("$defs", {})
+    fitting = valid(schema, defs)
+    misses = fitting.flatmap(lambda v: near_miss(v, schema, defs))
+    half = max(1, count // 2)
+    drawn = _quietly(fitting, half, seed_value) + _quietly(misses, half, seed_value + 1)
+    return json.loads(json.dumps(drawn))  # as a client sends them: JSON
+
+
+def _random_packages(root: Path, count: int) -> list[tuple[Path, str]]:
+    made: list[tuple[Path, str]] = []
+    for index, project in enumerate(_quietly(projects(), count, 0)):
+        config, policies = project
+        name = f"pkg_{index}"
+        policies_text = as_yaml(policies) if policies is not None else None
+        try:
+            files = verbs.compile_baseline(as_yaml(config), policies_text, f"{name}:")
+        except BaselineError:
+            continue
+        for rel, data in files.items():
+            path = root / name / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+        made.append((root, name))
+    return made
+
+
+def _time(root: Path, name: str, work: Path, counts: argparse.Namespace) -> dict[str, Any]:
+    tools_json = root / name / "tools.json"
+    tools = json.loads(tools_json.read_text(encoding="utf-8"))["tools"]
+    cases = {
+        t["name"]: {
+            # ECMA-262 patterns in the Rust engine's syntax, as toolc's checks judge them
+            "schema": _model_patterns(t["inputSchema"], {}),
+            "instances": _instances(t["inputSchema"], counts.instances, i),
+        }
+        for i, t in enumerate(tools)
+    }
+    cases_file = work / f"{root.parent.name}-{name}.json"
+    cases_file.write_text(json.dumps(cases))
+    timer = work / "timer.py"
+    timer.write_text(TIMER)
+    run = subprocess.run(
+        [sys.executable, str(timer), str(root), name, str(cases_file),
+         str(counts.repeat)],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    if run.returncode != 0:
+        raise SystemExit(f"timing {root / name} failed:\n{run.stderr}")
+    figures: dict[str, Any] = json.loads(run.stdout)
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--configs", type=int, default=20)
+    parser.add_argument("--instances", type=int, default=60)
+    parser.add_argument("--repeat", type=int, default=20)
+    options = parser.parse_args()
+    rows: dict[str, dict[str, Any]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        packages = [(ROOT / "examples" / e / "generated", "mcp_tools") for e in EXAMPLES]
+        packages += _random_packages(work / "random", options.configs)
+        for root, name in packages:
+            label = root.parent.name if name == "mcp_tools" else name
+            row = _time(root, name, work, options)
+            if row["judged"]:  # a config may declare only proxied tools
+                rows[label] = {**row, "ratio": row["model_s"] / row["rs_s"]}
+    ratios = [r["ratio"] for r in rows.values()]
+    total = {
+        "model_s": sum(r["model_s"] for r in rows.values()),
+        "rs_s": sum(r["rs_s"] for r in rows.values()),
+        "judged": sum(r["judged"] for r in rows.values()),
+        "disagree": sum(r["disagree"] for r in rows.values()),
+    }
+    report = {"packages": rows, "total": total, "median_ratio": statistics.median(ratios)}
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / "args_models.json").write_text(json.dumps(report, indent=2) + "\n")
+    for label, row in rows.items():
+        per = row["judged"]
+        print(
+            f"{label:>10}: model {row['model_s'] / per * 1e6:6.2f} us, jsonschema-rs "
+            f"{row['rs_s'] / per * 1e6:6.2f} us per instance: {row['ratio']:5.2f}x"
+        )
+    print(
+        f"all {total['judged']} judgements: models {total['model_s']:.3f} s, jsonschema-rs "
+        f"{total['rs_s']:.3f} s: {total['model_s'] / total['rs_s']:.2f}x overall, median "
+        f"per package {report['median_ratio']:.2f}x (target <= {TARGET}x); verdicts that "
+        f"differ: {total['disagree']}"
+    )
+
+
+if __name__ == "__main__":
+    main()
