@@ -24,6 +24,7 @@ class FormatCheck:
         self.schema = schema
         self.defs = defs
         self._below: dict[int, bool] = {}
+        self._members_of: dict[int, tuple[dict[str, Any], Any]] = {}
 
     # Decided on a tool's first answer, not at start-up: a server of a thousand tools
     # would walk every schema before it answers its first tools/list.
@@ -91,16 +92,31 @@ class FormatCheck:
         for sub in node.get("allOf", ()):
             self._walk(sub, value, where, found, depth + 1)
         if isinstance(value, Mapping):
-            props = node.get("properties")
-            props = props if isinstance(props, Mapping) else {}
-            extra = node.get("additionalProperties")
+            members, extra = self._members(node)
             for name, item in value.items():
-                sub = props.get(name, extra if name not in props else None)
-                self._walk(sub, item, f"{where}.{name}", found, depth + 1)
-        elif isinstance(value, list):
+                sub = members.get(name, extra)
+                if sub is not None:
+                    self._walk(sub, item, f"{where}.{name}", found, depth + 1)
+        elif isinstance(value, list) and self._below.get(id(node.get("items"))):
             items = node.get("items")
             for index, item in enumerate(value):
                 self._walk(items, item, f"{where}[{index}]", found, depth + 1)
+
+    def _members(self, node: Mapping[str, Any]) -> tuple[dict[str, Any], Any]:
+        """Where an object's members go: each property to its schema when a format lies
+        at or below it, else to None (it shadows additionalProperties all the same), and
+        any other member to additionalProperties when a format lies below it, else None
+        (memoized by node). A call then descends only where a format can fail."""
+        key = id(node)
+        if key not in self._members_of:
+            props = node.get("properties")
+            props = props if isinstance(props, Mapping) else {}
+            extra = node.get("additionalProperties")
+            self._members_of[key] = (
+                {n: sub if self._has_format(sub) else None for n, sub in props.items()},
+                extra if self._has_format(extra) else None,
+            )
+        return self._members_of[key]
 
 
 def _ref_name(node: Mapping[str, Any]) -> str | None:
