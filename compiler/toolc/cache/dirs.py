@@ -12,11 +12,19 @@ from pathlib import Path
 
 def cache_path(config_dir: Path, out_dir: Path, snapshot_path: Path, suffix: str) -> Path | None:
     """The cache file of this build for `suffix` (e.g. `pickle`); None when caching is off."""
+    root = cache_root()
+    if root is None:
+        return None
+    key = "\0".join(str(p.resolve()) for p in (config_dir, out_dir, snapshot_path))
+    return root / f"build-{hashlib.sha256(key.encode()).hexdigest()[:24]}.{suffix}"
+
+
+def cache_root() -> Path | None:
+    """The cache directory; None when caching is off."""
     if os.environ.get("TOOLC_NO_CACHE"):
         return None
     root = os.environ.get("TOOLC_CACHE_DIR")
     if root is None:
         base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
         root = os.path.join(base, "toolc")
-    key = "\0".join(str(p.resolve()) for p in (config_dir, out_dir, snapshot_path))
-    return Path(root) / f"build-{hashlib.sha256(key.encode()).hexdigest()[:24]}.{suffix}"
+    return Path(root)

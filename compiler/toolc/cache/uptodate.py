@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from toolc import __version__
-from toolc.cache import filestats
+from toolc.cache import filestats, generator
 from toolc.resources import data_dir
 from toolc.workspace import (
     Manifest,
@@ -41,13 +41,22 @@ _UNREADABLE = b"\0not a readable file: " + os.urandom(16)
 @functools.cache
 def generator_fingerprint() -> bytes:
     """toolc's own code and templates: a generator changed without a version bump (a
-    development build) must not pass for an up-to-date one. About 60 small files."""
-    h = hashlib.sha256(__version__.encode())
+    development build) must not pass for an up-to-date one. About 250 small files, hashed
+    once for each set of their signatures (cache.generator)."""
     package = Path(__file__).resolve().parent.parent
+    files = []
     for folder, pattern in ((package, "*.py"), (data_dir("templates"), "*.j2")):
         for path in sorted(folder.rglob(pattern)):
-            h.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes())
-    return h.digest()
+            files.append((path.relative_to(folder).as_posix(), str(path)))
+
+    def compute() -> bytes:
+        h = hashlib.sha256(__version__.encode())
+        for name, path in files:
+            with open(path, "rb") as stream:
+                h.update(name.encode() + b"\0" + stream.read())
+        return h.digest()
+
+    return generator.remembered(files, compute)
 
 
 def inputs_digest(config: Mapping[str, bytes | None], snapshot: bytes | None, out_dir: Path) -> str:
