@@ -50,7 +50,7 @@ def run(argv: list[str] | None = None) -> int:
 
 def main() -> None:
     status = run()
-    written = sys.modules.get("toolc.workspace.committing")
+    written = sys.modules.get("toolc.workspace")
     if written is not None:  # an old output still being deleted in the background
         written.finish_cleanup()
     sys.stdout.flush()

@@ -18,7 +18,6 @@ from toolc.pipeline import Compilation, compile
 from toolc.reference import docs_files
 from toolc.source.inputs import INPUT_NAMES, Inputs, read_inputs
 from toolc.verbs.output import BuildResult, DocsDrift, guarded
-from toolc.workspace.compare import compare as compare_tree
 from toolc.workspace.drift import drift_diagnostics
 
 
@@ -44,7 +43,7 @@ def docs_tree(compilation: Compilation, inputs: Inputs, docs_dir: Path) -> works
 
 def docs_drift(compilation: Compilation, docs_dir: Path, cwd: Path) -> DocsDrift:
     files = reference(compilation)
-    drift = compare_tree(docs_dir, files)
+    drift = workspace.compare(docs_dir, files)
     found = drift_diagnostics(drift, docs_dir, files, lambda p: shown_path(p, cwd))
     return DocsDrift(docs_dir, drift, files, tuple(found))
 

@@ -18,7 +18,6 @@ from toolc.pipeline import Compilation
 from toolc.source.inputs import INPUT_NAMES, Inputs
 from toolc.verbs.listing import ServerCost
 from toolc.workspace import Drift
-from toolc.workspace.compare import compare as compare_tree
 from toolc.workspace.drift import drift_diagnostics
 
 
@@ -61,7 +60,7 @@ def compare_output(
     (`docs`: how the reference docs do, when the build writes them)."""
     files = compilation.files
     assert compilation.package is not None
-    drift = compare_tree(out_dir, files)
+    drift = workspace.compare(out_dir, files)
     found = list(result.diagnostics)
     found += drift_diagnostics(drift, out_dir, files, lambda p: shown_path(p, cwd))
     found += docs.diagnostics if docs is not None else ()
