@@ -67,6 +67,12 @@ def cache_key() -> bytes:
     return key
 
 
+def record_mac(label: str, body: bytes) -> str:
+    """The MAC of a small JSON cache record (filestats, cache.generator): `body` under the
+    `label` it is only valid for, with the user's cache key."""
+    return hmac.new(cache_key(), label.encode() + b"\0" + body, hashlib.sha256).hexdigest()
+
+
 class Codec:
     """Encodes and decodes the registered dataclasses and enums (by class name)."""
 

@@ -8,14 +8,13 @@ Standard library and orjson only: this runs before anything else is imported."""
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 from collections.abc import Mapping
 from pathlib import Path
 
 import orjson
 
-from toolc.cache.codec import cache_key
+from toolc.cache.codec import record_mac
 from toolc.cache.dirs import cache_path
 from toolc.workspace.files import Signature
 from toolc.workspace.private import refusal
@@ -25,14 +24,9 @@ def stats_file(config_dir: Path, out_dir: Path, snapshot_path: Path) -> Path | N
     return cache_path(config_dir, out_dir, snapshot_path, "stats.json")
 
 
-def _mac(inputs: str, files: bytes) -> str:
-    body = inputs.encode() + b"\0" + files
-    return hmac.new(cache_key(), body, hashlib.sha256).hexdigest()
-
-
 def encode(inputs: str, stats: Mapping[str, Signature]) -> bytes:
     files = orjson.dumps({rel: list(s) for rel, s in stats.items()})
-    return orjson.dumps({"inputs": inputs, "mac": _mac(inputs, files)}) + b"\n" + files
+    return orjson.dumps({"inputs": inputs, "mac": record_mac(inputs, files)}) + b"\n" + files
 
 
 def load(path: Path | None, inputs: str) -> dict[str, Signature] | None:
@@ -44,7 +38,7 @@ def load(path: Path | None, inputs: str) -> dict[str, Signature] | None:
         head, _, files = path.read_bytes().partition(b"\n")
         meta = orjson.loads(head)
         if meta["inputs"] != inputs or not hmac.compare_digest(
-            str(meta["mac"]), _mac(inputs, files)
+            str(meta["mac"]), record_mac(inputs, files)
         ):
             return None
         data = orjson.loads(files)

@@ -15,15 +15,10 @@ from collections.abc import Callable, Sequence
 
 import orjson
 
-from toolc.cache.codec import cache_key
+from toolc.cache.codec import record_mac
 from toolc.cache.dirs import cache_root
 from toolc.workspace.files import save_cache_bytes
 from toolc.workspace.private import refusal
-
-
-def _mac(signatures: str, fingerprint: bytes) -> str:
-    body = signatures.encode() + b"\0" + fingerprint
-    return hmac.new(cache_key(), body, hashlib.sha256).hexdigest()
 
 
 def remembered(files: Sequence[tuple[str, str]], compute: Callable[[], bytes]) -> bytes:
@@ -42,11 +37,11 @@ def remembered(files: Sequence[tuple[str, str]], compute: Callable[[], bytes]) -
         try:
             meta = orjson.loads(record.read_bytes())
             fingerprint = bytes.fromhex(meta["fingerprint"])
-            if hmac.compare_digest(str(meta["mac"]), _mac(signatures, fingerprint)):
+            if hmac.compare_digest(str(meta["mac"]), record_mac(signatures, fingerprint)):
                 return fingerprint
         except (OSError, ValueError, KeyError, TypeError):
             pass  # no record yet, or not one this user made: hash the files
     fingerprint = compute()
-    body = {"fingerprint": fingerprint.hex(), "mac": _mac(signatures, fingerprint)}
+    body = {"fingerprint": fingerprint.hex(), "mac": record_mac(signatures, fingerprint)}
     save_cache_bytes(record, orjson.dumps(body))  # never raises: a cache costs only time
     return fingerprint
