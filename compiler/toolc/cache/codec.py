@@ -23,7 +23,6 @@ import enum
 import hashlib
 import hmac
 import os
-import secrets
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -62,7 +61,7 @@ def cache_key() -> bytes:
             return data[:32]
     except OSError:
         pass
-    key = secrets.token_bytes(32)
+    key = os.urandom(32)  # what secrets.token_bytes does, without importing random
     create_private(path, key)
     return key
 

@@ -6,7 +6,6 @@ did not write."""
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -95,6 +94,8 @@ def _carry(source: Path, target: Path) -> None:
     try:
         os.link(source, target, follow_symlinks=False)
     except OSError:
+        import shutil  # only here: a no-op build, which never stages, does not pay its import
+
         shutil.copy2(source, target, follow_symlinks=False)
 
 
@@ -102,6 +103,8 @@ def _carry_directories(root: Path, staging: Path, folders: list[str]) -> None:
     """The user's folders (empty ones too) and every folder's permissions come along."""
     if not root.is_dir():
         return
+    import shutil  # see _carry
+
     for rel in folders:
         target = staging / rel
         target.mkdir(parents=True, exist_ok=True)
