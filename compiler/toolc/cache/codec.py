@@ -13,7 +13,7 @@ The file is `MAGIC`, the JSON, a newline, and the hex HMAC-SHA256 (under the use
 of the magic, the build the cache belongs to and the JSON, computed as the JSON streams out. The
 key comes from `TOOLC_CACHE_KEY` (a CI secret, so a shared cache works across machines) or else
 a file of the user's, `$XDG_CONFIG_HOME/toolc/cache.key` (created 0600): never from the cache
-directory, so a planted or tampered cache fails the check and is rebuilt."""
+directory, so a planted or tampered cache fails the check and is rebuilt (cache/key.py)."""
 
 from __future__ import annotations
 
@@ -22,14 +22,10 @@ import dataclasses
 import enum
 import hashlib
 import hmac
-import os
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any
 
 import orjson
-
-from toolc.workspace.private import create_private
 
 MAGIC = b"toolc-cache-2\n"
 _RAW = 1 << 20  # byte strings at least this long are stored raw, after the JSON
@@ -41,35 +37,6 @@ class CacheRefused(Exception):
 
 class CacheStale(Exception):
     """A cache file another toolc wrote: rebuilt without a word."""
-
-
-def _config_dir() -> Path:
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "toolc"
-
-
-def cache_key() -> bytes:
-    """The key caches are authenticated with: `TOOLC_CACHE_KEY`, else the user's key file
-    (made on first use, readable by the user alone)."""
-    given = os.environ.get("TOOLC_CACHE_KEY")
-    if given:
-        return hashlib.sha256(b"toolc-cache-key\0" + given.encode()).digest()
-    path = _config_dir() / "cache.key"
-    try:
-        data = path.read_bytes()
-        if len(data) >= 32 and (path.stat().st_mode & 0o077) == 0:
-            return data[:32]
-    except OSError:
-        pass
-    key = os.urandom(32)  # what secrets.token_bytes does, without importing random
-    create_private(path, key)
-    return key
-
-
-def record_mac(label: str, body: bytes) -> str:
-    """The MAC of a small JSON cache record (filestats, cache.generator): `body` under the
-    `label` it is only valid for, with the user's cache key."""
-    return hmac.new(cache_key(), label.encode() + b"\0" + body, hashlib.sha256).hexdigest()
 
 
 class Codec:

@@ -15,8 +15,8 @@ from collections.abc import Callable, Sequence
 
 import orjson
 
-from toolc.cache.codec import record_mac
 from toolc.cache.dirs import cache_root
+from toolc.cache.key import record_mac
 from toolc.workspace.files import save_cache_bytes
 from toolc.workspace.private import refusal
 

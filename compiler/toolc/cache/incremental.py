@@ -17,8 +17,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import BinaryIO
 
-from toolc.cache.codec import CacheRefused, CacheStale, Codec, cache_key
+from toolc.cache.codec import CacheRefused, CacheStale, Codec
 from toolc.cache.dirs import cache_path
+from toolc.cache.key import cache_key
 from toolc.cache.layout import Layout, PieceId
 from toolc.cache.uptodate import generator_fingerprint
 from toolc.contract.snapshot import Entry

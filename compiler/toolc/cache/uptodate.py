@@ -19,7 +19,6 @@ from toolc.workspace import (
     drop_dead_temps,
     read_regular,
     save_cache_bytes,
-    signature,
 )
 
 INPUT_FILES = ("tools.yaml", "tool_policies.yaml")
@@ -119,10 +118,11 @@ def is_up_to_date(
     root = str(out_dir) + os.sep
     seen: dict[str, Signature] = {}
     suspects = []
+    stat = os.stat
     try:
-        for rel in names:
-            sig = signature(root + rel)
-            seen[rel] = sig
+        for rel in names:  # inlined signature(): this loop runs for every generated file
+            st = stat(root + rel)
+            seen[rel] = sig = (st.st_size, st.st_mtime_ns, st.st_ino)
             if known is None or known.get(rel) != sig:
                 suspects.append(rel)
     except OSError:  # a generated file is missing
