@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from toolc.checks import run_checks
 from toolc.diagnostics import Diagnostic, Note, Span, diag, sort_key
 from toolc.evolution.guard import Policy, policy_of
+from toolc.forked import split_map
 from toolc.memory import release_free_memory
 from toolc.model import Project, SourceSpans, ToolDecl
 from toolc.model.ceilings import server_defaults
@@ -186,15 +187,21 @@ def _emit_each(
     decls: dict[str, ToolDecl], shared: SharedInputs
 ) -> tuple[dict[str, ToolOutput], dict[str, ToolFacts]]:
     """Every tool's output, each tool's model let go once emitted (the caller holds no other
-    reference): the models of 5,000 tools and their output together set the build's peak."""
+    reference): the models of 5,000 tools and their output together set the build's peak.
+    Half of them may be emitted in a second process (toolc.forked): the same outputs."""
     from toolc.emit.package import emit_tool
 
-    outputs: dict[str, ToolOutput] = {}
-    facts: dict[str, ToolFacts] = {}
-    for name in sorted(decls):
+    def emit_one(name: str) -> tuple[ToolOutput, ToolFacts]:
         tool = decls.pop(name)
-        outputs[name] = emit_tool(tool, shared)
-        facts[name] = facts_of(tool)
+        return emit_tool(tool, shared), facts_of(tool)
+
+    # In the config's order, which is the order their models were built in: a child
+    # forked for the second half then touches (and copies) mostly the pages of its own.
+    names = list(decls)
+    emitted = dict(zip(names, split_map(emit_one, names), strict=True))
+    decls.clear()  # the tools a child emitted
+    outputs = {name: emitted[name][0] for name in sorted(emitted)}
+    facts = {name: emitted[name][1] for name in sorted(emitted)}
     return outputs, facts
 
 

@@ -1,0 +1,149 @@
+"""Issue 16: half of a long list of independent computations (emitting the tools) may run in
+a forked child (toolc.forked, decision 0117). The answer is the same list in the same order
+whether the child delivered, failed, was killed or was never forked; the compile's output is
+byte-identical with the child and without it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLES
+from toolc import forked
+from toolc.pipeline import compile
+from toolc.source.inputs import read_inputs
+
+PARENT = os.getpid()
+CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+one_core = pytest.mark.skipif(
+    not sys.platform.startswith("linux") or (CORES or 1) < 2, reason="not Linux on 2 cores"
+)
+
+
+@pytest.fixture(autouse=True)
+def _small_lists(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(forked, "MIN_ITEMS", 2)
+    monkeypatch.delenv("TOOLC_JOBS", raising=False)
+
+
+@pytest.fixture
+def forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The forks split_map makes. Skips where forking is not safe in this test process (a
+    thread another test left running): test_a_fresh_process_forks covers that case."""
+    if not forked.usable():
+        pytest.skip(f"no fork here ({threading.active_count()} threads in this process)")
+    made: list[int] = []
+    real = os.fork
+
+    def counted() -> int:
+        pid = real()
+        if pid:
+            made.append(pid)
+        return pid
+
+    monkeypatch.setattr(forked.os, "fork", counted)
+    return made
+
+
+_FRESH = """
+import os, sys
+sys.path.insert(0, sys.argv[1])
+from toolc import forked
+forked.MIN_ITEMS = 2
+print(*[pid == os.getpid() for pid in forked.split_map(lambda _: os.getpid(), range(6))])
+"""
+
+
+@one_core
+def test_a_fresh_process_forks() -> None:
+    compiler = Path(forked.__file__).resolve().parent.parent
+    env = {k: v for k, v in os.environ.items() if k != "TOOLC_JOBS"}
+    done = subprocess.run(
+        [sys.executable, "-c", _FRESH, str(compiler)], env=env, capture_output=True, text=True
+    )
+    assert done.stdout.split() == ["True"] * 3 + ["False"] * 3, done.stderr
+
+
+def _square_where(x: int) -> tuple[int, int]:
+    return x * x, os.getpid()
+
+
+def test_the_second_half_comes_from_a_child_in_order(forks: list[int]) -> None:
+    results = forked.split_map(_square_where, list(range(10)))
+    assert [r for r, _ in results] == [x * x for x in range(10)]
+    pids = [pid for _, pid in results]
+    assert pids[:5] == [PARENT] * 5
+    assert set(pids[5:]) == set(forks) and len(forks) == 1
+
+
+def _fails_in_the_child(x: int) -> int:
+    if os.getpid() != PARENT:
+        raise RuntimeError("only in the child")
+    return x + 1
+
+
+def _killed_in_the_child(x: int) -> int:
+    if os.getpid() != PARENT:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return x + 1
+
+
+def _unreadable_from_the_child(x: int) -> object:
+    if os.getpid() != PARENT:
+        return lambda: x  # pickle refuses a lambda: the child exits unsuccessfully
+    return x + 1
+
+
+@pytest.mark.parametrize(
+    "fn", [_fails_in_the_child, _killed_in_the_child, _unreadable_from_the_child]
+)
+def test_what_the_child_did_not_deliver_is_computed_here(fn: object, forks: list[int]) -> None:
+    assert forked.split_map(fn, list(range(8))) == list(range(1, 9))  # type: ignore[arg-type]
+    assert len(forks) == 1
+
+
+def _always_fails(x: int) -> int:
+    raise ValueError(f"bug at {x}")
+
+
+def test_a_bug_raises_here_as_without_the_child() -> None:
+    with pytest.raises(ValueError, match="bug at 0"):
+        forked.split_map(_always_fails, list(range(8)))
+
+
+def test_no_child_when_turned_off_short_or_threaded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TOOLC_JOBS", "1")
+    assert {pid for _, pid in forked.split_map(_square_where, list(range(10)))} == {PARENT}
+    monkeypatch.delenv("TOOLC_JOBS")
+    assert {pid for _, pid in forked.split_map(_square_where, [3])} == {PARENT}
+    monkeypatch.setattr(forked, "_room_for_a_copy", lambda: False)  # memory to spare: none
+    assert {pid for _, pid in forked.split_map(_square_where, list(range(10)))} == {PARENT}
+    monkeypatch.undo()
+    monkeypatch.setattr(forked, "MIN_ITEMS", 2)
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert not forked.usable()
+        assert {pid for _, pid in forked.split_map(_square_where, list(range(10)))} == {PARENT}
+    finally:
+        stop.set()
+        other.join()
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.name)
+def test_a_compile_is_byte_identical_with_the_child(
+    example: Path, monkeypatch: pytest.MonkeyPatch, forks: list[int]
+) -> None:
+    inputs = read_inputs(example, example)
+    together = compile(inputs).files
+    assert len(forks) == 1  # half the tools were emitted in a child
+    monkeypatch.setenv("TOOLC_JOBS", "1")
+    alone = compile(inputs).files
+    assert len(forks) == 1
+    assert together == alone and together
