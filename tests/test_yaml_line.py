@@ -1,0 +1,37 @@
+"""Issue 16: a diagnostic's excerpt finds its line without splitting the whole config
+(yaml_line), and a file with several diagnostics is split once per rendering; the lines
+are those yaml_lines counts (YAML 1.2 breaks only), and the rendering is unchanged."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+from toolc.diagnostics import Diagnostic, Severity, Span
+from toolc.diagnostics.render import render_text
+from toolc.diagnostics.textlines import yaml_line, yaml_lines
+
+# Line breaks YAML counts and characters it does not (NEL, LS, PS, form feed)
+pieces = st.sampled_from(["a", " ", "\n", "\r", "\r\n", "\x85", "\u2028", "\f"])
+texts = st.lists(pieces, max_size=30).map("".join)
+
+
+@given(texts)
+def test_yaml_line_is_the_line_yaml_lines_counts(text: str) -> None:
+    lines = yaml_lines(text)
+    for number in range(-1, len(lines) + 3):
+        expected = lines[number - 1] if 1 <= number <= len(lines) else None
+        assert yaml_line(text, number) == expected, (text, number)
+
+
+def _at(line: int, column: int = 1) -> Diagnostic:
+    span = Span("tools.yaml", line, column, line, column + 1)
+    return Diagnostic("some-code", Severity.WARNING, span, f"at line {line}", "fix it")
+
+
+def test_excerpts_of_one_file_asked_again_and_again() -> None:
+    text = "".join(f"line {n}\n" for n in range(1, 40))
+    diagnostics = [_at(3), _at(30, 2), _at(3), _at(39), _at(40), _at(1)]
+    rendered = render_text(diagnostics, {"tools.yaml": text}).splitlines()
+    excerpts = [line for line in rendered if " | " in line and "line " in line]
+    assert [e.split(" | ")[1] for e in excerpts] == [f"line {n}" for n in (3, 30, 3, 39, 1)]
+    assert "tools.yaml:40:1: warning[some-code]: at line 40" in rendered  # past the end
