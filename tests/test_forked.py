@@ -107,13 +107,30 @@ def test_what_the_child_did_not_deliver_is_computed_here(fn: object, forks: list
     assert len(forks) == 1
 
 
+def test_a_fork_that_fails_leaves_the_work_to_this_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def no_fork() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(forked, "usable", lambda: True)
+    monkeypatch.setattr(forked.os, "fork", no_fork)
+    opened = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None
+    assert forked.split_map(_square_where, list(range(6))) == [(x * x, PARENT) for x in range(6)]
+    if opened is not None:  # the pipe was closed again
+        assert len(os.listdir("/proc/self/fd")) == opened
+
+
 def _always_fails(x: int) -> int:
     raise ValueError(f"bug at {x}")
 
 
 def test_a_bug_raises_here_as_without_the_child() -> None:
+    opened = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None
     with pytest.raises(ValueError, match="bug at 0"):
         forked.split_map(_always_fails, list(range(8)))
+    if opened is not None:  # the child stopped and its pipe closed
+        assert len(os.listdir("/proc/self/fd")) == opened
 
 
 def test_no_child_when_turned_off_short_or_threaded(monkeypatch: pytest.MonkeyPatch) -> None:

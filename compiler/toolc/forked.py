@@ -61,8 +61,16 @@ def split_map(fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
     if len(items) < MIN_ITEMS or not usable():
         return [fn(x) for x in items]
     half = len(items) // 2
-    read_end, write_end = os.pipe()
-    pid = os.fork()
+    try:
+        read_end, write_end = os.pipe()
+    except OSError:  # out of file descriptors: one process it is
+        return [fn(x) for x in items]
+    try:
+        pid = os.fork()
+    except OSError:  # no process or memory to spare (EAGAIN, ENOMEM)
+        os.close(read_end)
+        os.close(write_end)
+        return [fn(x) for x in items]
     if pid == 0:  # the child: compute, send, and leave without running any cleanup
         status = 1
         try:
@@ -81,6 +89,8 @@ def split_map(fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
         second: list[R] | None = _received(read_end, pid, len(items) - half)
     except BaseException:
         _stop(pid)
+        with contextlib.suppress(OSError):
+            os.close(read_end)  # not closed yet when the failure came before _received
         raise
     return first + (second if second is not None else [fn(x) for x in items[half:]])
 
