@@ -200,8 +200,9 @@ def _emit_each(
     names = list(decls)
     emitted = dict(zip(names, split_map(emit_one, names), strict=True))
     decls.clear()  # the tools a child emitted
-    outputs = {name: emitted[name][0] for name in sorted(emitted)}
-    facts = {name: emitted[name][1] for name in sorted(emitted)}
+    order = sorted(emitted)
+    outputs = {name: emitted[name][0] for name in order}
+    facts = {name: emitted[name][1] for name in order}
     return outputs, facts
 
 
