@@ -1,19 +1,27 @@
 """The build cache's format runs nothing it reads: values are rebuilt only through the
-constructors of registered classes, and a file that is not the user's own (another key, a
-flipped byte, a class outside the set) is refused before it is decoded."""
+constructors of the classes the root's annotations name, and a file that is not the user's own
+(another key, a flipped byte, another toolc's or Python's) is refused or dropped before a byte
+of it is decoded (decisions 0039, 0118)."""
 
 from __future__ import annotations
 
 import enum
+import hashlib
+import hmac
+import marshal
 import pickle
+import struct
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
 
 import pytest
-from toolc.cache.codec import MAGIC, CacheRefused, CacheStale, Codec
+from toolc.cache.codec import _PLATFORM, MAGIC, CacheRefused, CacheStale, Codec
 
 
 class Colour(enum.Enum):
     RED = "red"
+    BLUE = "blue"
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,48 +29,79 @@ class Leaf:
     name: str
     data: bytes
     tags: frozenset[str] = frozenset()
+    colour: Colour | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Tree:
     leaves: dict[str, Leaf]
-    spans: tuple[tuple[str, int], ...]
+    spans: tuple[tuple[str, int | str], ...]
     order: list[str] = field(default_factory=list)
     colour: Colour = Colour.RED
     blob: bytes = b""
+    kids: list[tuple[Leaf, tuple[str, int], tuple[Leaf, ...]]] = field(default_factory=list)
+    kind: Literal["a", "b"] = "a"
+    stats: dict[str, tuple[int, int, int]] = field(default_factory=dict)
 
 
 KEY, OTHER = b"k" * 32, b"o" * 32
-CODEC = Codec([Leaf, Tree, Colour])
+CODEC = Codec(Tree)
+A = Leaf("a", "ação\n".encode(), frozenset({"x", "y"}), Colour.BLUE)
 VALUE = Tree(
-    {"a": Leaf("a", "ação\n".encode(), frozenset({"x", "y"})), "$d": Leaf("$d", b"")},
-    (("p", 1), ("q", -2)),
+    {"a": A, "$d": Leaf("$d", b"\xff\x00not utf-8")},
+    (("p", 1), ("q", "r")),
     ["a", "$d"],
     blob=b"\xff\x00binary",
+    kids=[(A, ("s", 3), (A, Leaf("z", b"")))],
+    kind="b",
+    stats={"x.py": (1, 2, 3)},
 )
 
 
-def test_every_registered_value_round_trips() -> None:
+def _frames(data: bytes) -> list[bytes]:
+    body = data[len(MAGIC) : -66].split(b"\n", 1)[1]
+    found, at = [], 0
+    while at < len(body):
+        (size,) = struct.unpack_from(">Q", body, at)
+        found.append(body[at + 8 : at + 8 + size])
+        at += 8 + size
+    return found
+
+
+def _signed(body: bytes, version: bytes = b"") -> bytes:
+    """A file with the right key around `body` (what only the key's holder can make)."""
+    signed = version + _PLATFORM + b"\n" + body
+    tag = hmac.new(KEY, MAGIC + b"project\0" + signed, hashlib.sha256).hexdigest().encode()
+    return MAGIC + signed + b"\n" + tag + b"\n"
+
+
+def test_every_value_the_annotations_allow_round_trips() -> None:
     data = CODEC.dumps(VALUE, KEY, "project")
     assert data.startswith(MAGIC)
-    assert CODEC.loads(data, KEY, "project") == VALUE
-    version, body = data[len(MAGIC) :].split(b"\n", 2)[:2]  # streamed: the same JSON as all at once
-    assert version == b""
-    import orjson
+    back = CODEC.loads(data, KEY, "project")
+    assert back == VALUE
+    assert type(back.spans) is tuple and type(back.leaves["a"].tags) is frozenset
+    assert back.leaves["a"].colour is Colour.BLUE and back.kids[0][2][1] == Leaf("z", b"")
 
-    assert body == orjson.dumps(CODEC.encode(VALUE))
-    big = Tree({}, (), blob=b'x\n"' * 400_000)  # large bytes go raw, after the JSON
-    raw = CODEC.dumps(big, KEY, "project")
-    assert b'"$r":[0,1200000]' in raw and CODEC.loads(raw, KEY, "project") == big
+
+def test_records_stream_one_frame_each_and_bytes_go_as_they_are() -> None:
+    """Only one record is ever encoded at once; a large blob is not marshalled (copied)."""
+    big = Tree({f"t{i}": Leaf(f"t{i}", b"x" * i) for i in range(5)}, (), blob=b'x\n"' * 400_000)
+    frames = _frames(CODEC.dumps(big, KEY, "project"))
+    assert marshal.loads(frames[0]) == 5  # the dict's size, then its entries
+    assert [marshal.loads(f)[0] for f in frames[1:6]] == [f"t{i}" for i in range(5)]
+    assert b'x\n"' * 400_000 in frames
+    assert CODEC.loads(CODEC.dumps(big, KEY, "project"), KEY, "project") == big
 
 
 @pytest.mark.parametrize(
     "mangle",
     [
-        lambda d: d.replace(b'"a"', b'"b"', 1),  # a tampered body
+        lambda d: d.replace(b"binary", b"BINARY", 1),  # a tampered body
         lambda d: d[:-2] + d[-1:],
         lambda d: d[:-65] + b"0" * 64 + b"\n",  # a forged tag
         lambda d: b"\x80\x04" + d,  # not ours at all
+        lambda d: d[:-80],  # cut short
     ],
 )
 def test_a_tampered_file_is_refused(mangle: object) -> None:
@@ -71,7 +110,7 @@ def test_a_tampered_file_is_refused(mangle: object) -> None:
         CODEC.loads(mangle(data), KEY, "project")  # type: ignore[operator]
 
 
-def test_a_cache_of_another_toolc_is_stale_before_anything_is_decoded() -> None:
+def test_a_cache_of_another_toolc_python_or_format_is_stale_before_anything_is_decoded() -> None:
     """Its classes may have other fields: it is dropped without a word, never 'damaged'."""
     data = CODEC.dumps(VALUE, KEY, "project", b"toolc-1")
     assert CODEC.loads(data, KEY, "project", b"toolc-1") == VALUE
@@ -79,6 +118,11 @@ def test_a_cache_of_another_toolc_is_stale_before_anything_is_decoded() -> None:
         CODEC.loads(data, KEY, "project", b"toolc-2")
     with pytest.raises(CacheStale):
         CODEC.loads(CODEC.dumps(VALUE, KEY, "project"), KEY, "project", b"toolc-2")
+    other_python = data.replace(_PLATFORM, b" marshal-4 py2.7", 1)
+    with pytest.raises(CacheStale):
+        CODEC.loads(other_python, KEY, "project", b"toolc-1")
+    with pytest.raises(CacheStale):  # the tagged JSON of toolc before this format
+        CODEC.loads(b"toolc-cache-2\ntoolc-1\n{}\n" + b"0" * 64 + b"\n", KEY, "project")
 
 
 def test_another_key_or_another_build_is_refused() -> None:
@@ -89,28 +133,49 @@ def test_another_key_or_another_build_is_refused() -> None:
         CODEC.loads(data, KEY, "another project")
 
 
-def test_a_pickle_is_never_executed(tmp_path: object) -> None:
+def test_a_pickle_is_never_executed(tmp_path: Path) -> None:
+    witness = tmp_path / "ran"
+
     class Boom:
-        def __reduce__(self) -> tuple[object, tuple[str]]:
-            return (print, ("executed!",))
+        def __reduce__(self) -> tuple[object, tuple[str, str]]:
+            return (open, (str(witness), "w"))
 
     planted = pickle.dumps(Boom())
     with pytest.raises(CacheRefused):
         CODEC.loads(planted, KEY, "project")
+    with pytest.raises(CacheRefused):  # even signed: marshal cannot read a pickle's calls
+        CODEC.loads(_signed(struct.pack(">Q", len(planted)) + planted), KEY, "project")
+    assert not witness.exists()
 
 
-def test_a_well_signed_file_naming_another_class_is_refused() -> None:
-    """Even with the right key, only the registered classes can be built."""
-    import hashlib
-    import hmac
+@pytest.mark.parametrize(
+    "frames",
+    [
+        [marshal.dumps(1)],  # the dict's size, but no entry
+        [marshal.dumps("1")],  # a size that is not a number
+        [marshal.dumps(1), marshal.dumps((3, ("a", b"", frozenset(), None)))],  # not a name
+        [marshal.dumps(0), marshal.dumps(("too", "short"))],  # a record of another shape
+        [b"\xff" * 12],  # not marshal at all
+    ],
+)
+def test_a_well_signed_file_of_another_shape_is_refused_as_damaged(frames: list[bytes]) -> None:
+    """Even with the right key, a file builds only what the annotations say, or nothing."""
+    body = b"".join(struct.pack(">Q", len(f)) + f for f in frames)
+    with pytest.raises(CacheRefused, match="damaged"):
+        CODEC.loads(_signed(body), KEY, "project")
+    with pytest.raises(CacheRefused, match="damaged"):  # a frame claiming more than is there
+        CODEC.loads(_signed(struct.pack(">Q", 1 << 40) + b"x"), KEY, "project")
 
-    body = b'{"$c":"Popen","v":[["sh","-c","true"]]}'
-    signed = b"\n" + body + b"\n"  # an empty version line, the JSON, no raw bytes
-    tag = hmac.new(KEY, MAGIC + b"project\0" + signed, hashlib.sha256).hexdigest().encode()
-    with pytest.raises(CacheRefused, match="Popen"):
-        CODEC.loads(MAGIC + signed + b"\n" + tag + b"\n", KEY, "project")
 
-
-def test_unregistered_values_cannot_be_stored() -> None:
+def test_what_the_annotations_do_not_describe_cannot_be_stored() -> None:
     with pytest.raises(TypeError):
         CODEC.dumps(object(), KEY, "project")
+    with pytest.raises(TypeError):  # a value of another class where a Leaf goes
+        CODEC.dumps(Tree({"a": VALUE}, ()), KEY, "project")  # type: ignore[dict-item]
+
+    @dataclass(frozen=True)
+    class Loose:
+        anything: object
+
+    with pytest.raises(TypeError, match="cannot store"):
+        Codec(Loose)

@@ -77,7 +77,7 @@ def test_a_tampered_cache_writes_nothing_extra(world: tuple[Path, Path, dict[str
     path = cache_file(cache)
     path.write_bytes(
         path.read_bytes().replace(
-            b"class ConsultarPedidosArgs", b"import os\\nclass ConsultarPedidosArgs", 1
+            b"class ConsultarPedidosArgs", b"import os\nclass ConsultarPedidosArgs", 1
         )
     )
     edit(config)

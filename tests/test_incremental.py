@@ -242,7 +242,7 @@ def test_an_unreadable_cache_means_a_full_build(tmp_path: Path) -> None:
     caches = list(Path(__import__("os").environ["TOOLC_CACHE_DIR"]).glob("build-*.cache"))
     assert caches
     for cache in caches:
-        cache.write_bytes(b"toolc-cache-2\ngarbage")
+        cache.write_bytes(b"toolc-cache-3\ngarbage")  # our magic, then nothing of ours
     _write(config, *_describe(tools, policies))
     result = verbs.build(config, out, snap, write=True, cwd=tmp_path)
     assert result.written and result.reread is None

@@ -257,3 +257,26 @@ def test_special_files_in_the_output_are_never_read(
     assert run_toolc("build", str(config)).returncode == 0
     assert (out / "zeros").is_symlink() and (out / "pipe").is_fifo()
     assert not (out / "tools.json").is_symlink() and (out / "tools.json").stat().st_size > 100
+
+
+@pytest.mark.parametrize(
+    "rel",
+    ["a.py", "tools/a.py", "a..b/c", ".hidden", "", "/etc/passwd", "//x", "a//b", "a/",
+     "./a", "a/./b", "../a", "a/..", "a\\b", "a\0b", "..", "."],
+)  # fmt: skip
+def test_a_manifest_path_is_kept_only_when_plainly_inside_the_package(rel: str) -> None:
+    """The same judgement as the path's own parts give (PurePosixPath, no ``.``/``..``)."""
+    from pathlib import PurePosixPath
+
+    from toolc.workspace.manifest import plain_relative
+
+    parts = rel.split("/")
+    inside = (
+        bool(rel)
+        and "\0" not in rel
+        and "\\" not in rel
+        and not PurePosixPath(rel).is_absolute()
+        and all(p not in ("", ".", "..") for p in parts)
+    )
+    assert plain_relative(rel) is inside
+    assert inside is (rel in ("a.py", "tools/a.py", "a..b/c", ".hidden"))

@@ -12,6 +12,7 @@ so they move with it when an edit above adds or removes lines.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -22,12 +23,8 @@ from toolc.cache.dirs import cache_path
 from toolc.cache.key import cache_key
 from toolc.cache.layout import Layout, PieceId
 from toolc.cache.uptodate import generator_fingerprint
-from toolc.contract.snapshot import Entry
-from toolc.diagnostics import Diagnostic, Note, Severity, Span
-from toolc.emit.client import ClientPiece
+from toolc.diagnostics import Diagnostic, Note, Span
 from toolc.emit.package import ToolOutput
-from toolc.emit.python import ToolPython
-from toolc.emit.serving import Serving
 from toolc.model import Project
 from toolc.model.facts import facts_of
 from toolc.pipeline import Declared
@@ -79,12 +76,12 @@ def cache_file(config_dir: Path, out_dir: Path, snapshot_path: Path) -> Path | N
     return cache_path(config_dir, out_dir, snapshot_path, "cache")
 
 
+@functools.cache
 def codec() -> Codec:
-    """The build cache's format: only these classes can be stored or rebuilt."""
-    return Codec(
-        [BuildCache, ToolRecord, ToolOutput, ToolPython, Serving, ClientPiece, Entry,
-         Diagnostic, Note, Span, Severity]
-    )  # fmt: skip
+    """The build cache's format: only the classes BuildCache's annotations reach (ToolRecord,
+    ToolOutput, ToolPython, Serving, ClientPiece, Entry, Diagnostic, Note, Span, Severity) can be
+    stored or rebuilt."""
+    return Codec(BuildCache)
 
 
 def load(path: Path | None, warn: Callable[[str], None] | None = None) -> BuildCache | None:

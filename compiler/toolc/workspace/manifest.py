@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 import orjson
 
@@ -22,8 +22,8 @@ def plain_relative(rel: str) -> bool:
     """A path inside the package: relative, POSIX, no `.`/`..`/empty parts, no NUL."""
     if not rel or "\0" in rel or "\\" in rel or rel.startswith("/"):
         return False
-    parts = rel.split("/")
-    return all(p not in ("", ".", "..") for p in parts) and not PurePosixPath(rel).is_absolute()
+    # No empty part, so none of "a//b", "a/" (a leading "/" is refused above).
+    return all(p not in ("", ".", "..") for p in rel.split("/"))
 
 
 @dataclass(frozen=True, slots=True)
