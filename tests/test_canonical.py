@@ -32,6 +32,39 @@ def test_fast_path_with_floats_writes_what_the_general_path_writes(value: Any) -
     assert canonical_bytes(value) == canonical_json(value).encode("utf-8")
 
 
+# Text that looks like the numbers the fast path checks, or would end a string early.
+_TRICKY = st.sampled_from(
+    ["1.0", "100.0", "1e16", "-0.0", "9007199254740993", '"', "\\", '\\"1.5', '":1.0,"', "\U0001f600",
+     "\u00e9", "\n2.5"]
+)  # fmt: skip
+_TRICKY_JSON = st.recursive(
+    st.floats(allow_nan=False, allow_infinity=False) | st.integers(-(2**63), 2**64 - 1)
+    | _TRICKY | JSON,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(_TRICKY | st.text(max_size=3), inner, max_size=4)
+    ),
+    max_leaves=12,
+)  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None)
+@given(value=_TRICKY_JSON)
+def test_fast_path_is_not_fooled_by_numbers_in_strings_or_astral_keys(value: Any) -> None:
+    """A number written inside a string, a quote or an escape, a key outside the BMP, an
+    integer beyond 2**53 or 64 bits: the fast path gives JCS for each, or leaves it alone."""
+    assert canonical_bytes(value) == canonical_json(value).encode("utf-8")
+
+
+def test_numbers_jcs_writes_otherwise_take_the_general_path() -> None:
+    assert canonical_bytes({"a": [100.0, 1e16, -0.0]}) == b'{"a":[100,10000000000000000,0]}'
+    assert canonical_bytes({"\U0001f600": 1, "\uffff": 2}) == canonical_json(
+        {"\U0001f600": 1, "\uffff": 2}
+    ).encode("utf-8")
+    assert (
+        canonical_bytes({"s": "100.0", "n": 2**64 + 1}) == b'{"n":18446744073709552000,"s":"100.0"}'
+    )
+
+
 @pytest.mark.parametrize(
     ("number", "text"),
     [(1.0, "1"), (0.1, "0.1"), (1e21, "1e+21"), (1e-7, "1e-7"), (123456789012345680000.0, "123456789012345680000"),
