@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup demo test fuzz lint typecheck models docs golden bench clean
+.PHONY: setup demo test fuzz lint typecheck models docs templates golden bench clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,9 +26,13 @@ demo: setup
 	$(BIN)/toolc check examples/files --docs-out examples/files/docs
 	$(BIN)/toolc check examples/gateway --docs-out examples/gateway/docs
 
+## Recompile the generated-code templates ahead of time (compiler/toolc/emit/compiled/).
+templates: setup
+	$(BIN)/python scripts/gen_compiled_templates.py
+
 ## Regenerate the golden output of the examples (examples/*/generated, examples/*/mcp-tools.json,
-## and their reference docs, examples/*/docs).
-golden: setup
+## and their reference docs, examples/*/docs), after the compiled templates they are made with.
+golden: templates
 	$(BIN)/toolc build examples/retail --docs-out examples/retail/docs
 	$(BIN)/toolc build examples/telecom --docs-out examples/telecom/docs
 	$(BIN)/toolc build examples/vitrine --docs-out examples/vitrine/docs

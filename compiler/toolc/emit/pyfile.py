@@ -16,6 +16,7 @@ from typing import Any
 import jinja2
 
 from toolc import __version__
+from toolc.emit import precompiled
 from toolc.emit.pyimports import Groups
 from toolc.resources import data_dir
 
@@ -84,11 +85,11 @@ def models_module(imports: Groups, definitions: Sequence[ClassDef | AliasDef]) -
 
 @cache
 def _environment() -> jinja2.Environment:
-    """Made once per process: each template is compiled on first use and kept (never
-    reloaded: the templates do not change during a build, and checking costs a stat per
-    include)."""
+    """Made once per process: each template is loaded on first use, from its module compiled
+    ahead of time when that is current (`precompiled`), and kept (never reloaded: the
+    templates do not change during a build, and checking costs a stat per include)."""
     return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(data_dir("templates"))),
+        loader=precompiled.Loader(data_dir("templates")),
         auto_reload=False,
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,

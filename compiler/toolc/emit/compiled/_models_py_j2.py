@@ -1,0 +1,102 @@
+# Compiled by Jinja from templates/_models.py.j2 (make templates). DO NOT EDIT.
+SOURCE_SHA256 = 'e475dbce3e63270ec59d2f971f96a32ac2149c1657b3f53c2504d6dcff301cbf'
+JINJA = '3.1.6'
+from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
+name = '_models.py.j2'
+
+def root(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    l_0_module = resolve('module')
+    pass
+    for l_1_group in environment.getattr((undefined(name='module') if l_0_module is missing else l_0_module), 'imports'):
+        _loop_vars = {}
+        pass
+        yield '\n'
+        for l_2_line in l_1_group:
+            _loop_vars = {}
+            pass
+            yield str(l_2_line)
+            yield '\n'
+        l_2_line = missing
+    l_1_group = missing
+    for l_1_c in environment.getattr((undefined(name='module') if l_0_module is missing else l_0_module), 'classes'):
+        _loop_vars = {}
+        pass
+        yield '\n\n'
+        if environment.getattr(l_1_c, 'wrapped'):
+            pass
+            yield 'class '
+            yield str(environment.getattr(l_1_c, 'name'))
+            yield '(\n    '
+            yield str(environment.getattr(l_1_c, 'base'))
+            yield '\n):'
+        else:
+            pass
+            yield 'class '
+            yield str(environment.getattr(l_1_c, 'name'))
+            yield '('
+            yield str(environment.getattr(l_1_c, 'base'))
+            yield '):'
+        yield '\n'
+        if environment.getattr(l_1_c, 'doc'):
+            pass
+            yield str(environment.getattr(l_1_c, 'doc'))
+            yield '\n\n'
+        yield '    model_config = ConfigDict(\n        extra="'
+        yield str(environment.getattr(l_1_c, 'extra'))
+        yield '",\n        strict=True,\n        regex_engine="rust-regex",\n        validate_by_alias=True,\n        serialize_by_alias=True,\n    )\n'
+        if environment.getattr(l_1_c, 'check'):
+            pass
+            yield str(environment.getattr(l_1_c, 'check'))
+            yield '\n'
+        if environment.getattr(l_1_c, 'fields'):
+            pass
+            yield '\n'
+            for l_2_field in environment.getattr(l_1_c, 'fields'):
+                _loop_vars = {}
+                pass
+                yield str(l_2_field)
+                yield '\n'
+            l_2_field = missing
+    l_1_c = missing
+    l_1_loop = missing
+    for l_1_a, l_1_loop in LoopContext(environment.getattr((undefined(name='module') if l_0_module is missing else l_0_module), 'aliases'), undefined):
+        _loop_vars = {}
+        pass
+        yield '\n'
+        if (environment.getattr(l_1_loop, 'first') and environment.getattr((undefined(name='module') if l_0_module is missing else l_0_module), 'classes')):
+            pass
+            yield '\n'
+        for l_2_line in environment.getattr(l_1_a, 'comment'):
+            _loop_vars = {}
+            pass
+            yield str(l_2_line)
+            yield '\n'
+        l_2_line = missing
+        yield str(environment.getattr(l_1_a, 'name'))
+        if environment.getattr(l_1_a, 'wrapped'):
+            pass
+            yield ': (\n    TypeAlias\n)'
+        elif environment.getattr(l_1_a, 'typed'):
+            pass
+            yield ': TypeAlias'
+        yield ' = '
+        yield str(environment.getattr(l_1_a, 'value'))
+        yield '\n'
+    l_1_loop = l_1_a = missing
+    if environment.getattr((undefined(name='module') if l_0_module is missing else l_0_module), 'rebuilt'):
+        pass
+        yield '\n'
+        for l_1_name in environment.getattr((undefined(name='module') if l_0_module is missing else l_0_module), 'rebuilt'):
+            _loop_vars = {}
+            pass
+            yield str(l_1_name)
+            yield '.model_rebuild()\n'
+        l_1_name = missing
+
+blocks = {}
+debug_info = '2=12&3=16&6=23&8=27&9=32&10=37&11=42&14=47&20=49&21=53&22=56&25=64&26=68&27=71&28=77&30=81&32=88&33=91'

@@ -1,0 +1,56 @@
+# Compiled by Jinja from templates/scaffold.py.j2 (make templates). DO NOT EDIT.
+SOURCE_SHA256 = '6efc390fbe7e9ffd4ee9695b6f693b7bc4f89c01371c08bd5029a1d77a61a80e'
+JINJA = '3.1.6'
+from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
+name = 'scaffold.py.j2'
+
+def root(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    l_0_server = resolve('server')
+    l_0_imports = resolve('imports')
+    l_0_protocol = resolve('protocol')
+    l_0_methods = resolve('methods')
+    l_0_main_call = resolve('main_call')
+    pass
+    yield '"""The `'
+    yield str((undefined(name='server') if l_0_server is missing else l_0_server))
+    yield '` MCP server: fill in each handler, then run this file\n(`python '
+    yield str((undefined(name='server') if l_0_server is missing else l_0_server))
+    yield '_server.py`, or `--http` for Streamable HTTP).\n\nWritten once by `toolc scaffold`; toolc never overwrites it. Raise\n`ToolFailure(code, message)` from `server_runtime` for a declared error.\n"""\n\nfrom __future__ import annotations\n\n'
+    for l_1_line in (undefined(name='imports') if l_0_imports is missing else l_0_imports):
+        _loop_vars = {}
+        pass
+        yield str(l_1_line)
+        yield '\n'
+    l_1_line = missing
+    yield '\n\nclass Handlers:\n    """The tools of `'
+    yield str((undefined(name='server') if l_0_server is missing else l_0_server))
+    yield '` ('
+    yield str((undefined(name='protocol') if l_0_protocol is missing else l_0_protocol))
+    yield ')."""\n'
+    for l_1_m in (undefined(name='methods') if l_0_methods is missing else l_0_methods):
+        _loop_vars = {}
+        pass
+        yield '\n'
+        yield str(environment.getattr(l_1_m, 'signature'))
+        yield '\n'
+        if environment.getattr(l_1_m, 'doc'):
+            pass
+            yield str(environment.getattr(l_1_m, 'doc'))
+            yield '\n'
+        yield '        raise NotImplementedError('
+        yield str(environment.getattr(l_1_m, 'todo'))
+        yield ')\n'
+    l_1_m = missing
+    yield '\n\ndef serve() -> None:\n    handlers: '
+    yield str((undefined(name='protocol') if l_0_protocol is missing else l_0_protocol))
+    yield ' = Handlers()  # mypy proves the protocol is implemented\n    '
+    yield str((undefined(name='main_call') if l_0_main_call is missing else l_0_main_call))
+    yield '\n\n\nif __name__ == "__main__":\n    serve()\n'
+
+blocks = {}
+debug_info = '1=17&2=19&10=21&14=28&15=32&16=36&17=38&18=43&22=47&23=49'

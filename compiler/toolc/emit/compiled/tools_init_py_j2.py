@@ -1,0 +1,19 @@
+# Compiled by Jinja from templates/tools_init.py.j2 (make templates). DO NOT EDIT.
+SOURCE_SHA256 = '3e3d430582f57a2f80ed1bb42c9668c081300c51ead3abe16dc8694949dd44e9'
+JINJA = '3.1.6'
+from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
+name = 'tools_init.py.j2'
+
+def root(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    l_0_header = resolve('header')
+    pass
+    yield str((undefined(name='header') if l_0_header is missing else l_0_header))
+    yield '\n"""One module per tool."""\n'
+
+blocks = {}
+debug_info = '1=12'
