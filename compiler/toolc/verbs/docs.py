@@ -15,7 +15,6 @@ from toolc.checks.metadata import shown
 from toolc.diagnostics.paths import shown_path
 from toolc.memory import collector_paused
 from toolc.pipeline import Compilation, compile
-from toolc.reference import docs_files
 from toolc.source.inputs import INPUT_NAMES, Inputs, read_inputs
 from toolc.verbs.output import BuildResult, DocsDrift, guarded
 from toolc.workspace.drift import drift_diagnostics
@@ -23,6 +22,9 @@ from toolc.workspace.drift import drift_diagnostics
 
 def reference(compilation: Compilation) -> dict[str, bytes]:
     """The docs of a compilation that emitted its package."""
+    # Imported here: a build without --docs-out never needs the reference docs (~8 ms).
+    from toolc.reference import docs_files
+
     served = {name: d.server for name, d in compilation.tools.items() if d.enabled}
     return docs_files(compilation.files, served, compilation.server_ceilings)
 
