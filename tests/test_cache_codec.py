@@ -118,11 +118,24 @@ def test_a_cache_of_another_toolc_python_or_format_is_stale_before_anything_is_d
         CODEC.loads(data, KEY, "project", b"toolc-2")
     with pytest.raises(CacheStale):
         CODEC.loads(CODEC.dumps(VALUE, KEY, "project"), KEY, "project", b"toolc-2")
-    other_python = data.replace(_PLATFORM, b" marshal-4 py2.7", 1)
+    import toolc.cache.codec as codec
+
+    saved, codec._PLATFORM = codec._PLATFORM, b" marshal-4 py2.7"  # as another Python signs
+    try:
+        other_python = CODEC.dumps(VALUE, KEY, "project", b"toolc-1")
+    finally:
+        codec._PLATFORM = saved
     with pytest.raises(CacheStale):
         CODEC.loads(other_python, KEY, "project", b"toolc-1")
-    with pytest.raises(CacheStale):  # the tagged JSON of toolc before this format
-        CODEC.loads(b"toolc-cache-2\ntoolc-1\n{}\n" + b"0" * 64 + b"\n", KEY, "project")
+    # The tagged JSON of toolc before this format, signed as it signed it: stale. Unsigned,
+    # or another format's magic on bytes without the key: refused, with the reason.
+    old = b"toolc-1\n{}\n"
+    tag = hmac.new(KEY, b"toolc-cache-2\nproject\0" + old, hashlib.sha256).hexdigest()
+    with pytest.raises(CacheStale):
+        CODEC.loads(b"toolc-cache-2\n" + old + b"\n" + tag.encode() + b"\n", KEY, "project")
+    for planted in (b"toolc-cache-2\n" + old + b"\n" + b"0" * 64 + b"\n", data[:-3] + b"00\n"):
+        with pytest.raises(CacheRefused, match="key"):
+            CODEC.loads(planted, KEY, "project", b"toolc-2")
 
 
 def test_another_key_or_another_build_is_refused() -> None:
@@ -154,7 +167,7 @@ def test_a_pickle_is_never_executed(tmp_path: Path) -> None:
         [marshal.dumps(1)],  # the dict's size, but no entry
         [marshal.dumps("1")],  # a size that is not a number
         [marshal.dumps(1), marshal.dumps((3, ("a", b"", frozenset(), None)))],  # not a name
-        [marshal.dumps(0), marshal.dumps(("too", "short"))],  # a record of another shape
+        [marshal.dumps(1), marshal.dumps(("a", ("too", "short")))],  # a record of another shape
         [b"\xff" * 12],  # not marshal at all
     ],
 )
@@ -179,3 +192,61 @@ def test_what_the_annotations_do_not_describe_cannot_be_stored() -> None:
 
     with pytest.raises(TypeError, match="cannot store"):
         Codec(Loose)
+
+
+@pytest.mark.parametrize("error", [MemoryError, RecursionError, KeyError, AttributeError])
+def test_whatever_decoding_an_authentic_file_raises_refuses_it_as_damaged(
+    error: type[BaseException], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A key holder's file can claim a tuple of 2**31 members (16 GB): no error of decoding
+    escapes as a traceback."""
+    import toolc.cache.codec as codec
+
+    data = CODEC.dumps(VALUE, KEY, "project")
+
+    def failing(_: object) -> object:
+        raise error("from marshal")
+
+    monkeypatch.setattr(codec.marshal, "loads", failing)
+    with pytest.raises(CacheRefused, match=f"damaged \\({error.__name__}\\)"):
+        CODEC.loads(data, KEY, "project")
+
+
+def test_a_cache_file_larger_than_any_build_makes_is_never_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toolc.cache import incremental
+
+    planted = tmp_path / "build-x.cache"
+    planted.write_bytes(MAGIC + b"x" * 100)
+    planted.chmod(0o600)
+    tmp_path.chmod(0o700)
+    monkeypatch.setattr(incremental, "MAX_CACHE_BYTES", 64)
+    said: list[str] = []
+    assert incremental.load(planted, said.append) is None
+    assert said and "at most 4 GiB" in said[0], said
+
+
+@pytest.mark.parametrize(
+    ("at", "frame"),
+    [
+        (4, marshal.dumps(5)),  # `order`, a list, given as a number
+        (3, marshal.dumps("p")),  # `spans`, a tuple, given as text
+        (1, marshal.dumps(("a", ("a", "not bytes", frozenset(), None)))),  # Leaf.data
+        (1, marshal.dumps(("a", ("a", b"", ["a list"], None)))),  # Leaf.tags
+    ],
+)
+def test_a_well_signed_field_of_another_type_is_refused_as_damaged(at: int, frame: bytes) -> None:
+    """Every other frame as the codec wrote it: only the field's type is wrong, and the
+    checks after loading never see it."""
+    frames = _frames(CODEC.dumps(VALUE, KEY, "project"))
+    assert (
+        CODEC.loads(
+            _signed(b"".join(struct.pack(">Q", len(f)) + f for f in frames)), KEY, "project"
+        )
+        == VALUE
+    )
+    frames[at] = frame
+    body = b"".join(struct.pack(">Q", len(f)) + f for f in frames)
+    with pytest.raises(CacheRefused, match="damaged"):
+        CODEC.loads(_signed(body), KEY, "project")

@@ -63,6 +63,7 @@ class Codec:
     def __init__(self, root: type) -> None:
         self.root = root
         self._classes: dict[type, list[tuple[str, Plan]]] = {}
+        self._shapes: dict[type, list[frozenset[type] | None]] = {}
         self._layout = self._lay_out(root)
 
     # -- plans ------------------------------------------------------------------------
@@ -82,8 +83,10 @@ class Codec:
         """Each field's name and plan (a class is planned once, and may contain itself)."""
         if cls not in self._classes:
             self._classes[cls] = fields = []
+            self._shapes[cls] = shapes = []
             hints = typing.get_type_hints(cls)
             fields += [(f.name, self._plan(hints[f.name])) for f in dataclasses.fields(cls)]
+            shapes += [_shape(hints[name]) if plan is None else None for name, plan in fields]
         return self._classes[cls]
 
     def _plan(self, tp: Any) -> Plan:
@@ -107,6 +110,7 @@ class Codec:
     def _dataclass(self, cls: type) -> Plan:
         # Filled in place: a class that holds itself sees its own list, complete once used.
         known = self._class_fields(cls)
+        shapes = self._shapes[cls]
 
         def encode(value: Any) -> tuple[Any, ...]:
             if type(value) is not cls:
@@ -119,6 +123,7 @@ class Codec:
         def decode(plain: Any) -> Any:
             if type(plain) is not tuple or len(plain) != len(known):
                 raise ValueError("a record of another shape")
+            _check_shapes(plain, shapes)
             pairs = zip(plain, known, strict=True)
             return cls(*[v if p is None else p[1](v) for v, (_, p) in pairs])
 
@@ -214,26 +219,32 @@ class Codec:
         return b"".join(chunks)
 
     def loads(self, data: bytes, key: bytes, bound: str, version: bytes = b"") -> Any:
-        if not data.startswith(MAGIC):
-            if data.startswith(_FAMILY):
-                raise CacheStale  # an older toolc's format
+        """The value in `data`. The MAC is checked first, over any format of ours (each
+        signs its magic line, the cache's name and the rest the same way): a file without
+        the key is refused with a reason, and only an authentic cache of another toolc,
+        format or Python is stale."""
+        magic = data[: data.find(b"\n") + 1] if data.startswith(_FAMILY) else b""
+        if not magic:
             raise CacheRefused("is not a toolc build cache of this format")
-        line = version + _PLATFORM + b"\n"
-        if not data.startswith(line, len(MAGIC)):
-            raise CacheStale  # written by another toolc or Python, its classes maybe others
         end = len(data) - 66  # "\n" + 64 hex digits + "\n"
-        expected = hmac.new(key, MAGIC + bound.encode() + b"\0", hashlib.sha256)
-        expected.update(memoryview(data)[len(MAGIC) : max(end, len(MAGIC))])
+        expected = hmac.new(key, magic + bound.encode() + b"\0", hashlib.sha256)
+        expected.update(memoryview(data)[len(magic) : max(end, len(magic))])
         if (
-            end < len(MAGIC) + len(line)
+            end < len(magic)
             or data[end : end + 1] != b"\n"
             or not data.endswith(b"\n")
             or not hmac.compare_digest(data[end + 1 : -1], expected.hexdigest().encode())
         ):
             raise CacheRefused("was not written by you for this build (its key does not match)")
+        line = version + _PLATFORM + b"\n"
+        if magic != MAGIC or not data.startswith(line, len(MAGIC)):
+            raise CacheStale  # written by another toolc or Python, its classes maybe others
+        if end < len(MAGIC) + len(line):
+            raise CacheRefused("is damaged (no end to its version line)")
         try:
             return self._decode(memoryview(data)[len(MAGIC) + len(line) : end])
-        except (TypeError, ValueError, EOFError, OverflowError) as exc:
+        except Exception as exc:  # MemoryError and RecursionError too: the file is
+            # authentic, so only its key holder's mistake or malice gets here
             raise CacheRefused(f"is damaged ({type(exc).__name__})") from exc
 
     def _decode(self, body: memoryview) -> Any:
@@ -270,4 +281,31 @@ class Codec:
                 values.append(plain if plan is None else plan[1](plain))
         if at != len(body):
             raise ValueError("data after its last frame")
+        _check_shapes(values, self._shapes[self.root])
         return self.root(*values)
+
+
+def _shape(tp: Any) -> frozenset[type] | None:
+    """The types a value stored as it is may have at its top (its members are not looked
+    at: that would cost the walk this format saves); None when that is not known."""
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if tp is float:
+        return frozenset({float, int})
+    if tp in _AS_IS:
+        return frozenset({tp})
+    if origin is typing.Literal:
+        return frozenset(type(arg) for arg in args)
+    if origin in (types.UnionType, typing.Union):
+        members = [_shape(arg) for arg in args]
+        return None if None in members else frozenset().union(*members)  # type: ignore[arg-type]
+    if origin in (list, dict, tuple, frozenset):
+        return frozenset({origin})
+    return None
+
+
+def _check_shapes(values: Any, shapes: list[frozenset[type] | None]) -> None:
+    """A value of another type at the top of a field refuses the file as damaged, so the
+    checks after loading see the types they expect (a well-signed file, still)."""
+    for value, shape in zip(values, shapes, strict=True):
+        if shape is not None and type(value) not in shape:
+            raise ValueError(f"a {type(value).__name__} where its field holds another type")

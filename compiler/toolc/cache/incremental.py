@@ -32,6 +32,7 @@ from toolc.workspace import Signature, read_regular
 from toolc.workspace import private as cache_trust
 
 FileKind = str  # "tools" or "policies"
+MAX_CACHE_BYTES = 1 << 32  # 5,000 tools make about 150 MB
 # A span with its lines relative to the piece that holds it: stays valid when the piece moves.
 RelSpan = tuple[FileKind, PieceId, int, int, int, int]
 
@@ -99,9 +100,12 @@ def load(path: Path | None, warn: Callable[[str], None] | None = None) -> BuildC
     if why is not None:
         ignored(why)
         return None
-    data = read_regular(path)
+    try:  # a planted sparse file of many GB: refused by its size, never read whole
+        data = read_regular(path, limit=MAX_CACHE_BYTES)
+    except MemoryError:
+        data = None
     if data is None:
-        ignored("it cannot be read as a file")
+        ignored("it cannot be read as a file of at most 4 GiB")
         return None
     try:
         cache = codec().loads(data, cache_key(), path.name, generator_fingerprint().hex().encode())
@@ -118,7 +122,10 @@ def load(path: Path | None, warn: Callable[[str], None] | None = None) -> BuildC
         return None
     if cache.generator != generator_fingerprint():
         return None  # made by another toolc: rebuilt, nothing to say
-    bad = misplaced(cache)
+    try:
+        bad = misplaced(cache)
+    except (TypeError, AttributeError):  # a signed file whose members are of other types
+        bad = "it is damaged"
     if bad is not None:
         ignored(bad)
         return None
