@@ -1,6 +1,7 @@
 """Regenerate compiler/toolc/emit/compiled/ from templates/*.j2 (`make templates`): each template
 compiled by Jinja ahead of time, so a build imports it (toolc.emit.precompiled)."""
 
+import os
 from pathlib import Path
 
 from toolc.emit import precompiled
@@ -16,5 +17,8 @@ for stale in sorted(target.glob("*.py")):
         print(f"removed {stale}")
 for template in precompiled.templates(folder):
     path = target / (precompiled.module_name(template) + ".py")
-    path.write_text(precompiled.compiled_source(_environment(), folder, template), encoding="utf-8")
+    text = precompiled.compiled_source(_environment(), folder, template)
+    partial = path.with_suffix(".py.new")  # renamed whole: a module is never left cut short
+    partial.write_text(text, encoding="utf-8")
+    os.replace(partial, path)
     print(f"wrote {path}")

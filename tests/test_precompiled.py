@@ -60,3 +60,48 @@ def test_another_jinja_is_compiled_from_the_text(monkeypatch: pytest.MonkeyPatch
     env = jinja2.Environment(loader=precompiled.Loader(TEMPLATES), keep_trailing_newline=True)
     template = env.get_template("tools_init.py.j2")
     assert template.filename == str(TEMPLATES / "tools_init.py.j2")
+
+
+def test_each_environment_renders_with_its_own_settings() -> None:
+    """A second environment loading a compiled template never rebinds the build's: its
+    templates still raise on a missing value (StrictUndefined), the other's do not."""
+    build = _environment().get_template("tools_init.py.j2")
+    lenient = jinja2.Environment(loader=precompiled.Loader(TEMPLATES), keep_trailing_newline=True)
+    other = lenient.get_template("tools_init.py.j2")
+    assert other.filename is not None and Path(other.filename).parent == COMPILED
+    assert other.render().startswith("\n")  # `header` missing: empty here
+    with pytest.raises(jinja2.UndefinedError):
+        build.render()
+    with pytest.raises(jinja2.UndefinedError):
+        _environment().get_template("registry.py.j2").render()
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"keep_trailing_newline": False}, {"autoescape": True}, {"trim_blocks": True},
+     {"variable_start_string": "[["}, {"autoescape": lambda name: False}],
+)  # fmt: skip
+def test_options_baked_into_compiled_code_must_match(options: dict[str, object]) -> None:
+    """Options Jinja compiles into the code (whitespace, escaping, syntax): an environment
+    with other ones compiles the text."""
+    settings: dict[str, object] = {"keep_trailing_newline": True, **options}
+    env = jinja2.Environment(loader=precompiled.Loader(TEMPLATES), **settings)  # type: ignore[arg-type]
+    template = env.get_template("tools_init.py.j2")
+    assert template.filename == str(TEMPLATES / "tools_init.py.j2")
+
+
+def test_a_module_cut_short_is_compiled_from_the_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+
+    def cut(name: str, *args: object) -> object:
+        spec = real(name)
+        if spec is not None and name.endswith("tools_init_py_j2"):
+            spec.loader.get_code = lambda _: compile("x = (", "cut", "exec")  # type: ignore[union-attr]
+        return spec
+
+    monkeypatch.setattr(importlib.util, "find_spec", cut)
+    env = jinja2.Environment(loader=precompiled.Loader(TEMPLATES), keep_trailing_newline=True)
+    template = env.get_template("tools_init.py.j2")
+    assert template.filename == str(TEMPLATES / "tools_init.py.j2")

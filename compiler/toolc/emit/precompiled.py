@@ -1,18 +1,19 @@
 """The generated-code templates, compiled to Python ahead of time (`make templates`), so a build
-imports each one instead of having Jinja compile it: Jinja's lexing, parsing and code
-generation of the ten templates a build renders took about 35 ms of every build (measured),
-and importing their modules takes well under 1 ms.
+runs each one's compiled code instead of having Jinja compile it: Jinja's lexing, parsing and
+code generation of the ten templates a build renders took about 33 ms of every build
+(measured), and running their compiled modules (from bytecode) takes about 3 ms.
 
 `compiled/<template>.py` holds what `Environment.compile` makes of `templates/<template>`,
-with the SHA-256 of the template's text and the Jinja version it was compiled by. A module is
-used only when both match what this process has: a template edited since `make templates`, or
-another Jinja, is compiled from its text as before, so the output never depends on whether
-the modules are current (tests/test_precompiled.py checks the committed ones are)."""
+with the SHA-256 of the template's text, the Jinja version and the environment options Jinja
+bakes into the code. A module is used only when all three match what this process has: a
+template edited since `make templates`, another Jinja or other options are compiled from the
+text as before, so the output never depends on whether the modules are current
+(tests/test_precompiled.py checks the committed ones are)."""
 
 from __future__ import annotations
 
 import hashlib
-import importlib
+import importlib.util
 import re
 from collections.abc import Callable, MutableMapping
 from pathlib import Path
@@ -36,7 +37,8 @@ def compiled_source(environment: jinja2.Environment, folder: Path, template: str
     digest = hashlib.sha256(data).hexdigest()
     return (
         _HEAD.format(name=template)
-        + f"SOURCE_SHA256 = {digest!r}\nJINJA = {jinja2.__version__!r}\n{code}\n"
+        + f"SOURCE_SHA256 = {digest!r}\nJINJA = {jinja2.__version__!r}\n"
+        + f"OPTIONS = {options_of(environment)!r}\n{code}\n"
     )
 
 
@@ -64,31 +66,48 @@ class Loader(jinja2.BaseLoader):
         name: str,
         globals: MutableMapping[str, Any] | None = None,
     ) -> jinja2.Template:
-        module = _module(name)
-        if module is not None and _current(module, self.folder / name):
-            # The module's own namespace, as jinja2.ModuleLoader passes it: its functions read
-            # `environment` from there (one environment renders them per process).
-            return environment.template_class.from_module_dict(
-                environment, vars(module), globals if globals is not None else {}
-            )
-        return self.files.load(environment, name, globals)
+        namespace = _namespace(name, environment, self.folder / name)
+        if namespace is None:
+            return self.files.load(environment, name, globals)
+        return environment.template_class.from_module_dict(
+            environment, namespace, globals if globals is not None else {}
+        )
 
 
-def _module(name: str) -> Any:
+def options_of(environment: jinja2.Environment) -> str | None:
+    """What of the environment Jinja bakes into compiled code (the syntax, whitespace and
+    escaping options); None when one of them is code, which no text can stand for."""
+    env = environment
+    if callable(env.autoescape) or env.finalize is not None:
+        return None
+    return repr((
+        env.block_start_string, env.block_end_string, env.variable_start_string,
+        env.variable_end_string, env.comment_start_string, env.comment_end_string,
+        env.line_statement_prefix, env.line_comment_prefix, env.trim_blocks,
+        env.lstrip_blocks, env.newline_sequence, env.keep_trailing_newline, env.autoescape,
+        env.optimized, sorted(env.extensions),
+    ))  # fmt: skip
+
+
+def _namespace(name: str, environment: jinja2.Environment, path: Path) -> dict[str, Any] | None:
+    """The compiled template's definitions, run in a namespace of their own (its functions
+    read `environment` from it, so each environment gets its own), when the module was made
+    from the template's current text, by this Jinja, with this environment's options."""
     if "/" in name or not name.endswith(".j2"):
         return None
     try:
-        return importlib.import_module(f"{_PACKAGE}.{module_name(name)}")
-    except ImportError:
-        return None
-
-
-def _current(module: Any, path: Path) -> bool:
-    try:
+        spec = importlib.util.find_spec(f"{_PACKAGE}.{module_name(name)}")
+        if spec is None or spec.loader is None or spec.origin is None:
+            return None
+        code = spec.loader.get_code(spec.name)  # type: ignore[attr-defined]
+        namespace: dict[str, Any] = {"__name__": spec.name, "__file__": spec.origin}
+        exec(code, namespace)  # toolc's own module: definitions only
         text = path.read_bytes()
-    except OSError:
-        return False
-    return bool(
-        getattr(module, "JINJA", None) == jinja2.__version__
-        and getattr(module, "SOURCE_SHA256", None) == hashlib.sha256(text).hexdigest()
+    except Exception:  # a module cut short or missing: the text is compiled instead
+        return None
+    current = (
+        namespace.get("JINJA") == jinja2.__version__
+        and namespace.get("OPTIONS") == options_of(environment)
+        and namespace.get("SOURCE_SHA256") == hashlib.sha256(text).hexdigest()
     )
+    return namespace if current else None

@@ -1,6 +1,7 @@
 # Compiled by Jinja from templates/_models.py.j2 (make templates). DO NOT EDIT.
 SOURCE_SHA256 = 'e475dbce3e63270ec59d2f971f96a32ac2149c1657b3f53c2504d6dcff301cbf'
 JINJA = '3.1.6'
+OPTIONS = "('{%', '%}', '{{', '}}', '{#', '#}', None, None, False, False, '\\n', True, False, True, [])"
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_models.py.j2'
 

@@ -1,6 +1,7 @@
 # Compiled by Jinja from templates/client.py.j2 (make templates). DO NOT EDIT.
 SOURCE_SHA256 = 'dfef89cb5d2b5e7580790e02411fc501b98c1758398ca06cfcf84441980ccea5'
 JINJA = '3.1.6'
+OPTIONS = "('{%', '%}', '{{', '}}', '{#', '#}', None, None, False, False, '\\n', True, False, True, [])"
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'client.py.j2'
 

@@ -1,6 +1,7 @@
 # Compiled by Jinja from templates/envelope.py.j2 (make templates). DO NOT EDIT.
 SOURCE_SHA256 = '9a6c16320b12c0df1addec91cadedd77cb84d96d861039fd8ea8b8d86e97dd74'
 JINJA = '3.1.6'
+OPTIONS = "('{%', '%}', '{{', '}}', '{#', '#}', None, None, False, False, '\\n', True, False, True, [])"
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'envelope.py.j2'
 

@@ -1,6 +1,7 @@
 # Compiled by Jinja from templates/handlers.py.j2 (make templates). DO NOT EDIT.
 SOURCE_SHA256 = '340629741da60026d4b591af10ba88c92df3dfbb3c7bebfdf6e9c8f80e2dd207'
 JINJA = '3.1.6'
+OPTIONS = "('{%', '%}', '{{', '}}', '{#', '#}', None, None, False, False, '\\n', True, False, True, [])"
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'handlers.py.j2'
 

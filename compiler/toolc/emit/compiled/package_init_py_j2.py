@@ -1,6 +1,7 @@
 # Compiled by Jinja from templates/package_init.py.j2 (make templates). DO NOT EDIT.
 SOURCE_SHA256 = '05e4dddd24924a1474e5d98e983cb5949cdb1c5fd534969b0e7f4cf6706bda46'
 JINJA = '3.1.6'
+OPTIONS = "('{%', '%}', '{{', '}}', '{#', '#}', None, None, False, False, '\\n', True, False, True, [])"
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'package_init.py.j2'
 

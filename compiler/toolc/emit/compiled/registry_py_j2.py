@@ -1,6 +1,7 @@
 # Compiled by Jinja from templates/registry.py.j2 (make templates). DO NOT EDIT.
 SOURCE_SHA256 = '1f579030a1c29d41940205637cac6b0feab3ac09e9f3bba84f898ba2a4843fe4'
 JINJA = '3.1.6'
+OPTIONS = "('{%', '%}', '{{', '}}', '{#', '#}', None, None, False, False, '\\n', True, False, True, [])"
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'registry.py.j2'
 

@@ -1,6 +1,7 @@
 # Compiled by Jinja from templates/scaffold.py.j2 (make templates). DO NOT EDIT.
 SOURCE_SHA256 = '6efc390fbe7e9ffd4ee9695b6f693b7bc4f89c01371c08bd5029a1d77a61a80e'
 JINJA = '3.1.6'
+OPTIONS = "('{%', '%}', '{{', '}}', '{#', '#}', None, None, False, False, '\\n', True, False, True, [])"
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'scaffold.py.j2'
 

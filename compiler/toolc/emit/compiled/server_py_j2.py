@@ -1,6 +1,7 @@
 # Compiled by Jinja from templates/server.py.j2 (make templates). DO NOT EDIT.
 SOURCE_SHA256 = '19308a55fd5c8426c95a661aa82e0a271e3db02feaf62f51f1ff2c2211c361e8'
 JINJA = '3.1.6'
+OPTIONS = "('{%', '%}', '{{', '}}', '{#', '#}', None, None, False, False, '\\n', True, False, True, [])"
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'server.py.j2'
 

@@ -1,6 +1,7 @@
 # Compiled by Jinja from templates/shared.py.j2 (make templates). DO NOT EDIT.
 SOURCE_SHA256 = 'a5a9eac6bd780cff948d06636768bdcf2c1c95f00070f80387e11abddf6365b3'
 JINJA = '3.1.6'
+OPTIONS = "('{%', '%}', '{{', '}}', '{#', '#}', None, None, False, False, '\\n', True, False, True, [])"
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'shared.py.j2'
 

@@ -1,6 +1,7 @@
 # Compiled by Jinja from templates/tool_module.py.j2 (make templates). DO NOT EDIT.
 SOURCE_SHA256 = '68bb0112dfb326853776cb78878a8c049757e1e6fa465ae98a023f40b6452f61'
 JINJA = '3.1.6'
+OPTIONS = "('{%', '%}', '{{', '}}', '{#', '#}', None, None, False, False, '\\n', True, False, True, [])"
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'tool_module.py.j2'
 

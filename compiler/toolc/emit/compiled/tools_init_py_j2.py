@@ -1,6 +1,7 @@
 # Compiled by Jinja from templates/tools_init.py.j2 (make templates). DO NOT EDIT.
 SOURCE_SHA256 = '3e3d430582f57a2f80ed1bb42c9668c081300c51ead3abe16dc8694949dd44e9'
 JINJA = '3.1.6'
+OPTIONS = "('{%', '%}', '{{', '}}', '{#', '#}', None, None, False, False, '\\n', True, False, True, [])"
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'tools_init.py.j2'
 
