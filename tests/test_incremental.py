@@ -301,3 +301,39 @@ def test_tools_with_checked_patterns_or_accepts_keep_their_cache(
     again = run_toolc("build", str(config))
     assert again.returncode == 0, again.stderr
     assert "ignoring the build cache" not in again.stderr, again.stderr
+
+
+def test_an_authentic_cache_malformed_below_its_fields_means_a_full_build(tmp_path: Path) -> None:
+    """Its key holder wrote a record whose span holds text where a line offset goes: loading
+    checks only each field's top, so the incremental build trips on it and the full build
+    runs instead, with the output a full build gives (decision 0118)."""
+    from dataclasses import replace
+
+    from toolc.cache import incremental
+
+    tools, policies = _base()
+    config, out, snap = tmp_path / "cfg", tmp_path / "a" / "pkg", tmp_path / "a.json"
+    _write(config, tools, policies)
+    verbs.build(config, out, snap, write=True, cwd=tmp_path)
+    path = incremental.cache_file(config, out, snap)
+    assert path is not None
+    cache = incremental.load(path)
+    assert cache is not None
+    name = cache.tool_order[-1]
+    record = cache.records[name]
+    key, version, value = record.declared
+    bad = replace(record, declared=(key, version, (*value[:2], "x", *value[3:])))
+    with path.open("wb") as stream:
+        incremental.dump(replace(cache, records={**cache.records, name: bad}), path, stream)
+    assert incremental.load(path) is not None  # authentic, and its fields' tops are right
+    _write(config, *_describe(tools, policies))
+    result = verbs.build(config, out, snap, write=True, cwd=tmp_path)
+    assert result.written and result.reread is None
+    fresh = tmp_path / "b" / "pkg"
+    verbs.build(config, fresh, tmp_path / "b.json", write=True, cwd=tmp_path, cache=False)
+
+    def files(root: Path) -> dict[Path, bytes]:
+        found = {p.relative_to(root): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+        return {rel: data for rel, data in found.items() if rel.name != ".toolc-manifest.json"}
+
+    assert files(out) == files(fresh) and len(files(out)) > 10

@@ -79,7 +79,8 @@ def test_each_environment_renders_with_its_own_settings() -> None:
 @pytest.mark.parametrize(
     "options",
     [{"keep_trailing_newline": False}, {"autoescape": True}, {"trim_blocks": True},
-     {"variable_start_string": "[["}, {"autoescape": lambda name: False}],
+     {"variable_start_string": "[["}, {"autoescape": lambda name: False},
+     {"enable_async": True}],
 )  # fmt: skip
 def test_options_baked_into_compiled_code_must_match(options: dict[str, object]) -> None:
     """Options Jinja compiles into the code (whitespace, escaping, syntax): an environment
@@ -105,3 +106,28 @@ def test_a_module_cut_short_is_compiled_from_the_text(monkeypatch: pytest.Monkey
     env = jinja2.Environment(loader=precompiled.Loader(TEMPLATES), keep_trailing_newline=True)
     template = env.get_template("tools_init.py.j2")
     assert template.filename == str(TEMPLATES / "tools_init.py.j2")
+
+
+def test_a_module_cut_at_a_line_s_end_is_compiled_from_the_text(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Valid Python, its header intact, but without the definitions Jinja's code ends with
+    (`blocks`, `debug_info`): an interrupted write of an older `make templates`."""
+    import importlib.util
+
+    name = "tool_module.py.j2"
+    module = COMPILED / (precompiled.module_name(name) + ".py")
+    lines = module.read_text(encoding="utf-8").splitlines(keepends=True)
+    cut_at = next(i for i, line in enumerate(lines) if line.startswith("blocks = "))
+    real = importlib.util.find_spec
+
+    def cut(found: str, *args: object) -> object:
+        spec = real(found)
+        if spec is not None and found.endswith(precompiled.module_name(name)):
+            text = "".join(lines[:cut_at])
+            spec.loader.get_code = lambda _: compile(text, str(module), "exec")  # type: ignore[union-attr]
+        return spec
+
+    monkeypatch.setattr(importlib.util, "find_spec", cut)
+    env = jinja2.Environment(loader=precompiled.Loader(TEMPLATES), keep_trailing_newline=True)
+    assert env.get_template(name).filename == str(TEMPLATES / name)

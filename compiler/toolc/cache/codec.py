@@ -219,10 +219,9 @@ class Codec:
         return b"".join(chunks)
 
     def loads(self, data: bytes, key: bytes, bound: str, version: bytes = b"") -> Any:
-        """The value in `data`. The MAC is checked first, over any format of ours (each
-        signs its magic line, the cache's name and the rest the same way): a file without
-        the key is refused with a reason, and only an authentic cache of another toolc,
-        format or Python is stale."""
+        """The value in `data`. The MAC is checked first: a file of this format without the
+        key is refused with a reason, and only an authentic cache of another toolc or Python
+        is stale. A file of an older format of ours is stale either way (it is never used)."""
         magic = data[: data.find(b"\n") + 1] if data.startswith(_FAMILY) else b""
         if not magic:
             raise CacheRefused("is not a toolc build cache of this format")
@@ -235,6 +234,8 @@ class Codec:
             or not data.endswith(b"\n")
             or not hmac.compare_digest(data[end + 1 : -1], expected.hexdigest().encode())
         ):
+            if magic != MAGIC:  # an older format, which may sign otherwise (an early one put
+                raise CacheStale  # the tag first): not used either way, so no word
             raise CacheRefused("was not written by you for this build (its key does not match)")
         line = version + _PLATFORM + b"\n"
         if magic != MAGIC or not data.startswith(line, len(MAGIC)):

@@ -114,9 +114,6 @@ def load(path: Path | None, warn: Callable[[str], None] | None = None) -> BuildC
     except CacheRefused as exc:
         ignored(f"it {exc}")
         return None
-    except TypeError:  # a registered class given the wrong fields
-        ignored("it is damaged")
-        return None
     if not isinstance(cache, BuildCache):
         ignored("it is damaged")
         return None

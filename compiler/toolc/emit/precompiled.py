@@ -22,6 +22,7 @@ from typing import Any
 import jinja2
 
 _PACKAGE = "toolc.emit.compiled"
+_DEFINES = ("root", "blocks", "debug_info", "name")  # what Jinja's compiled code ends with
 _HEAD = "# Compiled by Jinja from templates/{name} (make templates). DO NOT EDIT.\n"
 
 
@@ -75,8 +76,9 @@ class Loader(jinja2.BaseLoader):
 
 
 def options_of(environment: jinja2.Environment) -> str | None:
-    """What of the environment Jinja bakes into compiled code (the syntax, whitespace and
-    escaping options); None when one of them is code, which no text can stand for."""
+    """What of the environment Jinja bakes into compiled code (the syntax, whitespace,
+    escaping and async options, and the names of the filters and tests it resolves); None
+    when one of them is code, which no text can stand for."""
     env = environment
     if callable(env.autoescape) or env.finalize is not None:
         return None
@@ -85,7 +87,8 @@ def options_of(environment: jinja2.Environment) -> str | None:
         env.variable_end_string, env.comment_start_string, env.comment_end_string,
         env.line_statement_prefix, env.line_comment_prefix, env.trim_blocks,
         env.lstrip_blocks, env.newline_sequence, env.keep_trailing_newline, env.autoescape,
-        env.optimized, sorted(env.extensions),
+        env.optimized, env.is_async, sorted(env.extensions), sorted(env.filters),
+        sorted(env.tests),
     ))  # fmt: skip
 
 
@@ -106,7 +109,8 @@ def _namespace(name: str, environment: jinja2.Environment, path: Path) -> dict[s
     except Exception:  # a module cut short or missing: the text is compiled instead
         return None
     current = (
-        namespace.get("JINJA") == jinja2.__version__
+        all(key in namespace for key in _DEFINES)  # not a module cut at a line's end
+        and namespace.get("JINJA") == jinja2.__version__
         and namespace.get("OPTIONS") == options_of(environment)
         and namespace.get("SOURCE_SHA256") == hashlib.sha256(text).hexdigest()
     )
