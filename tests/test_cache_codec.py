@@ -94,6 +94,32 @@ def test_records_stream_one_frame_each_and_bytes_go_as_they_are() -> None:
     assert CODEC.loads(CODEC.dumps(big, KEY, "project"), KEY, "project") == big
 
 
+def test_an_entry_loaded_and_unchanged_is_written_as_the_frame_it_was_read_from() -> None:
+    """`loads(frames=...)` hands back each entry's frame; `dump(reuse=...)` writes the one it
+    is given as it is (a record an edit did not touch is not encoded again), and the file
+    loads to the same value, signed as any other."""
+    data = CODEC.dumps(VALUE, KEY, "project")
+    frames: dict[tuple[str, str], memoryview] = {}
+    back = CODEC.loads(data, KEY, "project", frames=frames)
+    assert set(frames) == {("leaves", "a"), ("leaves", "$d")}
+    assert marshal.loads(frames[("leaves", "a")])[0] == "a"
+    changed = Leaf("$d", b"changed")
+    edited = Tree({**back.leaves, "$d": changed}, back.spans, back.order)
+    asked: list[tuple[str, str]] = []
+
+    def reuse(name: str, key: str, value: object) -> memoryview | None:
+        asked.append((name, key))
+        return frames[(name, key)] if value is back.leaves.get(key) else None
+
+    again = CODEC.dumps(edited, KEY, "project", reuse=reuse)
+    assert asked == [("leaves", "a"), ("leaves", "$d")]
+    assert bytes(frames[("leaves", "a")]) in _frames(again)  # written as read
+    assert CODEC.loads(again, KEY, "project") == edited
+    assert CODEC.loads(again, KEY, "project").leaves["$d"] == changed  # encoded afresh
+    with pytest.raises(CacheRefused):
+        CODEC.loads(again[:-3] + b"00\n", KEY, "project")
+
+
 @pytest.mark.parametrize(
     "mangle",
     [

@@ -337,3 +337,54 @@ def test_an_authentic_cache_malformed_below_its_fields_means_a_full_build(tmp_pa
         return {rel: data for rel, data in found.items() if rel.name != ".toolc-manifest.json"}
 
     assert files(out) == files(fresh) and len(files(out)) > 10
+
+
+def test_records_an_edit_did_not_touch_are_written_as_they_were_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cache after a one-tool edit: every record the edit did not reach is written as the
+    bytes it was loaded from (their items in tools.json moved, which the records do not hold),
+    the edited ones are encoded afresh, and the file loads to what the build made."""
+    from toolc.cache import incremental
+    from toolc.cache.codec import Frames, Reuse
+
+    tools, policies = _base()
+    config, out, snap = tmp_path / "cfg", tmp_path / "a" / "pkg", tmp_path / "a.json"
+    _write(config, tools, policies)
+    verbs.build(config, out, snap, write=True, cwd=tmp_path)
+    path = incremental.cache_file(config, out, snap)
+    assert path is not None
+    before: Frames = {}
+    assert incremental.load(path, frames=before) is not None
+    reused: list[str] = []
+    real = incremental.unchanged_frames
+
+    def counting(previous: incremental.BuildCache, frames: Frames) -> Reuse:
+        inner = real(previous, frames)
+
+        def reuse(field: str, key: str, value: object) -> memoryview | None:
+            found = inner(field, key, value)
+            if found is not None:
+                reused.append(key)
+            return found
+
+        return reuse
+
+    monkeypatch.setattr(incremental, "unchanged_frames", counting)
+    _write(config, *_describe(tools, policies))
+    result = verbs.build(config, out, snap, write=True, cwd=tmp_path)
+    assert result.reread is not None and NAMES[0] in result.reread
+    after: Frames = {}
+    cache = incremental.load(path, frames=after)
+    assert cache is not None
+    # Every record not read again is written as read; so is a re-read one whose output came
+    # out the same (the edited tool's validator); the edited tool's never is.
+    assert set(cache.tool_order) - result.reread <= set(reused)
+    assert NAMES[0] not in reused and len(reused) >= len(NAMES) - 2
+    for name in cache.tool_order:
+        same = bytes(after[("records", name)]) == bytes(before[("records", name)])
+        assert same == (name in reused), name
+    again = verbs.compile_config(config, tmp_path).package
+    assert again is not None
+    assert cache.tools_json == again.files["tools.json"]
+    assert cache.item_spans == again.item_spans

@@ -46,6 +46,10 @@ _LENGTH = struct.Struct(">Q")
 # How a value of one annotated type is stored: None when it is stored as it is, else the
 # functions that make it plain and rebuild it.
 Plan = tuple[Callable[[Any], Any], Callable[[Any], Any]] | None
+# The frames of a dict's entries as read, by (field, key); and where a dump may take an entry's
+# frame as it was read instead of encoding the entry again (None: encode it).
+Frames = dict[tuple[str, str], memoryview]
+Reuse = Callable[[str, str, Any], memoryview | None]
 _AS_IS = (str, bytes, int, float, bool, type(None))
 
 
@@ -182,16 +186,19 @@ class Codec:
         value: Any,
         key: bytes,
         bound: str,
-        write: Callable[[bytes], object],
+        write: Callable[[bytes | memoryview], object],
         version: bytes = b"",
+        reuse: Reuse | None = None,
     ) -> None:
         """Write the file through `write`, frame by frame: the encoded form of a whole cache
-        (thousands of tools) is never held at once, only one record of it."""
+        (thousands of tools) is never held at once, only one record of it. `reuse` may hand
+        back the frame an entry was decoded from (`loads` with `frames`): it is written as it
+        is, which for an unchanged record is what encoding it gives."""
         if type(value) is not self.root:
             raise TypeError(f"the build cache cannot store a {type(value).__name__}")
         mac = hmac.new(key, MAGIC + bound.encode() + b"\0", hashlib.sha256)
 
-        def out(chunk: bytes) -> None:
+        def out(chunk: bytes | memoryview) -> None:
             mac.update(_LENGTH.pack(len(chunk)))
             mac.update(chunk)
             write(_LENGTH.pack(len(chunk)))
@@ -206,22 +213,33 @@ class Codec:
             if entries is not None:
                 out(marshal.dumps(len(field), _MARSHAL))
                 for k, v in field.items():
-                    out(marshal.dumps((k, entries[0](v)), _MARSHAL))
+                    read = reuse(name, k, v) if reuse is not None else None
+                    out(read if read is not None else marshal.dumps((k, entries[0](v)), _MARSHAL))
             elif raw:
                 out(field)
             else:
                 out(marshal.dumps(field if plan is None else plan[0](field), _MARSHAL))
         write(b"\n" + mac.hexdigest().encode() + b"\n")
 
-    def dumps(self, value: Any, key: bytes, bound: str, version: bytes = b"") -> bytes:
-        chunks: list[bytes] = []
-        self.dump(value, key, bound, chunks.append, version)
+    def dumps(
+        self, value: Any, key: bytes, bound: str, version: bytes = b"", reuse: Reuse | None = None
+    ) -> bytes:
+        chunks: list[bytes | memoryview] = []
+        self.dump(value, key, bound, chunks.append, version, reuse)
         return b"".join(chunks)
 
-    def loads(self, data: bytes, key: bytes, bound: str, version: bytes = b"") -> Any:
+    def loads(
+        self,
+        data: bytes,
+        key: bytes,
+        bound: str,
+        version: bytes = b"",
+        frames: Frames | None = None,
+    ) -> Any:
         """The value in `data`. The MAC is checked first: a file of this format without the
         key is refused with a reason, and only an authentic cache of another toolc or Python
-        is stale. A file of an older format of ours is stale either way (it is never used)."""
+        is stale. A file of an older format of ours is stale either way (it is never used).
+        `frames`, when given, receives each streamed entry's frame (views of `data`)."""
         magic = data[: data.find(b"\n") + 1] if data.startswith(_FAMILY) else b""
         if not magic:
             raise CacheRefused("is not a toolc build cache of this format")
@@ -243,12 +261,12 @@ class Codec:
         if end < len(MAGIC) + len(line):
             raise CacheRefused("is damaged (no end to its version line)")
         try:
-            return self._decode(memoryview(data)[len(MAGIC) + len(line) : end])
+            return self._decode(memoryview(data)[len(MAGIC) + len(line) : end], frames)
         except Exception as exc:  # MemoryError and RecursionError too: the file is
             # authentic, so only its key holder's mistake or malice gets here
             raise CacheRefused(f"is damaged ({type(exc).__name__})") from exc
 
-    def _decode(self, body: memoryview) -> Any:
+    def _decode(self, body: memoryview, frames: Frames | None) -> Any:
         at = 0
 
         def frame() -> memoryview:
@@ -262,7 +280,7 @@ class Codec:
             return body[at - size : at]
 
         values: list[Any] = []
-        for _, plan, entries, raw in self._layout:
+        for name, plan, entries, raw in self._layout:
             if entries is not None:
                 count = marshal.loads(frame())
                 if type(count) is not int:
@@ -270,10 +288,13 @@ class Codec:
                 decode = entries[1]
                 found = {}
                 for _ in range(count):
-                    k, v = marshal.loads(frame())
+                    read = frame()
+                    k, v = marshal.loads(read)
                     if type(k) is not str:
                         raise ValueError("a key that is not a name")
                     found[k] = decode(v)
+                    if frames is not None:
+                        frames[(name, k)] = read
                 values.append(found)
             elif raw:
                 values.append(bytes(frame()))

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import BinaryIO
 
-from toolc.cache.codec import CacheRefused, CacheStale, Codec
+from toolc.cache.codec import CacheRefused, CacheStale, Codec, Frames, Reuse
 from toolc.cache.dirs import cache_path
 from toolc.cache.key import cache_key
 from toolc.cache.layout import Layout, PieceId
@@ -46,7 +46,6 @@ class ToolRecord:
     targets: tuple[str, ...]  # the tools it pre-validates, as emitted
     output: ToolOutput  # its `item` is None: it lies in BuildCache.tools_json
     declared: tuple[RelSpan, RelSpan, RelSpan]  # its key, its version's key and value
-    item_span: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,13 +60,17 @@ class BuildCache:
     # The output's files as the build left them: unchanged ones are linked unread next time.
     stats: dict[str, Signature] = field(default_factory=dict)
     tools_json: bytes = b""  # the last tools.json, which holds every served tool's item
+    # Where each served tool's item lies in tools_json: apart from the records, so that a
+    # record an edit elsewhere did not change (its item only moved) stays the same record.
+    item_spans: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     def output(self, name: str) -> ToolOutput:
         """A tool's output as the last build made it, its tools.json item restored."""
         record = self.records[name]
-        if record.item_span is None:
+        span = self.item_spans.get(name)
+        if span is None:
             return record.output
-        at, length = record.item_span
+        at, length = span
         return replace(record.output, item=self.tools_json[at : at + length])
 
 
@@ -85,10 +88,13 @@ def codec() -> Codec:
     return Codec(BuildCache)
 
 
-def load(path: Path | None, warn: Callable[[str], None] | None = None) -> BuildCache | None:
+def load(
+    path: Path | None, warn: Callable[[str], None] | None = None, frames: Frames | None = None
+) -> BuildCache | None:
     """The cache this build may reuse, or None. A cache that is not the user's own (planted,
     tampered, another machine's key, other users able to write it) or not intact is ignored
-    with a warning and rebuilt; a missing one or one from another toolc, silently."""
+    with a warning and rebuilt; a missing one or one from another toolc, silently. `frames`
+    receives each record's bytes as read (`unchanged_frames`)."""
     if path is None or not path.exists():
         return None
 
@@ -108,7 +114,8 @@ def load(path: Path | None, warn: Callable[[str], None] | None = None) -> BuildC
         ignored("it cannot be read as a file of at most 4 GiB")
         return None
     try:
-        cache = codec().loads(data, cache_key(), path.name, generator_fingerprint().hex().encode())
+        version = generator_fingerprint().hex().encode()
+        cache = codec().loads(data, cache_key(), path.name, version, frames)
     except CacheStale:
         return None
     except CacheRefused as exc:
@@ -116,6 +123,8 @@ def load(path: Path | None, warn: Callable[[str], None] | None = None) -> BuildC
         return None
     if not isinstance(cache, BuildCache):
         ignored("it is damaged")
+        if frames is not None:
+            frames.clear()
         return None
     if cache.generator != generator_fingerprint():
         return None  # made by another toolc: rebuilt, nothing to say
@@ -125,6 +134,8 @@ def load(path: Path | None, warn: Callable[[str], None] | None = None) -> BuildC
         bad = "it is damaged"
     if bad is not None:
         ignored(bad)
+        if frames is not None:
+            frames.clear()
         return None
     return cache
 
@@ -134,6 +145,8 @@ def misplaced(cache: BuildCache) -> str | None:
     is not in the order the cache records."""
     if set(cache.records) != set(cache.tool_order):
         return "its tools do not match its own list"
+    if not set(cache.item_spans) <= set(cache.records):
+        return "it places items of tools it does not hold"
     for name, record in cache.records.items():
         expected = {
             f"schemas/{name}.input.json",
@@ -148,10 +161,22 @@ def misplaced(cache: BuildCache) -> str | None:
     return None
 
 
-def dump(cache: BuildCache, path: Path, stream: BinaryIO) -> None:
+def dump(cache: BuildCache, path: Path, stream: BinaryIO, reuse: Reuse | None = None) -> None:
     """Streamed to the file: the cache of 5,000 tools is about as big as their output."""
     version = generator_fingerprint().hex().encode()
-    codec().dump(cache, cache_key(), path.name, stream.write, version)
+    codec().dump(cache, cache_key(), path.name, stream.write, version, reuse)
+
+
+def unchanged_frames(previous: BuildCache, frames: Frames) -> Reuse:
+    """For `dump`: a record that is the very one `previous` was loaded with is written as the
+    bytes it was read from (a one-tool edit of 1,000 tools re-encoded 999 records for nothing:
+    about 0.06 s). Frozen and loaded from those bytes, it can only encode to their value."""
+    records = previous.records
+
+    def reuse(field: str, key: str, value: object) -> memoryview | None:
+        return frames.get((field, key)) if value is records.get(key) else None
+
+    return reuse
 
 
 # --- spans relative to pieces ---------------------------------------------------------------

@@ -206,7 +206,7 @@ def new_cache(
         else:
             return None
         policy = policy_pieces.get(name)
-        records[name] = ToolRecord(
+        record = ToolRecord(
             piece.digest,
             policy.digest if policy else None,
             validator,
@@ -214,8 +214,11 @@ def new_cache(
             tuple(units.shared.targets.get(name, ())),
             units.outputs[name],
             declared,
-            package.item_spans.get(name),
         )
+        # The record loaded, when nothing in it changed: the cache is then written with the
+        # bytes it was read from (incremental.unchanged_frames).
+        old = previous.records.get(name) if previous is not None else None
+        records[name] = old if old == record else record
     return BuildCache(
         generator_fingerprint(),
         files.tools.frame,
@@ -225,4 +228,5 @@ def new_cache(
         records,
         kept,
         tools_json=package.files["tools.json"],
+        item_spans=package.item_spans,
     )

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from toolc import workspace
 from toolc.cache import filestats, incremental, rebuild
+from toolc.cache.codec import Frames
 from toolc.cache.incremental import BuildCache, Files
 from toolc.pipeline import Compilation
 from toolc.source.inputs import Inputs
@@ -25,6 +26,7 @@ class Store:
     previous: BuildCache | None
     files: Files | None = None  # this build's config, cut into entries
     reread: frozenset[str] | None = None  # an incremental build: the tools read again
+    frames: Frames = field(default_factory=dict)  # the records of `previous`, as read
 
     @property
     def stats(self) -> Mapping[str, Signature]:
@@ -42,7 +44,7 @@ class Store:
             # cache that cannot be used. TOOLC_DEBUG shows what failed.
             if os.environ.get("TOOLC_DEBUG"):
                 raise
-            self.previous = None
+            self.previous, self.frames = None, {}
             return None
         if found is not None and compilation is not None:
             self.reread = frozenset(found.keep)
@@ -65,7 +67,8 @@ class Store:
         if made is None:
             return
         stored, path = replace(made, stats=dict(stats)), self.path
-        workspace.save_cache(path, lambda stream: incremental.dump(stored, path, stream))
+        reuse = incremental.unchanged_frames(previous, self.frames) if previous else None
+        workspace.save_cache(path, lambda stream: incremental.dump(stored, path, stream, reuse))
 
 
 def open_store(
@@ -76,4 +79,5 @@ def open_store(
     if path is None:
         return None
     stats_path = filestats.stats_file(config_dir, out_dir, snapshot_path)
-    return Store(path, stats_path, incremental.load(path, warn))
+    frames: Frames = {}
+    return Store(path, stats_path, incremental.load(path, warn, frames), frames=frames)
