@@ -14,6 +14,10 @@ from .server_formats import format_ok
 
 Problem = dict[str, str]
 _DEFS = "#/$defs/"
+# At one schema node: its format, the type it refers to, its allOf branches, its
+# members' schemas and the others', its items' schema (None or left out without a
+# format below).
+_Plan = tuple[str | None, Any, tuple[Any, ...], dict[str, Any], Any, Any]
 
 
 class FormatCheck:
@@ -24,6 +28,7 @@ class FormatCheck:
         self.defs = defs
         self._below: dict[int, bool] = {}
         self._members_of: dict[int, tuple[dict[str, Any], Any]] = {}
+        self._plans: dict[int, _Plan | None] = {}
 
     # Decided on a tool's first answer, not at start-up: a server of a thousand tools
     # would walk every schema before it answers its first tools/list.
@@ -74,32 +79,52 @@ class FormatCheck:
     def _walk(
         self, node: Any, value: Any, where: str, found: list[Problem], depth: int
     ) -> None:
-        if (
-            not isinstance(node, Mapping)
-            or not self._below.get(id(node))
-            or depth > 200
-        ):
+        key = id(node)
+        plan = self._plans[key] if key in self._plans else self._plan(node)
+        if plan is None or depth > 200:
             return
-        fmt = node.get("format")
-        if isinstance(fmt, str) and not format_ok(fmt, value):
+        fmt, target, all_of, members, extra, items = plan
+        if fmt is not None and not format_ok(fmt, value):
             reason = f"not a valid {fmt}, as JSON Schema clients check it"
             found.append({"field": where, "reason": reason, "type": "format"})
-        target = self._target(node)
         if target is not None:
-            self._has_format(target)
             self._walk(target, value, where, found, depth + 1)
-        for sub in node.get("allOf", ()):
+        for sub in all_of:
             self._walk(sub, value, where, found, depth + 1)
-        if isinstance(value, Mapping):
-            members, extra = self._members(node)
+        if type(value) is dict or isinstance(value, Mapping):
             for name, item in value.items():
                 sub = members.get(name, extra)
                 if sub is not None:
                     self._walk(sub, item, f"{where}.{name}", found, depth + 1)
-        elif isinstance(value, list) and self._below.get(id(node.get("items"))):
-            items = node.get("items")
+        elif items is not None and isinstance(value, list):
             for index, item in enumerate(value):
                 self._walk(items, item, f"{where}[{index}]", found, depth + 1)
+
+    def _plan(self, node: Any) -> _Plan | None:
+        """What a call does at `node`, decided once per node (None: no format at or
+        below it): its own format, the shared type it refers to, its `allOf` branches,
+        where object members and array items go, each only when a format lies below."""
+        plan: _Plan | None = None
+        if isinstance(node, Mapping) and self._below.get(id(node)):
+            fmt = node.get("format")
+            target = self._target(node)
+            if target is not None and not self._has_format(target):
+                target = None
+            all_of = tuple(
+                sub for sub in node.get("allOf", ()) if self._has_format(sub)
+            )
+            members, extra = self._members(node)
+            items = node.get("items")
+            plan = (
+                fmt if isinstance(fmt, str) else None,
+                target,
+                all_of,
+                members,
+                extra,
+                items if self._below.get(id(items)) else None,
+            )
+        self._plans[id(node)] = plan
+        return plan
 
     def _members(self, node: Mapping[str, Any]) -> tuple[dict[str, Any], Any]:
         """Where an object's members go: each property to its schema when a format lies

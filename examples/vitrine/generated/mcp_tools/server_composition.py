@@ -44,19 +44,30 @@ def compact_composition(status: str) -> dict[str, Any]:
 
 
 def _short(value: Any) -> str | None:
-    if isinstance(value, bool) or not isinstance(value, str | int):
+    if value is None or isinstance(value, bool) or not isinstance(value, str | int):
         return None
     text = str(value)
     return text if len(text) <= _CHARS else text[: _CHARS - 1] + "…"
 
 
+def _is_mapping(value: Any) -> bool:
+    # A plain dict first: wire data is dicts, and the abstract class's test is slow.
+    return type(value) is dict or isinstance(value, Mapping)
+
+
 def item_name(position: int, item: Any, operation_id: str | None) -> str:
     """What names an item: a name-like field, else a field ending in `_id` (not the
     operation id), else its position (`#1`)."""
-    if isinstance(item, Mapping):
-        keys = [*_NAME_KEYS, *(k for k in item if str(k).endswith("_id"))]
-        for key in keys:
+    if _is_mapping(item):
+        for key in _NAME_KEYS:
             if key != operation_id and (name := _short(item.get(key))) is not None:
+                return name
+        for key in item:
+            if (
+                str(key).endswith("_id")
+                and key != operation_id
+                and (name := _short(item[key])) is not None
+            ):
                 return name
     return f"#{position + 1}"
 
@@ -66,7 +77,7 @@ def _entry(position: int, item: Any, operation_id: str | None) -> dict[str, Any]
         "item": item_name(position, item, operation_id),
         "position": position,
     }
-    if not isinstance(item, Mapping):
+    if not _is_mapping(item):
         return entry
     op = _short(item.get(operation_id)) if operation_id is not None else None
     if op is not None:
@@ -84,7 +95,7 @@ def composition(data: Mapping[str, Any], operation_id: str | None) -> dict[str, 
     succeeded: list[dict[str, Any]] = []
     failed: list[dict[str, Any]] = []
     for position, item in enumerate(data["results"]):
-        ok = isinstance(item, Mapping) and item.get("success", item.get("ok")) is True
+        ok = _is_mapping(item) and item.get("success", item.get("ok")) is True
         (succeeded if ok else failed).append(_entry(position, item, operation_id))
     return {
         "version": COMPOSITION_VERSION,

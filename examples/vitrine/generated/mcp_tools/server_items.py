@@ -25,7 +25,7 @@ class BadReturn(Exception):
 
 
 def _item_ok(index: int, item: Any) -> bool:
-    if isinstance(item, Mapping):
+    if type(item) is dict or isinstance(item, Mapping):  # a plain dict: no ABC test
         flag = item["success"] if "success" in item else item.get("ok")
         if isinstance(flag, bool):
             return flag

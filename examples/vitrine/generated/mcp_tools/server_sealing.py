@@ -77,12 +77,36 @@ def compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
+# Values of these exact types are JSON as they are (a subclass, such as a str enum,
+# takes the general path below): a call's data is mostly these, and each isinstance
+# test against an abstract class (Mapping, BaseModel's metaclass) costs microseconds.
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+# Whether a class is a pydantic model, decided once per class (BaseModel's isinstance
+# probes an attribute, then asks ABCMeta: the slowest step of a call's data).
+_MODELS: dict[type, bool] = {}
+
+
+def _is_model(value: Any) -> bool:
+    kind = type(value)
+    found = _MODELS.get(kind)
+    if found is None:
+        found = _MODELS[kind] = isinstance(value, BaseModel)
+    return found
+
+
 def to_wire(value: Any) -> Any:
     """A handler's value as JSON data: models by alias with the fields that were set."""
-    if isinstance(value, BaseModel):
-        return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is dict:
+        return {str(k): to_wire(v) for k, v in value.items()}
+    if kind is list:
+        return [to_wire(v) for v in value]
     if isinstance(value, Items):
         return {**to_wire(value.fields), "results": to_wire(list(value.results))}
+    if _is_model(value):
+        return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
     if isinstance(value, Mapping):
         return {str(k): to_wire(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
