@@ -34,7 +34,7 @@ if TYPE_CHECKING:  # the emitters are imported only when a compile emits
     from toolc.emit.client import NameClash
     from toolc.emit.package import PackageOutput, SharedInputs, ToolOutput
 
-TOOL_FIELDS = frozenset(Tool.model_fields)
+TOOL_FIELDS = frozenset(Tool.__struct_fields__)
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,7 +47,7 @@ def bound_problems(kw: SchemaKeywords) -> Iterator[tuple[str, str]]:
             f"{len(required)} properties are required but maxProperties is {kw.maxProperties}: "
             "nothing is valid",
         )
-    closed = kw.items is not None and kw.items.root is False
+    closed = kw.items is False
     if closed and kw.minItems is not None and kw.minItems > len(kw.prefixItems or ()):
         yield (
             "minItems",
@@ -56,7 +56,7 @@ def bound_problems(kw: SchemaKeywords) -> Iterator[tuple[str, str]]:
         )
     if kw.enum is not None and not kw.enum:
         yield "enum", "`enum` is empty: nothing is valid"
-    extra = kw.additionalProperties.root if kw.additionalProperties is not None else None
+    extra = kw.additionalProperties
     if extra is False and not kw.patternProperties:
         declared = set(kw.properties or {})
         for name in kw.required or ():

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from toolc.contract.framework import MULTI_ITEM_FIELDS
 from toolc.model import ToolDecl
 from toolc.model.schemas import keywords_of, ref_name
+from toolc.model.structs import stated_fields
 from toolc.model.tools_file import Schema, SchemaKeywords, SchemaOrBool
 
 # Keywords whose keys are data, not names a schema declares.
@@ -87,17 +88,17 @@ class DataShape:
         """Add what `node` declares to `found`; False: its names cannot be known (`within`:
         the schemas this one is a branch of, so a type that contains itself ends)."""
         resolved = self._resolved(node)
-        if resolved is None or id(resolved) in within or _OPEN & resolved.model_fields_set:
+        if resolved is None or id(resolved) in within or _OPEN & stated_fields(resolved):
             return False
         node, within = resolved, within | {id(resolved)}
         if node.items is not None and not node.properties:  # arrays are stepped through
-            item = _keywords(node.items.root)
+            item = _keywords(node.items)
             return item is not None and self._collect(item, found, within)
         extra = node.additionalProperties
-        if extra is not None and extra.root is not False:
+        if extra is not None and extra is not False:
             return False  # a map: its keys are data, not names the schema declares
         for name, sub in (node.properties or {}).items():
-            keywords = _keywords(sub.root)
+            keywords = _keywords(sub)
             if keywords is None or (name in found and found[name] is None):
                 found[name] = None  # `true`/`false`: nothing more may be said below it
             else:
@@ -105,9 +106,9 @@ class DataShape:
         branches = [b for key in _BRANCHES for b in getattr(node, key) or ()]
         branches += [b for b in (node.then, node.else_) if b is not None]
         for branch in branches:
-            if branch.root is False:
+            if branch is False:
                 continue  # a branch no value takes declares nothing
-            keywords = _keywords(branch.root)
+            keywords = _keywords(branch)
             if keywords is None or not self._collect(keywords, found, within):
                 return False
         return True
@@ -128,4 +129,4 @@ class DataShape:
 
 def _keywords(schema: bool | Schema) -> SchemaKeywords | None:
     """A schema's keywords; `true`/`false` say nothing about names (unknown: no warning)."""
-    return None if isinstance(schema, bool) else schema.root
+    return None if isinstance(schema, bool) else schema

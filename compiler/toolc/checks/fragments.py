@@ -11,7 +11,7 @@ from toolc.diagnostics import Diagnostic, diag
 from toolc.diagnostics.suggest import did_you_mean
 from toolc.model import Project
 from toolc.model.schemas import Fragment, is_type_ref, keywords_of, ref_name, schema_of
-from toolc.model.tools_file import SchemaOrBool, Type
+from toolc.model.tools_file import SchemaOrBool
 from toolc.source.document import JsonPath
 from toolc.source.scalar_offsets import inner_span
 from toolc.validate.ecma_regex import Refused, translate
@@ -97,9 +97,9 @@ def _is_boolean(project: Project, value: SchemaOrBool) -> bool:
         return False
     found = keywords_of(_follow_refs(project, schema, ())[0])
     kind = found.type if found is not None else None
-    if isinstance(kind, Type):
-        return [t.root for t in kind.root] == ["boolean"]
-    return kind is not None and kind.root == "boolean"
+    if kind is None or isinstance(kind, str):
+        return kind == "boolean"
+    return list(kind) == ["boolean"]
 
 
 def _is_string(project: Project, value: SchemaOrBool) -> bool:
@@ -108,9 +108,9 @@ def _is_string(project: Project, value: SchemaOrBool) -> bool:
         return False
     found = keywords_of(_follow_refs(project, schema, ())[0])
     kind = found.type if found is not None else None
-    if isinstance(kind, Type):
-        return [t.root for t in kind.root] == ["string"]
-    return kind is not None and kind.root == "string"
+    if kind is None or isinstance(kind, str):
+        return kind == "string"
+    return list(kind) == ["string"]
 
 
 def multi_item(ctx: CheckContext) -> Iterator[Diagnostic]:

@@ -19,6 +19,7 @@ from toolc.model.schemas import (
     ref_name,
     schema_of,
 )
+from toolc.model.structs import stated_fields
 from toolc.model.tools_file import Schema, SchemaKeywords
 from toolc.source.document import JsonPath
 
@@ -61,16 +62,16 @@ def locate(project: Project, path: JsonPath, schema: Fragment, pointer: str) -> 
             sub = schema_of(found) if found is not None else None
             step: JsonPath = ("properties", parts[index + 1])
         elif part in ("items", "additionalProperties"):
-            extra = kw.additionalProperties.root if kw.additionalProperties is not None else None
+            extra = kw.additionalProperties
             items = schema_of(kw.items) if kw.items is not None else None
-            sub = items if part == "items" else extra if isinstance(extra, Schema) else None
+            sub = items if part == "items" else extra if isinstance(extra, SchemaKeywords) else None
             step = (part,)
             if sub is None and part == "additionalProperties" and extra is not None:
                 return project.spans.tool((*path, part))
         else:
             keyword = _YAML_KEYWORDS.get(part, part)
             field = "field_ref" if keyword == "$ref" else keyword
-            if field in kw.model_fields_set:
+            if field in stated_fields(kw):
                 return project.spans.tool((*path, keyword))
             return project.spans.tool(path, key=True)
         if sub is None:

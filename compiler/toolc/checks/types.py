@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from msgspec import UNSET
+
 from toolc.checks.context import CheckContext
 from toolc.diagnostics import Diagnostic, diag
 from toolc.diagnostics.suggest import did_you_mean
 from toolc.model import Project
 from toolc.model.schemas import Fragment, children, is_type_ref, keywords_of, ref_name, schema_of
+from toolc.model.structs import stated_fields
 from toolc.model.tools_file import Schema, SchemaKeywords
 
 
@@ -103,15 +106,15 @@ def _holds_recursion(kw: SchemaKeywords, at_root: bool) -> bool:
     members. An `enum`/`const` node counts too: nothing below it becomes a Python type."""
     if kw.field_ref is not None and is_type_ref(kw.field_ref):
         return False
-    if kw.enum is not None or "const" in kw.model_fields_set:
+    if kw.enum is not None or kw.const is not UNSET:
         return True
     if kw.type is None:
-        has_object = bool(_TYPE_SPECIFIC & kw.model_fields_set)
-    elif isinstance(kw.type.root, str):
-        has_object = kw.type.root == "object"
+        has_object = bool(_TYPE_SPECIFIC & stated_fields(kw))
+    elif isinstance(kw.type, str):
+        has_object = kw.type == "object"
     else:
-        has_object = any(t.root == "object" for t in kw.type.root)
-    closed = kw.additionalProperties is not None and kw.additionalProperties.root is False
+        has_object = any(t == "object" for t in kw.type)
+    closed = kw.additionalProperties is False
     return has_object and (at_root or bool(kw.properties) or kw.required is not None or closed)
 
 
@@ -121,8 +124,7 @@ def _unguarded_refs(fragment: Fragment) -> set[str]:
     top = schema_of(fragment)
     stack: list[tuple[Schema, bool]] = [(top, True)] if top is not None else []
     while stack:
-        node, at_root = stack.pop()
-        kw = node.root
+        kw, at_root = stack.pop()
         if kw.field_ref is not None and is_type_ref(kw.field_ref):
             found.add(ref_name(kw.field_ref))
             continue  # what stands beside it is checked by the evaluator, not lowered

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import jsonschema_rs
+from msgspec import UNSET
 
 from toolc.checks.context import CheckContext, SchemaNode
 from toolc.checks.types import alias_cycles
@@ -38,9 +39,9 @@ def validity(ctx: CheckContext) -> Iterator[Diagnostic]:
 
 def _own_values(kw: SchemaKeywords) -> Iterator[tuple[tuple[str | int, ...], str, Any]]:
     """The values a schema states about itself: (path below the schema, what, value)."""
-    if "default" in kw.model_fields_set:
+    if kw.default is not UNSET:
         yield ("default",), "default", kw.default
-    if "const" in kw.model_fields_set:
+    if kw.const is not UNSET:
         yield ("const",), "const", kw.const
     for index, value in enumerate(kw.enum or ()):
         yield ("enum", index), "enum value", value
@@ -110,7 +111,7 @@ def defaults(ctx: CheckContext) -> Iterator[Diagnostic]:
 
 
 def _has_values(kw: SchemaKeywords) -> bool:
-    return bool(kw.enum or kw.examples or {"default", "const"} & kw.model_fields_set)
+    return bool(kw.enum or kw.examples or kw.default is not UNSET or kw.const is not UNSET)
 
 
 def _check_batch(

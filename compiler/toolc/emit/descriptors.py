@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from toolc.contract.canonical import sha256
 from toolc.contract.framework import ENVELOPE_VERSION
 from toolc.emit.schemas import input_schema, origin_output_schema, output_schema
@@ -41,7 +43,7 @@ def tool_annotations(tool: ToolDecl) -> dict[str, Any]:
         hints["destructiveHint"] = True
     stated = tool.decl.annotations
     if stated is not None:
-        hints.update(stated.model_dump(exclude_none=True))
+        hints.update(msgspec.to_builtins(stated))  # the hints it states (unset: None, left out)
     return {"title": display_title(tool), **{k: hints[k] for k in HINTS if k in hints}}
 
 
@@ -57,7 +59,7 @@ def declared_content(tool: ToolDecl) -> dict[str, list[str]] | None:
     stated = tool.decl.content
     if stated is None:
         return None
-    kinds = {k: [m.root for m in v] for k in CONTENT_KINDS if (v := getattr(stated, k))}
+    kinds = {k: list(v) for k in CONTENT_KINDS if (v := getattr(stated, k))}
     return None if kinds == DEFAULT_CONTENT else kinds
 
 

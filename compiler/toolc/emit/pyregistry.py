@@ -57,7 +57,7 @@ def tool_entry(tool: ToolDecl, published: dict[str, Any]) -> dict[str, str]:
     if (proxy := tool.decl.proxy) is not None:
         command: Expr | str = "None"
         if proxy.command is not None:  # a tuple: black keeps the comma of a single item
-            items = [py_str(c.root) for c in proxy.command]
+            items = [py_str(c) for c in proxy.command]
             command = literal("(", items if len(items) > 1 else [items[0] + ","])
         proxy_call = call("Proxy", kwargs=[
             ("tool", py_str(proxy.tool)),

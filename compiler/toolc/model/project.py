@@ -11,7 +11,8 @@ from typing import Any, Literal
 from toolc.diagnostics import Span
 from toolc.model.policies_file import PoliciesFile, Policy, PreValidation
 from toolc.model.salvage import Damage
-from toolc.model.tools_file import AcceptedBreak, SchemaOrBool, Tool
+from toolc.model.structs import convert, stated_fields
+from toolc.model.tools_file import AcceptedBreak, SchemaKeywords, SchemaOrBool, Tool
 from toolc.source.document import JsonPath, SourceMap
 
 OperationType = Literal["transactional", "read_only"]
@@ -89,7 +90,7 @@ def _undecided(tool: Tool, policy: Policy | None, broken: frozenset[str]) -> fro
     """The broken facts, and those derived from them: the policy's value decides when it is
     stated, the tool's otherwise."""
     facts = set(broken)
-    stated = policy.model_fields_set if policy is not None else set()
+    stated = stated_fields(policy) if policy is not None else frozenset()
     for derived, tool_key in (
         ("operation_type", "tool_type"),
         ("require_confirmation", "confirmation_required"),
@@ -138,10 +139,11 @@ def lower(
     raw_tools: dict[str, Any] = tools_data["tools"]
     tools: dict[str, Tool] = {}
     for name in list(raw_tools):
-        tools[name] = Tool.model_validate(raw_tools.pop(name))
+        tools[name] = convert(raw_tools.pop(name), Tool)
     raw_types: dict[str, Any] = tools_data.get("types") or {}
-    types = {name: SchemaOrBool.model_validate(schema) for name, schema in raw_types.items()}
-    policies = PoliciesFile.model_validate(policies_data).tool_policies if policies_data else {}
+    fragment = bool | SchemaKeywords  # SchemaOrBool: its alias names the class by a string
+    types = {name: convert(schema, fragment) for name, schema in raw_types.items()}
+    policies = convert(policies_data, PoliciesFile).tool_policies if policies_data else {}
     broken = damage.unknown if damage is not None else {}
     decls = {
         name: _resolve(name, tool, policies.get(name), broken.get(name, frozenset()))
@@ -154,7 +156,7 @@ def lower(
         if decl.decl.proxy is not None:  # the origin's answer goes back unchanged: no ceiling
             ceiling = None
         decls[name] = replace(decl, ceiling=ceiling, metrics=settings.get("metrics") is True)
-    breaks = tuple(AcceptedBreak.model_validate(b) for b in tools_data.get("accepted_breaks") or ())
+    breaks = tuple(convert(b, AcceptedBreak) for b in tools_data.get("accepted_breaks") or ())
     return Project(
         tools=MappingProxyType(decls),
         types=MappingProxyType(types),

@@ -15,8 +15,10 @@ from collections.abc import Iterator
 from typing import Any, overload
 from urllib.parse import quote, unquote
 
+import msgspec
+
 from toolc.model.project import Project, ToolDecl
-from toolc.model.tools_file import Schema, SchemaKeywords, SchemaOrBool
+from toolc.model.tools_file import ArgsKeywords, Schema, SchemaKeywords
 from toolc.source.document import JsonPath
 
 TYPES_REF = "#/types/"
@@ -31,10 +33,13 @@ MANY = ("allOf", "anyOf", "oneOf", "prefixItems")
 NAMED = ("properties", "patternProperties", "dependentSchemas", "$defs")
 # Keywords whose values are data, never schemas.
 VALUES = ("const", "enum", "default", "examples")
-_ATTR = {f.alias or n: n for n, f in SchemaKeywords.model_fields.items()}
+# Each keyword's attribute (`$ref` is `field_ref`, `else` is `else_`, ...).
+_ATTR = dict(
+    zip(SchemaKeywords.__struct_encode_fields__, SchemaKeywords.__struct_fields__, strict=True)
+)
 # A top-level fragment: an argument, a caller form, `returns`, an item, a type. Any of them may
 # be `true` (any JSON value) or `false` (none), as anywhere a schema goes in 2020-12.
-Fragment = Schema | SchemaOrBool
+Fragment = bool | SchemaKeywords
 
 
 def roots(project: Project) -> Iterator[tuple[JsonPath, Fragment]]:
@@ -55,27 +60,25 @@ def roots(project: Project) -> Iterator[tuple[JsonPath, Fragment]]:
         yield ("types", type_name), schema
 
 
-def args_keywords(keywords: Any) -> Schema:
+def args_keywords(keywords: ArgsKeywords) -> Schema:
     """The tool-level keywords as a schema fragment (every one of them but `$schema` is a
     schema keyword), so the checks walk them like any fragment."""
-    data = keywords.model_dump(by_alias=True, exclude_unset=True, mode="json")
+    data = msgspec.to_builtins(keywords)
     data.pop("$schema", None)
-    return Schema.model_validate(data)
+    return msgspec.convert(data, SchemaKeywords)
 
 
-def schema_of(value: Schema | SchemaOrBool) -> Schema | None:
+def schema_of(value: Fragment) -> Schema | None:
     """The object form of a subschema; None for `true`/`false`."""
-    inner = value.root if isinstance(value, SchemaOrBool) else value
-    return inner if isinstance(inner, Schema) else None
+    return value if isinstance(value, SchemaKeywords) else None
 
 
 def keywords_of(value: Fragment) -> SchemaKeywords | None:
     """The keywords of a schema; None for `true`/`false`."""
-    schema = schema_of(value)
-    return schema.root if schema is not None else None
+    return value if isinstance(value, SchemaKeywords) else None
 
 
-def children(kw: SchemaKeywords) -> Iterator[tuple[tuple[str | int, ...], Schema | SchemaOrBool]]:
+def children(kw: SchemaKeywords) -> Iterator[tuple[tuple[str | int, ...], Fragment]]:
     """The subschemas of one schema node, each with its path below the node."""
     for key in (*ONE, *MANY, *NAMED):
         value = getattr(kw, _ATTR[key])
@@ -94,8 +97,7 @@ def walk(schema: Fragment, path: JsonPath) -> Iterator[tuple[JsonPath, SchemaKey
     top = schema_of(schema)
     stack = [(path, top)] if top is not None else []
     while stack:
-        here, node = stack.pop()
-        kw = node.root
+        here, kw = stack.pop()
         yield here, kw
         below = [((*here, *where), schema_of(sub)) for where, sub in children(kw)]
         stack.extend((p, s) for p, s in reversed(below) if s is not None)
@@ -136,7 +138,7 @@ def to_json_schema(schema: Fragment, base: str = "") -> dict[str, Any] | bool:
     """The fragment as published JSON Schema 2020-12: type refs point into a `$defs` beside
     it, pointers are rebased onto `base` (the pointer of where the fragment is published);
     `true` and `false` as written."""
-    data = schema.model_dump(by_alias=True, exclude_unset=True, mode="json")
+    data = msgspec.to_builtins(schema)  # by the published names, unset keywords left out
     out: dict[str, Any] | bool = _translate(data, base)
     return out
 
