@@ -303,6 +303,18 @@ def test_tools_with_checked_patterns_or_accepts_keep_their_cache(
     assert "ignoring the build cache" not in again.stderr, again.stderr
 
 
+def _built(tmp_path: Path, tools: str, policies: str) -> tuple[Path, Path, Path, Path]:
+    """A first build of the config: its folder, output, snapshot and build cache."""
+    from toolc.cache import incremental
+
+    config, out, snap = tmp_path / "cfg", tmp_path / "a" / "pkg", tmp_path / "a.json"
+    _write(config, tools, policies)
+    verbs.build(config, out, snap, write=True, cwd=tmp_path)
+    path = incremental.cache_file(config, out, snap)
+    assert path is not None
+    return config, out, snap, path
+
+
 def test_an_authentic_cache_malformed_below_its_fields_means_a_full_build(tmp_path: Path) -> None:
     """Its key holder wrote a record whose span holds text where a line offset goes: loading
     checks only each field's top, so the incremental build trips on it and the full build
@@ -312,11 +324,7 @@ def test_an_authentic_cache_malformed_below_its_fields_means_a_full_build(tmp_pa
     from toolc.cache import incremental
 
     tools, policies = _base()
-    config, out, snap = tmp_path / "cfg", tmp_path / "a" / "pkg", tmp_path / "a.json"
-    _write(config, tools, policies)
-    verbs.build(config, out, snap, write=True, cwd=tmp_path)
-    path = incremental.cache_file(config, out, snap)
-    assert path is not None
+    config, out, snap, path = _built(tmp_path, tools, policies)
     cache = incremental.load(path)
     assert cache is not None
     name = cache.tool_order[-1]
@@ -349,11 +357,7 @@ def test_records_an_edit_did_not_touch_are_written_as_they_were_read(
     from toolc.cache.codec import Frames, Reuse
 
     tools, policies = _base()
-    config, out, snap = tmp_path / "cfg", tmp_path / "a" / "pkg", tmp_path / "a.json"
-    _write(config, tools, policies)
-    verbs.build(config, out, snap, write=True, cwd=tmp_path)
-    path = incremental.cache_file(config, out, snap)
-    assert path is not None
+    config, out, snap, path = _built(tmp_path, tools, policies)
     before: Frames = {}
     assert incremental.load(path, frames=before) is not None
     reused: list[str] = []
