@@ -18,6 +18,7 @@ from urllib.parse import quote, unquote
 import msgspec
 
 from toolc.model.project import Project, ToolDecl
+from toolc.model.structs import convert
 from toolc.model.tools_file import ArgsKeywords, Schema, SchemaKeywords
 from toolc.source.document import JsonPath
 
@@ -65,7 +66,8 @@ def args_keywords(keywords: ArgsKeywords) -> Schema:
     schema keyword), so the checks walk them like any fragment."""
     data = msgspec.to_builtins(keywords)
     data.pop("$schema", None)
-    return msgspec.convert(data, SchemaKeywords)
+    converted: SchemaKeywords = convert(data, SchemaKeywords)
+    return converted
 
 
 def schema_of(value: Fragment) -> Schema | None:
