@@ -34,6 +34,17 @@ def test_an_integral_number_is_an_integer_where_the_model_takes_integers_only() 
     assert isinstance(branch, SchemaKeywords) and type(branch.minProperties) is int
 
 
+def test_an_integral_number_beyond_64_bits_is_an_integer_too() -> None:
+    """The schema takes `response_ceiling_bytes: 1.0e19` (an integer, with no maximum); the
+    pydantic models refused it (`int_parsing_size`), an internal error of the build, while
+    they took 10000000000000000000 written as an integer. Both are that integer now."""
+    base = {"version": "1.0.0", "description": "d", "mcp_server": "s", "tool_type": "query"}
+    for written in (1.0e19, 10**19):
+        tool = convert({**base, "response_ceiling_bytes": written}, Tool)
+        assert tool.response_ceiling_bytes == 10**19
+        assert type(tool.response_ceiling_bytes) is int
+
+
 @pytest.mark.parametrize(
     "data",
     [{"minItems": 1.5}, {"minLength": "1"}, {"uniqueItems": "true"}, {"nonsense": 1}],

@@ -96,6 +96,19 @@ def test_near_misses_of_an_argument_and_known_names(tmp_path: Path) -> None:
     assert _codes(config) == [(6, "description-unknown-arg")]
 
 
+def test_a_stated_const_is_a_known_name_and_an_absent_one_is_not(tmp_path: Path) -> None:
+    """A backticked word that only looks like the models' marker for an absent `const`
+    (`UNSET`, decision 0121) is still a near miss; a stated `const` is a known value."""
+    config = _config(
+        tmp_path,
+        "    description: Finds an item; pass `UNSET` to look everywhere, or `LOCAL`.\n"
+        "    args_schema:\n      UNSETS: {type: string}\n      LOCALS: {type: string}\n"
+        "    returns:\n      type: object\n      properties:\n"
+        "        scope: {const: LOCAL}\n        other: {const: null}\n",
+    )
+    assert _codes(config) == [(6, "description-unknown-arg")]
+
+
 def test_a_field_in_an_array_of_a_shared_type_is_found(tmp_path: Path) -> None:
     config = _config(
         tmp_path,

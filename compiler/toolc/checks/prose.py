@@ -10,6 +10,8 @@ import difflib
 import re
 from collections.abc import Iterator
 
+from msgspec import UNSET
+
 from toolc.checks.context import CheckContext
 from toolc.checks.data_fields import ENVELOPE_KEYS, DataShape
 from toolc.checks.mentions import Mention, argument_mentions, field_mentions
@@ -94,7 +96,7 @@ def _known_names(project: Project, tool: ToolDecl) -> set[str]:
         for _, kw in walk(schema, ()):
             known |= set(kw.properties or {})
             known |= {str(v) for v in (kw.enum or ())}
-            if kw.const is not None:
+            if kw.const is not UNSET and kw.const is not None:  # a stated, non-null const
                 known.add(str(kw.const))
     return known
 
