@@ -369,6 +369,46 @@ def test_a_hand_edit_is_found_after_the_signatures_were_lost(config: Path) -> No
     assert not target.read_text().endswith("# mine\n")
 
 
+def test_a_touched_file_is_hashed_once_then_trusted_under_its_new_signature(
+    config: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Same bytes, new mtime: the no-op hashes the file, finds it intact and records its new
+    signature, so the next no-op compares every signature in one step and reads nothing."""
+    from toolc.cache import filestats
+
+    monkeypatch.setenv("TOOLC_CACHE_DIR", str(tmp_path / "cache"))
+    assert run_toolc("build", str(config)).returncode == 0
+    out = config / "generated" / "mcp_tools"
+    (stats,) = (tmp_path / "cache").glob("*.stats.json")
+    inputs = json.loads(stats.read_bytes().partition(b"\n")[0])["inputs"]
+    before = filestats.load(stats, inputs)
+    assert before is not None and before.names and "server.py" in before.names
+    assert filestats.current(f"{out}{os.sep}", before.names) == before.flat
+    target = out / "server.py"
+    os.utime(target, ns=(1, 1_000_000_000))
+    assert "up to date" in run_toolc("build", str(config)).stderr
+    after = filestats.load(stats, inputs)
+    assert after is not None and after.names == before.names and after.flat != before.flat
+    assert dict(zip(after.names, after.signatures(), strict=True))["server.py"][1] == 10**9
+    assert filestats.current(f"{out}{os.sep}", after.names) == after.flat
+
+
+def test_signatures_in_an_older_layout_are_not_used(tmp_path: Path) -> None:
+    """A record keyed by file name (the layout before the flat one), even with a valid MAC,
+    is ignored: the no-op then hashes every file, as without a record."""
+    from toolc.cache import filestats
+    from toolc.cache.key import record_mac
+
+    files = json.dumps({"server.py": [1, 2, 3]}).encode()
+    head = json.dumps({"inputs": "x", "mac": record_mac("x", files)}).encode()
+    (old := tmp_path / "old.stats.json").write_bytes(head + b"\n" + files)
+    assert filestats.load(old, "x") is None
+    (new := tmp_path / "new.stats.json").write_bytes(filestats.encode("x", {"a": (1, 2, 3)}))
+    loaded = filestats.load(new, "x")
+    assert loaded is not None and loaded.names == ["a"] and loaded.flat == [1, 2, 3]
+    assert filestats.load(new, "y") is None  # another build's record
+
+
 def test_a_deleted_manifest_does_not_strand_a_hand_edit(config: Path) -> None:
     """Generated Python files say so in their first line: without the manifest, toolc still
     knows them as its own and restores them; a foreign file of the same name stays refused."""

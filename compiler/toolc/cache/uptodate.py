@@ -7,6 +7,7 @@ import functools
 import hashlib
 import os
 from collections.abc import Mapping
+from itertools import repeat
 from pathlib import Path
 
 from toolc import __version__
@@ -110,30 +111,26 @@ def is_up_to_date(
     record = filestats.stats_file(config_dir, out_dir, snapshot_path) if cache else None
     known = filestats.load(record, current)
     manifest = Manifest.read(out_dir) if known is None else None
-    names = list(known) if known is not None else list(manifest.files) if manifest else []
+    names = known.names if known is not None else list(manifest.files) if manifest else []
     if manifest is None and known is None:
         return False
     if not _project_file_is(out_dir, names, project):
         return False
-    root = str(out_dir) + os.sep
-    seen: dict[str, Signature] = {}
-    suspects = []
-    stat = os.stat
     try:
-        for rel in names:  # inlined signature(): this loop runs for every generated file
-            st = stat(root + rel)
-            seen[rel] = sig = (st.st_size, st.st_mtime_ns, st.st_ino)
-            if known is None or known.get(rel) != sig:
-                suspects.append(rel)
+        now = filestats.current(str(out_dir) + os.sep, names)
     except OSError:  # a generated file is missing
         return False
-    if not suspects:
+    if known is not None and now == known.flat:  # the common case, compared in one step
         if record is not None:  # the build before may have been killed saving its cache
             drop_dead_temps(record.parent, f".{record.name.partition('.')[0]}.")
         return True
+    seen: dict[str, Signature] = dict(zip(names, filestats.triples(now), strict=True))
+    was = known.signatures() if known is not None else repeat(None)
+    suspects = [rel for (rel, sig), old in zip(seen.items(), was, strict=False) if sig != old]
     manifest = manifest or Manifest.read(out_dir)
     if manifest is None or set(manifest.files) != set(names):
         return False
+    root = str(out_dir) + os.sep
     for rel in suspects:
         data = read_regular(root + rel, manifest.sizes.get(rel))
         if data is None or digest(data) != manifest.files[rel]:
