@@ -131,9 +131,16 @@ def build(
     ):
         click.echo(f"toolc build {config_dir}: up to date ({shown_path(out_dir)})", err=True)
         sys.exit(EXIT_OK)
-    from toolc import verbs
+    from toolc.memory import collector_paused
 
-    with BaselineUsage():
+    # Paused for the whole build, its imports and the cache's load included: what they
+    # allocate lives until the build ends, so the cyclic collector would only rescan it. One
+    # young-generation pass when it resumes replaces several full ones: about 10 ms of a
+    # one-tool edit at 1,000 tools. A cold build's peak memory at 5,000 tools is the same
+    # (472 MiB, measured).
+    with collector_paused(), BaselineUsage():
+        from toolc import verbs
+
         result = verbs.build(
             config_dir, out_dir, snapshot_path, write=True, strict=settings.strict,
             cache=not no_cache, against=against, notify=notify,
@@ -141,10 +148,10 @@ def build(
             metadata_lint=settings.metadata_lint, targets=settings.targets,
             project_version=project_version(settings),
         )  # fmt: skip
-    docs = f", {shown_path(docs_dir)}" if docs_dir is not None else ""
-    written = f"wrote {shown_path(out_dir)}{docs} and {shown_path(snapshot_path)}"
-    done = written if result.written else "nothing written"
-    report(settings, result, "build", config_dir, done)
+        docs = f", {shown_path(docs_dir)}" if docs_dir is not None else ""
+        written = f"wrote {shown_path(out_dir)}{docs} and {shown_path(snapshot_path)}"
+        done = written if result.written else "nothing written"
+        report(settings, result, "build", config_dir, done)  # exits: no collection after it
 
 
 @click.command()

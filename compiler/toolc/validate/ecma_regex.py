@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-
-from pydantic_core import SchemaError, SchemaValidator, ValidationError, core_schema
+from typing import TYPE_CHECKING
 
 from toolc.validate.ecma_chars import Invalid, Problem, is_surrogate
 from toolc.validate.ecma_parse import Parser
+
+if TYPE_CHECKING:
+    from pydantic_core import SchemaValidator
 
 __all__ = [
     "Problem",
@@ -85,7 +87,10 @@ def translate(pattern: str) -> Translation:
 
 def _rust_error(rust: str) -> str | None:
     """Why pydantic-core's Rust regex refuses the translation: its size limits, or else a bug in
-    the translation (which is then refused, never emitted)."""
+    the translation (which is then refused, never emitted). pydantic-core is imported here,
+    not with the module: a build whose edited tools hold no pattern never loads it (11 ms)."""
+    from pydantic_core import SchemaError, SchemaValidator, core_schema
+
     try:
         SchemaValidator(core_schema.str_schema(pattern=rust, regex_engine="rust-regex"))
     except SchemaError as error:
@@ -105,6 +110,8 @@ def model_pattern(pattern: str) -> str:
 
 @functools.lru_cache(maxsize=1024)
 def _validator(rust: str) -> SchemaValidator:
+    from pydantic_core import SchemaValidator, core_schema
+
     return SchemaValidator(core_schema.str_schema(pattern=rust, regex_engine="rust-regex"))
 
 
@@ -114,6 +121,8 @@ def search(pattern: str, s: str) -> bool:
     found = translate(pattern)
     if isinstance(found, Refused):
         return False
+    from pydantic_core import ValidationError
+
     try:
         _validator(found.pattern).validate_python(s)
     except ValidationError:
