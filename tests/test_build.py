@@ -407,6 +407,10 @@ def test_signatures_in_an_older_layout_are_not_used(tmp_path: Path) -> None:
     loaded = filestats.load(new, "x")
     assert loaded is not None and loaded.names == ["a"] and loaded.flat == [1, 2, 3]
     assert filestats.load(new, "y") is None  # another build's record
+    for body in (b'{"names": [1], "flat": [1, 2, 3]}', b'{"names": ["a"], "flat": "abc"}'):
+        head = json.dumps({"inputs": "x", "mac": record_mac("x", body)}).encode()
+        (odd := tmp_path / "odd.stats.json").write_bytes(head + b"\n" + body)
+        assert filestats.load(odd, "x") is None  # authentic but not of our shape: not used
 
 
 def test_a_deleted_manifest_does_not_strand_a_hand_edit(config: Path) -> None:

@@ -76,7 +76,8 @@ def load(path: Path | None, inputs: str) -> Recorded | None:
         # The MAC proved this is encode()'s own: names and three ints per name. A record in an
         # older layout (a dict by name) fails here and is not used.
         names, flat = data["names"], data["flat"]
-        if len(flat) != 3 * len(names):
+        "".join(names)  # TypeError unless every name is a string (a record of our own is)
+        if type(flat) is not list or len(flat) != 3 * len(names):
             return None
         return Recorded(names, flat)
     except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):

@@ -151,7 +151,7 @@ def build(
         docs = f", {shown_path(docs_dir)}" if docs_dir is not None else ""
         written = f"wrote {shown_path(out_dir)}{docs} and {shown_path(snapshot_path)}"
         done = written if result.written else "nothing written"
-        report(settings, result, "build", config_dir, done)  # exits: no collection after it
+        report(settings, result, "build", config_dir, done)  # exits, still paused
 
 
 @click.command()
