@@ -1,7 +1,8 @@
 """Issue 16: the no-op rebuild pays only for what it uses. tempfile (with shutil and random
 beneath it) cost it ~15 ms of a ~0.1 s run, measured, and it never writes a file; the cache
 codec ~3 ms, and it reads only small records (cache.key authenticates them); rglob's
-Path objects cost it ~5 ms where os.walk finds the same list of toolc's own files."""
+Path objects cost it ~5 ms where os.walk finds the same list of toolc's own files; the
+workspace's staging and committing ~3.5 ms, and it commits nothing."""
 
 from __future__ import annotations
 
@@ -19,7 +20,9 @@ _PROBE = """
 import sys
 from toolc.cli import run
 status = run(["build", sys.argv[1], "--out", sys.argv[2], "--snapshot", sys.argv[3]])
-print(status, *sorted(m for m in ("tempfile", "shutil", "random", "secrets", "toolc.cache.codec") if m in sys.modules))
+print(status, *sorted(m for m in (
+    "tempfile", "shutil", "random", "secrets", "toolc.cache.codec", "toolc.workspace.staging",
+    "toolc.workspace.committing") if m in sys.modules))
 """
 
 
@@ -29,6 +32,7 @@ def test_a_no_op_build_imports_nothing_it_only_needs_to_write(tmp_path: Path) ->
     first = subprocess.run([sys.executable, "-c", _PROBE, *argv], env=env, capture_output=True)
     assert first.stdout.split()[0] == b"0", first.stderr
     assert b"tempfile" in first.stdout  # the probe can see a module the real build imported
+    assert b"toolc.workspace.committing" in first.stdout
     again = subprocess.run([sys.executable, "-c", _PROBE, *argv], env=env, capture_output=True)
     assert b"up to date" in again.stderr, again.stderr
     assert again.stdout.split() == [b"0"], again.stdout
@@ -94,3 +98,27 @@ def test_pydantic_core_is_loaded_only_for_a_pattern_to_check(tmp_path: Path) -> 
             [sys.executable, "-c", _CORE_PROBE, str(folder), *out], env=env, capture_output=True
         )
         assert done.stdout.split() == [b"0", loaded], done.stderr
+
+
+def test_the_workspace_s_lazy_names_are_the_ones_its_parts_define() -> None:
+    """Every exported name resolves to its part's own object (a function that shares its
+    module's name included), and a name the workspace does not export is an AttributeError."""
+    import importlib
+
+    from toolc import workspace
+
+    for name in workspace.__all__:
+        value = getattr(workspace, name)
+        homes = [
+            part
+            for part in ("committing", "compare", "files", "lock", "manifest")
+            if getattr(importlib.import_module(f"toolc.workspace.{part}"), name, None) is value
+        ]
+        assert homes, name
+    assert callable(workspace.compare) and workspace.compare.__module__.endswith(".compare")
+    try:
+        workspace.no_such_name  # type: ignore[attr-defined]  # noqa: B018
+    except AttributeError as error:
+        assert "no_such_name" in str(error)
+    else:
+        raise AssertionError("an unknown name resolved")

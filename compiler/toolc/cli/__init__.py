@@ -50,9 +50,11 @@ def run(argv: list[str] | None = None) -> int:
 
 def main() -> None:
     status = run()
-    written = sys.modules.get("toolc.workspace")
-    if written is not None:  # an old output still being deleted in the background
-        written.finish_cleanup()
+    # An old output still being deleted in the background: only a build that committed one
+    # loaded the module that does it (a no-op never imports it).
+    committing = sys.modules.get("toolc.workspace.committing")
+    if committing is not None:
+        committing.finish_cleanup()
     sys.stdout.flush()
     sys.stderr.flush()
     # Skip tearing down the compiled project object by object: nothing is left to write, and at
