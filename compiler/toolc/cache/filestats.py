@@ -13,14 +13,13 @@ import hmac
 import os
 from collections.abc import Iterator, Mapping
 from itertools import chain
-from operator import attrgetter
 from pathlib import Path
 
 import orjson
 
 from toolc.cache.dirs import cache_path
 from toolc.cache.key import record_mac
-from toolc.workspace.files import Signature
+from toolc.workspace.files import Signature, signature_of
 from toolc.workspace.private import refusal
 
 
@@ -36,23 +35,17 @@ class Recorded:
     def __init__(self, names: list[str], flat: list[int]) -> None:
         self.names, self.flat = names, flat
 
-    def signatures(self) -> Iterator[Signature]:
-        return triples(self.flat)
-
 
 def triples(flat: list[int]) -> Iterator[Signature]:
     run = iter(flat)
     return zip(run, run, run, strict=True)
 
 
-_SIGNATURE = attrgetter("st_size", "st_mtime_ns", "st_ino")
-
-
 def current(root: str, names: list[str]) -> list[int]:
     """The signatures of `root + name` for each name, flat, as `Recorded.flat` holds them;
     OSError when one is missing. One C-level pass: no stat result outlives its file (a list
     of 20,000 of them costs a third more than the stats, mostly in the collector)."""
-    return list(chain.from_iterable(map(_SIGNATURE, map(os.stat, map(root.__add__, names)))))
+    return list(chain.from_iterable(map(signature_of, map(os.stat, map(root.__add__, names)))))
 
 
 def encode(inputs: str, stats: Mapping[str, Signature]) -> bytes:
@@ -76,9 +69,9 @@ def load(path: Path | None, inputs: str) -> Recorded | None:
         # The MAC proved this is encode()'s own: names and three ints per name. A record in an
         # older layout (a dict by name) fails here and is not used.
         names, flat = data["names"], data["flat"]
-        "".join(names)  # TypeError unless every name is a string (a record of our own is)
-        if type(flat) is not list or len(flat) != 3 * len(names):
+        if type(names) is not list or type(flat) is not list or len(flat) != 3 * len(names):
             return None
+        "".join(names)  # TypeError unless every name is a string (a record of our own is)
         return Recorded(names, flat)
     except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
         return None

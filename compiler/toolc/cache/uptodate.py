@@ -116,8 +116,9 @@ def is_up_to_date(
         return False
     if not _project_file_is(out_dir, names, project):
         return False
+    root = str(out_dir) + os.sep
     try:
-        now = filestats.current(str(out_dir) + os.sep, names)
+        now = filestats.current(root, names)
     except OSError:  # a generated file is missing
         return False
     if known is not None and now == known.flat:  # the common case, compared in one step
@@ -125,12 +126,11 @@ def is_up_to_date(
             drop_dead_temps(record.parent, f".{record.name.partition('.')[0]}.")
         return True
     seen: dict[str, Signature] = dict(zip(names, filestats.triples(now), strict=True))
-    was = known.signatures() if known is not None else repeat(None)
+    was = filestats.triples(known.flat) if known is not None else repeat(None)
     suspects = [rel for (rel, sig), old in zip(seen.items(), was, strict=False) if sig != old]
     manifest = manifest or Manifest.read(out_dir)
     if manifest is None or set(manifest.files) != set(names):
         return False
-    root = str(out_dir) + os.sep
     for rel in suspects:
         data = read_regular(root + rel, manifest.sizes.get(rel))
         if data is None or digest(data) != manifest.files[rel]:

@@ -89,10 +89,10 @@ def _rust_error(rust: str) -> str | None:
     """Why pydantic-core's Rust regex refuses the translation: its size limits, or else a bug in
     the translation (which is then refused, never emitted). pydantic-core is imported here,
     not with the module: a build whose edited tools hold no pattern never loads it (11 ms)."""
-    from pydantic_core import SchemaError, SchemaValidator, core_schema
+    from pydantic_core import SchemaError
 
     try:
-        SchemaValidator(core_schema.str_schema(pattern=rust, regex_engine="rust-regex"))
+        _compiled(rust)  # not kept: each translation is vetted once
     except SchemaError as error:
         return str(error).strip().splitlines()[-1].strip()
     return None
@@ -108,11 +108,13 @@ def model_pattern(pattern: str) -> str:
     return found.pattern
 
 
-@functools.lru_cache(maxsize=1024)
-def _validator(rust: str) -> SchemaValidator:
+def _compiled(rust: str) -> SchemaValidator:
     from pydantic_core import SchemaValidator, core_schema
 
     return SchemaValidator(core_schema.str_schema(pattern=rust, regex_engine="rust-regex"))
+
+
+_validator = functools.lru_cache(maxsize=1024)(_compiled)  # search() asks again and again
 
 
 def search(pattern: str, s: str) -> bool:

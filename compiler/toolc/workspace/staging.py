@@ -15,6 +15,7 @@ from toolc.workspace.files import (
     Signature,
     is_regular,
     read_regular,
+    signature_of,
     temp_dir,
     write_new,
 )
@@ -81,11 +82,7 @@ def _link(source: str, target: str, data: bytes, known: Signature | None) -> boo
         # One lstat for both questions (a regular file, not through a link, and the signature
         # the last build left): this runs for every unchanged file of a rebuild.
         st = os.lstat(source)
-        trusted = (
-            known is not None
-            and stat.S_ISREG(st.st_mode)
-            and (st.st_size, st.st_mtime_ns, st.st_ino) == known
-        )
+        trusted = known is not None and stat.S_ISREG(st.st_mode) and signature_of(st) == known
         if not trusted and read_regular(source, len(data)) != data:
             return False
         os.link(source, target)
