@@ -9,9 +9,9 @@ run the PSS of its processes together, the forked child included), the peer as i
 it (`--input-file-type mcp-tools` on the tools' descriptors, tools.json) and, for comparison,
 the peer reading the same input schemas as one JSON Schema document (its faster form), a no-op
 rebuild against `toolc --version` (in alternating pairs, the median of their ratios),
-rebuilds after one tool changed (edited in place, so the build cache is used), and importing
-the generated package of 1,000 tools. Writes bench/results/build.json. Decision 0120 gives
-the method.
+rebuilds after one tool changed (edited in place, so the build cache is used), the same edits
+and no-op through the build daemon (decision 0123), and importing the generated package of
+1,000 tools. Writes bench/results/build.json. Decision 0120 gives the method.
 """
 
 from __future__ import annotations
@@ -91,10 +91,17 @@ _MEASURE_MEMORY = (
 )
 
 
-def measure(cmd: list[str], cwd: Path | None = None, memory: bool = False) -> dict[str, Any]:
+def measure(
+    cmd: list[str], cwd: Path | None = None, memory: bool = False, daemon: bool = False
+) -> dict[str, Any]:
+    """`cmd` in a fresh process; with `daemon`, a `toolc build` may go to the build daemon
+    (every other measurement runs alone: TOOLC_NO_DAEMON)."""
     script = _MEASURE_MEMORY if memory else _MEASURE
+    env = dict(os.environ)
+    if daemon:
+        env.pop("TOOLC_NO_DAEMON", None)
     out = subprocess.run(
-        [sys.executable, "-c", script, *cmd], capture_output=True, text=True, cwd=cwd
+        [sys.executable, "-c", script, *cmd], capture_output=True, text=True, cwd=cwd, env=env
     )
     result: dict[str, Any] = json.loads(out.stdout)
     if result["rc"] != 0:
@@ -153,6 +160,40 @@ def edit_one_tool(copy: Path, round_: int) -> None:
     (copy / "tools.yaml").write_text(head + sep + "Edited. " + tail)
 
 
+def through_the_daemon(folder: Path, out: Path, runs: int) -> dict[str, Any]:
+    """The same one-tool edits and no-op with the build daemon running (decision 0123): its
+    first build loads the cache the one-shot builds left (reported apart), the next ones are
+    served from memory. The no-op in alternating pairs with `toolc --version`, as alone."""
+    toolc = str(BIN / "toolc")
+    env = {k: v for k, v in os.environ.items() if k != "TOOLC_NO_DAEMON"}
+    started = subprocess.run(
+        [toolc, "daemon", "start", "--idle-timeout", "600"], env=env, capture_output=True
+    )
+    if started.returncode != 0:
+        raise SystemExit(f"the build daemon did not start: {started.stderr.decode()}")
+    try:
+        edit_one_tool(folder, 100)
+        first = measure(toolc_build(folder, out), daemon=True)["wall"]
+        edits = []
+        for k in range(runs):
+            edit_one_tool(folder, 101 + k)
+            edits.append(measure(toolc_build(folder, out), daemon=True)["wall"])
+        pairs = [
+            (measure(VERSION)["wall"], measure(toolc_build(folder, out), daemon=True)["wall"])
+            for _ in range(NOOP_PAIRS)
+        ]
+        served = subprocess.run([toolc, "daemon", "status"], env=env, capture_output=True)
+    finally:
+        subprocess.run([toolc, "daemon", "stop"], env=env, capture_output=True)
+    return {
+        "daemon_first_changed_s": first,
+        "daemon_one_changed_s": median(edits),
+        "daemon_noop_s": median([noop for _, noop in pairs]),
+        "daemon_noop_ratio": median([noop / version for version, noop in pairs]),
+        "daemon_status": served.stdout.decode().strip(),
+    }
+
+
 def median(values: list[float]) -> float:
     return statistics.median(values)
 
@@ -168,6 +209,7 @@ def main() -> None:
     peer_sizes = [int(s) for s in args.peer_sizes.split(",") if s]
     schema_peer_sizes = [int(s) for s in args.schema_peer_sizes.split(",") if s]
     report: dict[str, Any] = {"sizes": {}, "runs": args.runs}
+    os.environ["TOOLC_NO_DAEMON"] = "1"  # one-shot builds, but where `daemon=True` is asked
     version = [measure(VERSION)["wall"] for _ in range(5)]
     report["toolc_version_s"] = median(version)
     print(f"`toolc --version`: {median(version):.3f} s (median of 5)")
@@ -217,6 +259,7 @@ def main() -> None:
                 edits.append(measure(toolc_build(folder, out)))
             row["one_changed_s"] = median([e["wall"] for e in edits])
             row["one_changed_cpu_s"] = median([e["cpu"] for e in edits])
+            row.update(through_the_daemon(folder, out, args.runs))
             if n == 1000:
                 row["import_s"] = measure(
                     [sys.executable, "-c", f"import pkg_{n}"], cwd=out.parent
@@ -254,6 +297,13 @@ def main() -> None:
         ratio = row["one_changed_s"] / row["cold_s"]
         note = " (target <= 0.1)" if n == "1000" else ""
         print(f"  one tool changed of {n}: {ratio:.2f} x the cold build{note}")
+        served = row["daemon_one_changed_s"] / row["cold_s"]
+        print(
+            f"    through the build daemon: {served:.3f} x the cold build "
+            f"({row['daemon_one_changed_s']:.3f} s; its first, loading the cache: "
+            f"{row['daemon_first_changed_s']:.3f} s); no-op {row['daemon_noop_ratio']:.2f} x "
+            "`toolc --version`"
+        )
         if "import_s" in row:
             print(f"  import the package of {n} tools: {row['import_s']:.2f} s (target <= 2)")
 

@@ -447,3 +447,17 @@ def test_user_folders_and_permissions_survive_a_rebuild(config: Path) -> None:
     assert (out / "mine" / "empty").is_dir()
     assert (out / "private" / "notes.txt").read_text() == "x"
     assert (out / "private").stat().st_mode & 0o777 == 0o700
+
+
+def test_each_tools_digests_are_the_manifests(config: Path) -> None:
+    """The digests a tool's output carries (made as it is emitted, reused by rebuilds that
+    keep the tool) are the manifest's digests of those files."""
+    from toolc.emit.python import module_file
+    from toolc.pipeline import compile
+    from toolc.source.inputs import read_inputs
+
+    compiled = compile(read_inputs(config, config))
+    assert compiled.units is not None and compiled.package is not None
+    for name, output in compiled.units.outputs.items():
+        files = {**output.files, module_file(name): compiled.package.files[module_file(name)]}
+        assert output.digests == {rel: workspace.digest(data) for rel, data in files.items()}

@@ -1,3 +1,3 @@
-from toolc.cli import main
+from toolc.entry import main
 
 main()

@@ -189,11 +189,13 @@ class Codec:
         write: Callable[[bytes | memoryview], object],
         version: bytes = b"",
         reuse: Reuse | None = None,
+        written: Frames | None = None,
     ) -> None:
         """Write the file through `write`, frame by frame: the encoded form of a whole cache
         (thousands of tools) is never held at once, only one record of it. `reuse` may hand
         back the frame an entry was decoded from (`loads` with `frames`): it is written as it
-        is, which for an unchanged record is what encoding it gives."""
+        is, which for an unchanged record is what encoding it gives. `written`, when given,
+        receives each streamed entry's frame, as `loads`' `frames` would on reading it."""
         if type(value) is not self.root:
             raise TypeError(f"the build cache cannot store a {type(value).__name__}")
         mac = hmac.new(key, MAGIC + bound.encode() + b"\0", hashlib.sha256)
@@ -214,7 +216,12 @@ class Codec:
                 out(marshal.dumps(len(field), _MARSHAL))
                 for k, v in field.items():
                     read = reuse(name, k, v) if reuse is not None else None
-                    out(read if read is not None else marshal.dumps((k, entries[0](v)), _MARSHAL))
+                    chunk: bytes | memoryview = (
+                        read if read is not None else marshal.dumps((k, entries[0](v)), _MARSHAL)
+                    )
+                    out(chunk)
+                    if written is not None:
+                        written[(name, k)] = memoryview(chunk)
             elif raw:
                 out(field)
             else:

@@ -25,6 +25,7 @@ from toolc.cache.layout import Layout, PieceId
 from toolc.cache.uptodate import generator_fingerprint
 from toolc.diagnostics import Diagnostic, Note, Span
 from toolc.emit.package import ToolOutput
+from toolc.emit.python import module_file
 from toolc.model import Project
 from toolc.model.facts import facts_of
 from toolc.pipeline import Declared
@@ -158,13 +159,25 @@ def misplaced(cache: BuildCache) -> str | None:
         optional = {f"patterns/{name}.json", f"schemas/{name}.handler.json"}
         if not expected <= set(record.output.files) <= expected | optional:
             return f"its entry for {name!r} holds files of another tool"
+        if not set(record.output.digests) <= {*record.output.files, module_file(name)}:
+            return f"its entry for {name!r} holds digests of files of another tool"
     return None
 
 
-def dump(cache: BuildCache, path: Path, stream: BinaryIO, reuse: Reuse | None = None) -> None:
-    """Streamed to the file: the cache of 5,000 tools is about as big as their output."""
+def dump(
+    cache: BuildCache,
+    path: Path,
+    stream: BinaryIO,
+    reuse: Reuse | None = None,
+    written: Frames | None = None,
+    key: bytes | None = None,
+) -> None:
+    """Streamed to the file: the cache of 5,000 tools is about as big as their output.
+    `written` receives each record's frame, as `load`'s `frames` does; `key`: the user's
+    cache key, when it is not read now (the daemon writes a cache after its command ended)."""
     version = generator_fingerprint().hex().encode()
-    codec().dump(cache, cache_key(), path.name, stream.write, version, reuse)
+    key = cache_key() if key is None else key
+    codec().dump(cache, key, path.name, stream.write, version, reuse, written)
 
 
 def unchanged_frames(previous: BuildCache, frames: Frames) -> Reuse:

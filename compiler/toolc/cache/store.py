@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from toolc import workspace
-from toolc.cache import filestats, incremental, rebuild
+from toolc.cache import filestats, incremental, rebuild, resident
 from toolc.cache.codec import Frames
 from toolc.cache.incremental import BuildCache, Files
 from toolc.pipeline import Compilation
@@ -68,6 +68,9 @@ class Store:
             return
         stored, path = replace(made, stats=dict(stats)), self.path
         reuse = incremental.unchanged_frames(previous, self.frames) if previous else None
+        if resident.enabled():  # the build daemon writes it once its client has the answer
+            resident.save(path, stored, previous, reuse)
+            return
         workspace.save_cache(path, lambda stream: incremental.dump(stored, path, stream, reuse))
 
 
@@ -80,4 +83,5 @@ def open_store(
         return None
     stats_path = filestats.stats_file(config_dir, out_dir, snapshot_path)
     frames: Frames = {}
-    return Store(path, stats_path, incremental.load(path, warn, frames), frames=frames)
+    load = resident.load if resident.enabled() else incremental.load
+    return Store(path, stats_path, load(path, warn, frames), frames=frames)

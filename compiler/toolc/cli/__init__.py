@@ -11,7 +11,17 @@ import traceback
 import click
 
 from toolc import __version__
-from toolc.cli import build, evolution, explain, importing, init, remote, serving, testing
+from toolc.cli import (
+    build,
+    daemon,
+    evolution,
+    explain,
+    importing,
+    init,
+    remote,
+    serving,
+    testing,
+)
 from toolc.cli.common import EXIT_INTERNAL, EXIT_OK
 
 
@@ -24,7 +34,7 @@ def cli() -> None:
 for _command in (
     build.check, build.build, build.docs, evolution.diff, evolution.bump, explain.explain,
     explain.schema, serving.serve, serving.scaffold, testing.test, remote.verify, init.init,
-    importing.import_,
+    importing.import_, daemon.daemon,
 ):  # fmt: skip
     cli.add_command(_command)
 

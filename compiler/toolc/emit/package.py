@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -9,7 +10,13 @@ from toolc.contract.snapshot import Entry, contract_fingerprint, schema_fingerpr
 from toolc.emit.descriptors import contract, descriptor
 from toolc.emit.pychecks import patterns
 from toolc.emit.pyjson import pretty_json
-from toolc.emit.python import ToolPython, accepting_null, python_files, tool_python
+from toolc.emit.python import (
+    ToolPython,
+    accepting_null,
+    module_file,
+    python_files,
+    tool_python,
+)
 from toolc.emit.schemas import (
     ANY_RESULT,
     handler_input_schema,
@@ -28,6 +35,9 @@ class PackageOutput:
     # Each served tool's descriptor inside tools.json (offset, length): the build cache keeps
     # tools.json once rather than every item beside it.
     item_spans: dict[str, tuple[int, int]] = field(default_factory=dict)
+    # The digests of the tools' own files, made as they were emitted (the manifest hashes
+    # only the others).
+    digests: dict[str, str] = field(default_factory=dict)
 
 
 def _tools_json_item(published: dict[str, Any]) -> bytes:
@@ -66,6 +76,9 @@ class ToolOutput:
     item: bytes | None  # its entry in tools.json, when it is served
     entry: Entry  # its snapshot line
     python: ToolPython
+    # The manifest's digest of each of its files and of its module, made with them: a
+    # rebuild that keeps the tool does not hash its files again (decision 0123).
+    digests: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +137,10 @@ def emit_tool(tool: ToolDecl, shared: SharedInputs) -> ToolOutput:
     # needs its patterns' translations (walking every document for them was ~5% of emitting).
     if python.checked and (found := patterns(documents, {})):
         files[f"patterns/{name}.json"] = pretty_json(found)
-    return ToolOutput(files, item, entry, python)
+    # The manifest's digest (workspace.manifest.digest; tests/test_build.py holds them equal).
+    digests = {rel: hashlib.sha256(data).hexdigest() for rel, data in files.items()}
+    digests[module_file(name)] = hashlib.sha256(python.module).hexdigest()
+    return ToolOutput(files, item, entry, python, digests)
 
 
 def assemble(outputs: dict[str, ToolOutput], shared: SharedInputs) -> PackageOutput:
@@ -132,10 +148,12 @@ def assemble(outputs: dict[str, ToolOutput], shared: SharedInputs) -> PackageOut
     taken out of `outputs` once tools.json holds them (it is the one copy kept: 37 MB at
     5,000 tools, held twice at the build's peak otherwise)."""
     files: dict[str, bytes] = {}
+    digests: dict[str, str] = {}
     served: list[tuple[str, bytes]] = []
     for name in sorted(outputs):
         out = outputs[name]
         files.update(out.files)
+        digests.update(out.digests)
         if out.item is not None:
             served.append((name, out.item))
     files["tools.json"], item_spans = _tools_json(served)
@@ -146,4 +164,4 @@ def assemble(outputs: dict[str, ToolOutput], shared: SharedInputs) -> PackageOut
     per_tool = {name: out.python for name, out in outputs.items()}
     files.update(python_files(per_tool, shared.types, shared.type_names, shared.nullable))
     snapshot = {name: outputs[name].entry for name in sorted(outputs)}
-    return PackageOutput(dict(sorted(files.items())), snapshot, item_spans)
+    return PackageOutput(dict(sorted(files.items())), snapshot, item_spans, digests)

@@ -234,6 +234,11 @@ def tool_python(
     )
 
 
+def module_file(tool: str) -> str:
+    """Where a tool's own module goes in the package."""
+    return f"tools/{snake(tool)}.py"
+
+
 def python_files(
     per_tool: dict[str, ToolPython],
     types: dict[str, Any],
@@ -264,7 +269,7 @@ def python_files(
         generated = per_tool[name]
         names = generated.names
         tool_names[name] = names
-        files[f"tools/{snake(name)}.py"] = generated.module
+        files[module_file(name)] = generated.module
         tool_imports.append(generated.registry_import)
         exports += names
         typed_entries.append((generated.entry["name"], names[1], names[2]))

@@ -96,10 +96,11 @@ def write_output(
     assert package is not None
     new_snapshot = snapshot.render(package.snapshot).encode()
     raw = {name: inputs.raw(name) for name in INPUT_NAMES}
+    hashed = package.digests  # the tools' files, hashed as they were emitted
     manifest = workspace.Manifest(
         f"toolc {__version__}",
         inputs_digest(raw, new_snapshot, out_dir),
-        {rel: workspace.digest(data) for rel, data in package.files.items()},
+        {rel: hashed.get(rel) or workspace.digest(data) for rel, data in package.files.items()},
         {rel: len(data) for rel, data in package.files.items()},
     )
     known = store.stats if store is not None else {}

@@ -22,7 +22,16 @@ from toolc.workspace.recovery import BACKUP, STAGING, move_late_files, recover, 
 from toolc.workspace.staging import GENERATED_MARK, NotOwnedError, Staged, Tree, stage
 from toolc.workspace.tree import remove_tree
 
-__all__ = ["GENERATED_MARK", "NotOwnedError", "Tree", "commit", "commit_tree", "finish_cleanup"]
+__all__ = [
+    "GENERATED_MARK",
+    "NotOwnedError",
+    "Tree",
+    "commit",
+    "commit_tree",
+    "defer_deletions",
+    "finish_cleanup",
+    "finish_deletions",
+]
 
 Notify = Callable[[str], None]
 
@@ -73,9 +82,12 @@ def _commit(
     # The old directories are deleted in the background while the caller saves the build
     # cache (4,000 unlinks at 1,000 tools); the locks are held until they are gone, and
     # `finish_cleanup` waits for them before the process ends.
-    cleanup = threading.Thread(target=_finish, args=(staged, backups, locks, notify), daemon=False)
+    checked = threading.Event()
+    cleanup = threading.Thread(
+        target=_finish, args=(staged, backups, locks, notify, checked), daemon=False
+    )
     cleanup.start()
-    _CLEANUPS.append(cleanup)
+    _CLEANUPS.append((cleanup, checked))
     return staged[0].unverified
 
 
@@ -146,16 +158,26 @@ def _finish(
     backups: list[Path | None],
     locks: list[OutputLock],
     notify: Notify | None,
+    checked: threading.Event,
 ) -> None:
     try:
-        for done, backup in zip(staged, backups, strict=True):
-            if backup is not None:
-                _drop_backup(done, backup, notify)
+        try:
+            doomed = [
+                backup
+                for done, backup in zip(staged, backups, strict=True)
+                if backup is not None and _emptied(done, backup, notify)
+            ]
+        finally:
+            checked.set()  # what the build has to say is said: the rest is deleting
+        for backup in doomed:
+            remove_tree(backup, last=MANIFEST)
     finally:
         _release(locks)
 
 
-def _drop_backup(done: Staged, backup: Path, notify: Notify | None) -> None:
+def _emptied(done: Staged, backup: Path, notify: Notify | None) -> bool:
+    """Whether the old directory holds only what the swap left (to be deleted): files
+    written there during the build are moved into the new one, or the old one is kept."""
     try:
         stranded = move_late_files(backup, done.root, done.owned, done.carried)
     except OSError as exc:  # the new directory stands; the old one is kept for the user
@@ -163,14 +185,33 @@ def _drop_backup(done: Staged, backup: Path, notify: Notify | None) -> None:
     if stranded:
         if notify is not None:
             notify(f"kept {backup}: files written there during the build: {stranded}")
-        return
-    remove_tree(backup, last=MANIFEST)
+        return False
+    return True
 
 
-_CLEANUPS: list[threading.Thread] = []
+_CLEANUPS: list[tuple[threading.Thread, threading.Event]] = []
+_deferred = False
+
+
+def defer_deletions() -> None:
+    """For the build daemon: `finish_cleanup` then waits only until the old outputs have been
+    searched for files written during the build (what a build reports), and their deletion
+    goes on after its client has the answer, until `finish_deletions`. The output's lock is
+    held until then, as always."""
+    global _deferred
+    _deferred = True
 
 
 def finish_cleanup() -> None:
     """Wait for the old outputs being deleted in the background."""
+    if _deferred:
+        for _cleanup, checked in _CLEANUPS:
+            checked.wait()
+        return
+    finish_deletions()
+
+
+def finish_deletions() -> None:
+    """Wait until the old outputs are deleted and their locks released."""
     while _CLEANUPS:
-        _CLEANUPS.pop().join()
+        _CLEANUPS.pop()[0].join()

@@ -1,4 +1,5 @@
-"""The user's private files: the caches and their key. A cache file may be used only when it
+"""The user's private files: the caches and their key, and the build daemon's socket, lock and
+log. A cache file may be used only when it
 and its directory belong to the user running toolc and are writable by nobody else (a cache
 another user can plant or edit is not the user's own), and the file is a regular file. A shared
 CI cache passes as long as it is restored as the user's own; its contents are then
@@ -46,3 +47,31 @@ def create_private(path: Path, data: bytes) -> None:
     with os.fdopen(fd, "wb") as stream:
         os.fchmod(stream.fileno(), 0o600)
         stream.write(data)
+
+
+def open_private_log(path: str) -> int:
+    """The build daemon's log, appended to, readable by the user alone."""
+    return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o600)
+
+
+def hold_private_lock(path: str) -> int | None:
+    """An exclusive lock on `path` (made 0600), held until the process ends; None when another
+    process holds it (a second build daemon of the same toolc)."""
+    import fcntl
+
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def remove_socket(path: str) -> None:
+    """A Unix socket's file (the build daemon's), gone or not."""
+    try:
+        if stat.S_ISSOCK(os.lstat(path).st_mode):
+            os.unlink(path)
+    except OSError:
+        pass

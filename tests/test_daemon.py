@@ -1,0 +1,249 @@
+"""The build daemon (decision 0123): `toolc build` and `toolc check` handed to a resident toolc
+print, exit and write exactly what they do run alone; the daemon keeps build caches in memory
+and writes them when idle; it serves only its own toolc, and a client with no daemon (or a
+dead one) builds by itself."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLES
+from toolc.daemon import client, protocol
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only")
+
+RETAIL = next(e for e in EXAMPLES if e.name == "retail")
+TOOLC = Path(sys.executable).parent / "toolc"
+
+
+class Toolc:
+    """The `toolc` command with an environment of the test's own (its cache folder, so its
+    daemon serves no other test)."""
+
+    def __init__(self, cache: Path) -> None:
+        self.env = {**os.environ, "TOOLC_CACHE_DIR": str(cache), "TOOLC_CACHE_KEY": "daemon-test"}
+        self.env.pop("TOOLC_NO_DAEMON", None)
+        self.env.pop("TOOLC_DEBUG", None)
+
+    def __call__(
+        self, *args: str, cwd: Path | None = None, alone: bool = False
+    ) -> subprocess.CompletedProcess[str]:
+        env = {**self.env, "TOOLC_NO_DAEMON": "1"} if alone else self.env
+        return subprocess.run(
+            [str(TOOLC), *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=180
+        )
+
+    def served(self) -> dict[str, object]:
+        """What the running daemon says it has done."""
+        old = os.environ.copy()
+        os.environ.update(self.env)
+        try:
+            answer = client.request("ping")
+        finally:
+            os.environ.clear()
+            os.environ.update(old)
+        assert answer is not None, "the daemon does not answer"
+        return answer
+
+    def socket(self) -> str:
+        return os.path.join(self.env["TOOLC_CACHE_DIR"], _socket_name())
+
+
+def _socket_name() -> str:
+    return os.path.basename(str(protocol.socket_path()))
+
+
+@pytest.fixture
+def toolc(tmp_path: Path) -> Iterator[Toolc]:
+    command = Toolc(tmp_path / "cache")
+    yield command
+    command("daemon", "stop")
+
+
+@pytest.fixture
+def daemon(toolc: Toolc) -> Toolc:
+    started = toolc("daemon", "start", "--idle-timeout", "300")
+    assert started.returncode == 0, started.stderr
+    assert "started" in started.stderr
+    return toolc
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> Path:
+    folder = tmp_path / "cfg"
+    shutil.copytree(RETAIL, folder, ignore=shutil.ignore_patterns("generated", "mcp-tools.json"))
+    return folder
+
+
+def tree(folder: Path) -> dict[str, str]:
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts
+    }
+
+
+def outcome(result: subprocess.CompletedProcess[str]) -> tuple[int, str, str]:
+    return result.returncode, result.stdout, result.stderr
+
+
+def edit(config: Path, round_: int) -> None:
+    """A new description and a bumped version for the first tool (a one-tool edit)."""
+    path = config / "tools.yaml"
+    text = path.read_text(encoding="utf-8")
+    text = re.sub(r"(?m)^    version: .*$", f"    version: 2.{round_}.0", text, count=1)
+    described = f"    description: Cancela ({round_})."
+    text = re.sub(r"(?m)^    description: .*$", described, text, count=1)
+    path.write_text(text, encoding="utf-8")
+
+
+def test_a_build_through_the_daemon_is_the_build_run_alone(daemon: Toolc, config: Path) -> None:
+    served = daemon("build", "cfg", cwd=config.parent)
+    assert served.returncode == 0, served.stderr
+    assert daemon.served()["served"] == 1  # it went through the daemon
+    through = tree(config)
+    shutil.rmtree(config / "generated")
+    (config / "mcp-tools.json").unlink()
+    alone = daemon("build", "cfg", "--no-cache", cwd=config.parent, alone=True)
+    assert outcome(served) == outcome(alone)
+    assert through == tree(config)
+    # The no-op and `check` alike.
+    assert outcome(daemon("build", "cfg", cwd=config.parent)) == outcome(
+        daemon("build", "cfg", cwd=config.parent, alone=True)
+    )
+    assert outcome(daemon("check", "cfg", "--format", "json", cwd=config.parent)) == outcome(
+        daemon("check", "cfg", "--format", "json", cwd=config.parent, alone=True)
+    )
+    assert daemon.served()["served"] == 3
+
+
+def test_errors_print_and_exit_as_they_do_alone(daemon: Toolc, config: Path) -> None:
+    path = config / "tools.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("version: 2.0.0", "version: 2"))
+    here = config / "generated"
+    here.mkdir()
+    for args in (("build", "../../cfg"), ("check", "../../cfg", "--format", "sarif")):
+        served = daemon(*args, cwd=here)
+        assert served.returncode == 1
+        assert outcome(served) == outcome(daemon(*args, cwd=here, alone=True))
+    assert "cfg/tools.yaml:5:" in served.stdout or "tools.yaml" in served.stdout
+    assert not (here / "mcp_tools").exists()
+    assert daemon.served()["served"] == 2
+
+
+def test_edits_are_served_from_memory_and_the_cache_reaches_the_disk(
+    daemon: Toolc, config: Path, tmp_path: Path
+) -> None:
+    first = daemon("build", "cfg", cwd=config.parent)
+    assert first.returncode == 0, first.stderr
+    reference = tmp_path / "reference"
+    for round_ in range(1, 4):
+        edit(config, round_)
+        served = daemon("build", "cfg", cwd=config.parent)
+        assert served.returncode == 0, served.stderr
+        # The same files as a cold build of the same config, run alone.
+        shutil.rmtree(reference, ignore_errors=True)
+        shutil.copytree(config, reference, ignore=shutil.ignore_patterns("generated"))
+        alone = daemon("build", "reference", "--no-cache", cwd=tmp_path, alone=True)
+        assert alone.returncode == 0, alone.stderr
+        assert _package(config) == _package(reference)
+    kept = daemon.served()["resident"]
+    assert isinstance(kept, dict) and kept["memory"] >= 3, kept
+    # Idle for a moment, the daemon writes the newest cache: a build run alone then reuses
+    # it for one more edit and writes the same files as a cold build.
+    last_build = time.time()
+    time.sleep(1.5)
+    (cache,) = Path(daemon.env["TOOLC_CACHE_DIR"]).glob("build-*.cache")
+    assert cache.stat().st_mtime > last_build - 0.01
+    edit(config, 9)
+    alone = daemon("build", "cfg", cwd=config.parent, alone=True)
+    assert alone.returncode == 0, alone.stderr
+    shutil.rmtree(reference)
+    shutil.copytree(config, reference, ignore=shutil.ignore_patterns("generated"))
+    assert daemon("build", "reference", "--no-cache", cwd=tmp_path, alone=True).returncode == 0
+    assert _package(config) == _package(reference)
+
+
+def _package(config: Path) -> dict[str, object]:
+    """The generated files, and what the manifest records of each (its digests, sizes)."""
+    out = config / "generated" / "mcp_tools"
+    files = tree(out)
+    manifest = json.loads((out / ".toolc-manifest.json").read_bytes())
+    files.pop(".toolc-manifest.json")
+    assert manifest["files"] == {k: v for k, v in files.items()}  # every digest is the file's
+    snapshot = (config / "mcp-tools.json").read_bytes()
+    return {"files": files, "sizes": manifest["sizes"], "snapshot": snapshot}
+
+
+def test_a_daemon_of_another_installation_stops_and_the_client_builds(
+    daemon: Toolc, config: Path
+) -> None:
+    conn = protocol.connect(daemon.socket(), 10)
+    try:
+        request = {"op": "run", "installation": "another toolc", "argv": ["build", "cfg"]}
+        protocol.send_value(conn, protocol.REPLY, request)
+        frame = protocol.receive(conn)
+    finally:
+        conn.close()
+    assert frame is not None and frame[0] == protocol.REPLY
+    assert protocol.value_of(frame[1]) == {"stale": "it serves another toolc installation"}
+    deadline = time.monotonic() + 10
+    while os.path.exists(daemon.socket()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not os.path.exists(daemon.socket())
+    built = daemon("build", "cfg", cwd=config.parent)
+    assert built.returncode == 0 and (config / "generated" / "mcp_tools" / "tools.json").exists()
+
+
+def test_a_socket_nobody_listens_on_is_passed_by(toolc: Toolc, config: Path) -> None:
+    Path(toolc.env["TOOLC_CACHE_DIR"]).mkdir(mode=0o700)
+    dead = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    dead.bind(toolc.socket())
+    dead.close()  # the file stays; nothing listens
+    built = toolc("build", "cfg", cwd=config.parent)
+    assert built.returncode == 0, built.stderr
+    assert (
+        built.stderr
+        == "toolc build cfg: wrote cfg/generated/mcp_tools and cfg/mcp-tools.json, no problems\n"
+    )
+    assert (config / "generated" / "mcp_tools" / "tools.json").exists()
+
+
+def test_start_stop_and_status(toolc: Toolc) -> None:
+    assert toolc("daemon", "status").returncode == 1
+    assert "not running" in toolc("daemon", "stop").stderr
+    assert toolc("daemon", "start").returncode == 0
+    again = toolc("daemon", "start")
+    assert again.returncode == 0 and "already running" in again.stderr
+    status = toolc("daemon", "status")
+    assert status.returncode == 0 and "running (pid" in status.stdout
+    assert (os.stat(toolc.socket()).st_mode & 0o077) == 0  # the user's alone
+    assert "stopped" in toolc("daemon", "stop").stderr
+    assert not os.path.exists(toolc.socket())
+    assert toolc("daemon", "status").returncode == 1
+
+
+def test_a_socket_path_too_long_for_the_kernel_is_reached_from_its_folder(
+    tmp_path: Path, config: Path
+) -> None:
+    deep = tmp_path / ("d" * 60) / ("e" * 60)
+    toolc = Toolc(deep)
+    assert len(toolc.socket()) > 108
+    try:
+        assert toolc("daemon", "start").returncode == 0
+        built = toolc("build", "cfg", cwd=config.parent)
+        assert built.returncode == 0, built.stderr
+        assert toolc.served()["served"] == 1
+    finally:
+        toolc("daemon", "stop")
