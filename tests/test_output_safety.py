@@ -280,3 +280,27 @@ def test_a_manifest_path_is_kept_only_when_plainly_inside_the_package(rel: str) 
     )
     assert plain_relative(rel) is inside
     assert inside is (rel in ("a.py", "tools/a.py", "a..b/c", ".hidden"))
+
+
+def test_every_short_path_is_judged_as_its_parts_judge_it() -> None:
+    """Every string of up to six characters over the alphabet that matters (separators, dots,
+    NUL, a backslash, letters), against the parts' own judgement: the substring scans
+    `plain_relative` uses instead of a split are exact."""
+    import itertools
+
+    from toolc.workspace.manifest import plain_relative
+
+    judged = 0
+    for length in range(7):
+        for chars in itertools.product("a/.\\\0b", repeat=length):
+            rel = "".join(chars)
+            inside = (
+                bool(rel)
+                and "\0" not in rel
+                and "\\" not in rel
+                and not rel.startswith("/")
+                and all(p not in ("", ".", "..") for p in rel.split("/"))
+            )
+            assert plain_relative(rel) is inside, repr(rel)
+            judged += 1
+    assert judged == sum(6**n for n in range(7))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from functools import total_ordering
@@ -31,11 +32,7 @@ class Version:
 
     @classmethod
     def parse(cls, text: str) -> Version:
-        m = _SEMVER.fullmatch(text)
-        if m is None:
-            raise ValueError(f"not a semantic version: {text!r}")
-        pre = tuple(m[4].split(".")) if m[4] else ()
-        return cls(int(m[1]), int(m[2]), int(m[3]), pre, m[5] or "")
+        return _parsed(text)
 
     def _key(self) -> tuple[object, ...]:
         # A release ranks above its pre-releases; numeric identifiers rank below alphanumeric
@@ -73,3 +70,12 @@ class Version:
         if self.prerelease:  # 1.2.3-rc.1 → 1.2.3 is already a patch-level step up
             return Version(self.major, self.minor, self.patch)
         return Version(self.major, self.minor, self.patch + 1)
+
+
+@functools.lru_cache(maxsize=1 << 14)  # frozen values; a build parses each tool's version often
+def _parsed(text: str) -> Version:
+    m = _SEMVER.fullmatch(text)
+    if m is None:
+        raise ValueError(f"not a semantic version: {text!r}")
+    pre = tuple(m[4].split(".")) if m[4] else ()
+    return Version(int(m[1]), int(m[2]), int(m[3]), pre, m[5] or "")

@@ -105,3 +105,8 @@ def _template(name: str) -> jinja2.Template:
 def write(name: str, **values: Any) -> bytes:
     """The file the template `name` writes from `values` (and the generated-code header)."""
     return _template(name).render(header=HEADER, **values).encode()
+
+
+def fragment(name: str, **values: Any) -> str:
+    """The text the template `name` makes of `values`: a piece of a file (no header)."""
+    return _template(name).render(**values)

@@ -13,7 +13,7 @@ from toolc.contract.framework import ENVELOPE_VERSION, FRAMEWORK_ERROR_CODES, su
 from toolc.emit.client import ClientPiece, client_module, client_piece, with_imports
 from toolc.emit.pychecks import patterns
 from toolc.emit.pyexpr import render, sub
-from toolc.emit.pyfile import HEADER, AliasDef, ClassDef, models_module, write
+from toolc.emit.pyfile import HEADER, AliasDef, ClassDef, fragment, models_module, write
 from toolc.emit.pyimports import IMPORTABLE, all_key, import_line, imports, isort_key, natural_key
 from toolc.emit.pyjson import pretty_json
 from toolc.emit.pyliterals import py_str
@@ -200,7 +200,10 @@ class ToolPython:
 
     module: bytes
     names: list[str]
-    entry: dict[str, str]  # its `ToolSpec(...)` arguments in registry.py
+    # Its key in registry.py (a Python string literal), and its whole `ToolSpec(...)` entry
+    # there, made with the tool: a rebuild that keeps it joins the text as it is.
+    registry_key: str
+    registry_entry: str
     serving: Serving  # what handlers.py and server.py say about it
     client: ClientPiece  # its method and import line in client.py
     # Its lines in registry.py and __init__.py, made once with the tool (a rebuild of 1,000
@@ -222,10 +225,12 @@ def tool_python(
     )
     client = with_imports(tool.name, client, defines)
     module_name = f".tools.{snake(tool.name)}"
+    entry = tool_entry(tool, published)
     return ToolPython(
         source,
         names,
-        tool_entry(tool, published),
+        entry["name"],
+        fragment("registry_entry.py.j2", e=entry).removesuffix("\n"),
         serving_of(tool),
         client,
         registry_import=import_line(module_name, names[1:3], "    "),
@@ -272,7 +277,7 @@ def python_files(
         files[module_file(name)] = generated.module
         tool_imports.append(generated.registry_import)
         exports += names
-        typed_entries.append((generated.entry["name"], names[1], names[2]))
+        typed_entries.append((generated.registry_key, names[1], names[2]))
     exports += list(type_names.values())
     model_imports = []
     lazy: list[tuple[str, str]] = []
@@ -306,7 +311,7 @@ def python_files(
         "registry.py.j2",
         tool_imports=tool_imports,
         typed_entries=typed_entries,
-        tool_entries=[per_tool[n].entry for n in sorted(per_tool)],
+        tool_entries=[per_tool[n].registry_entry for n in sorted(per_tool)],
     )
     public = sorted({
         "ALL_TOOLS", "ENVELOPE_VERSION", "Envelope", "Err", "ErrorInfo", "ErrorSpec",

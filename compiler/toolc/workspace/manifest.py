@@ -20,10 +20,13 @@ def digest(data: bytes) -> str:
 
 def plain_relative(rel: str) -> bool:
     """A path inside the package: relative, POSIX, no `.`/`..`/empty parts, no NUL."""
-    if not rel or "\0" in rel or "\\" in rel or rel.startswith("/"):
+    if not rel or "\0" in rel or "\\" in rel:
         return False
-    # No empty part, so none of "a//b", "a/" (a leading "/" is refused above).
-    return all(p not in ("", ".", "..") for p in rel.split("/"))
+    # Each part between slashes, the first and last included: an empty part ("/a", "a//b",
+    # "a/") leaves "//", and `.` or `..` leave "/./" or "/../". Three substring scans, not a
+    # split: a manifest of 4,000 files checks 8,000 paths each time it is read.
+    wrapped = f"/{rel}/"
+    return "//" not in wrapped and "/./" not in wrapped and "/../" not in wrapped
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,12 +69,13 @@ class Manifest:
                 return None
             sizes = data.get("sizes", {})
             # An entry naming anything but a plain path inside the package is not toolc's:
-            # dropped, so it can never make toolc touch that path.
+            # dropped, so it can never make toolc touch that path. (JSON keys are strings.)
+            plain = {k: str(v) for k, v in files.items() if plain_relative(k)}
             return cls(
                 str(data["generator"]),
                 str(data["inputs"]),
-                {str(k): str(v) for k, v in files.items() if plain_relative(str(k))},
-                {str(k): int(v) for k, v in sizes.items() if plain_relative(str(k))},
+                plain,
+                {k: int(v) for k, v in sizes.items() if k in plain or plain_relative(k)},
             )
         except (OSError, ValueError, KeyError, TypeError, AttributeError, orjson.JSONDecodeError):
             return None

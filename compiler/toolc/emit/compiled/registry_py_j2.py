@@ -1,5 +1,5 @@
 # Compiled by Jinja from templates/registry.py.j2 (make templates). DO NOT EDIT.
-SOURCE_SHA256 = '1f579030a1c29d41940205637cac6b0feab3ac09e9f3bba84f898ba2a4843fe4'
+SOURCE_SHA256 = '89abf27eb3fd1e4412384bf7f046b6b9d84c8c07d6c3b4a046660acd1894e116'
 JINJA = '3.1.6'
 OPTIONS = "('{%', '%}', '{{', '}}', '{#', '#}', None, None, False, False, '\\n', True, False, True, False, [], ['abs', 'attr', 'batch', 'capitalize', 'center', 'count', 'd', 'default', 'dictsort', 'e', 'escape', 'filesizeformat', 'first', 'float', 'forceescape', 'format', 'groupby', 'indent', 'int', 'items', 'join', 'last', 'length', 'list', 'lower', 'map', 'max', 'min', 'pprint', 'random', 'reject', 'rejectattr', 'replace', 'reverse', 'round', 'safe', 'select', 'selectattr', 'slice', 'sort', 'string', 'striptags', 'sum', 'title', 'tojson', 'trim', 'truncate', 'unique', 'upper', 'urlencode', 'urlize', 'wordcount', 'wordwrap', 'xmlattr'], ['!=', '<', '<=', '==', '>', '>=', 'boolean', 'callable', 'defined', 'divisibleby', 'eq', 'equalto', 'escaped', 'even', 'false', 'filter', 'float', 'ge', 'greaterthan', 'gt', 'in', 'integer', 'iterable', 'le', 'lessthan', 'lower', 'lt', 'mapping', 'ne', 'none', 'number', 'odd', 'sameas', 'sequence', 'string', 'test', 'true', 'undefined', 'upper'])"
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
@@ -37,78 +37,13 @@ def root(context, missing=missing):
         yield ']",'
     l_1_name = l_1_args = l_1_data = missing
     yield '\n    },\n)\n\nTOOLS: ToolsByName = {'
-    for l_1_e in (undefined(name='tool_entries') if l_0_tool_entries is missing else l_0_tool_entries):
+    for l_1_block in (undefined(name='tool_entries') if l_0_tool_entries is missing else l_0_tool_entries):
         _loop_vars = {}
         pass
-        yield '\n    '
-        yield str(environment.getitem(l_1_e, 'name'))
-        yield ': ToolSpec(\n        name='
-        yield str(environment.getitem(l_1_e, 'name'))
-        yield ',\n        version='
-        yield str(environment.getitem(l_1_e, 'version'))
-        yield ',\n        title='
-        yield str(environment.getitem(l_1_e, 'title'))
-        yield ',\n        description='
-        yield str(environment.getitem(l_1_e, 'description'))
-        yield ',\n        mcp_server='
-        yield str(environment.getitem(l_1_e, 'mcp_server'))
-        yield ',\n        enabled='
-        yield str(environment.getitem(l_1_e, 'enabled'))
-        yield ',\n        module='
-        yield str(environment.getitem(l_1_e, 'module'))
-        yield ',\n        annotations='
-        yield str(environment.getitem(l_1_e, 'annotations'))
-        yield ',\n        operation_type='
-        yield str(environment.getitem(l_1_e, 'operation_type'))
-        yield ',\n        require_confirmation='
-        yield str(environment.getitem(l_1_e, 'require_confirmation'))
-        yield ',\n        pre_validation='
-        yield str(environment.getitem(l_1_e, 'pre_validation'))
-        yield ',\n        multi_item='
-        yield str(environment.getitem(l_1_e, 'multi_item'))
-        yield ',\n        workflow='
-        yield str(environment.getitem(l_1_e, 'workflow'))
-        yield ',\n        unknown_args='
-        yield str(environment.getitem(l_1_e, 'unknown_args'))
-        yield ',\n        errors='
-        yield str(environment.getitem(l_1_e, 'errors'))
-        yield ',\n        envelope_reserve_bytes='
-        yield str(environment.getitem(l_1_e, 'envelope_reserve_bytes'))
-        yield ',\n        args_name='
-        yield str(environment.getitem(l_1_e, 'args_name'))
-        yield ',\n        data_name='
-        yield str(environment.getitem(l_1_e, 'data_name'))
-        yield ','
-        if ('resolved_name' in l_1_e):
-            pass
-            yield '\n        resolved_name='
-            yield str(environment.getitem(l_1_e, 'resolved_name'))
-            yield ','
-        if ('response_ceiling_bytes' in l_1_e):
-            pass
-            yield '\n        response_ceiling_bytes='
-            yield str(environment.getitem(l_1_e, 'response_ceiling_bytes'))
-            yield ',\n        response_reserve_bytes='
-            yield str(environment.getitem(l_1_e, 'response_reserve_bytes'))
-            yield ','
-        if ('proxy' in l_1_e):
-            pass
-            yield '\n        proxy='
-            yield str(environment.getitem(l_1_e, 'proxy'))
-            yield ','
-        if ('handler_timeout_seconds' in l_1_e):
-            pass
-            yield '\n        handler_timeout_seconds='
-            yield str(environment.getitem(l_1_e, 'handler_timeout_seconds'))
-            yield ','
-        if ('operation_id' in l_1_e):
-            pass
-            yield '\n        operation_id='
-            yield str(environment.getitem(l_1_e, 'operation_id'))
-            yield ','
-        yield '\n    ),'
-    l_1_e = missing
+        yield '\n'
+        yield str(l_1_block)
+    l_1_block = missing
     yield '\n}\n\nALL_TOOLS: Mapping[str, ToolSpec[Any, Any]] = MappingProxyType(\n    cast(dict[str, ToolSpec[Any, Any]], TOOLS)\n)\n'
 
 blocks = {}
-debug_info = '1=15&22=17&23=21&134=24&135=28&141=36&142=40&143=42&144=44&145=46&146=48&147=50&148=52&149=54&150=56&151=58&152=60&153=62&154=64&155=66&156=68&157=70&158=72&159=74&160=76&161=78&162=81&164=83&165=86&166=88&168=90&169=93&171=95&172=98&174=100&175=103'
+debug_info = '1=15&22=17&23=21&134=24&135=28&141=36&142=40'
