@@ -265,7 +265,8 @@ def main() -> None:
                     [sys.executable, "-c", f"import pkg_{n}"], cwd=out.parent
                 )["wall"]
             report["sizes"][str(n)] = row
-            print(f"{n:>5} tools: " + ", ".join(f"{k} {v:.2f}" for k, v in row.items()), flush=True)
+            shown = ", ".join(f"{k} {v:.2f}" for k, v in row.items() if not isinstance(v, str))
+            print(f"{n:>5} tools: {shown}", flush=True)
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "build.json").write_text(json.dumps(report, indent=2) + "\n")
     print("\nTargets (issue 16):")
