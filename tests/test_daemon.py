@@ -57,11 +57,13 @@ class Toolc:
         return answer
 
     def socket(self) -> str:
-        return os.path.join(self.env["TOOLC_CACHE_DIR"], _socket_name())
-
-
-def _socket_name() -> str:
-    return os.path.basename(str(protocol.socket_path()))
+        """The socket's path as the `toolc` command itself computes it (its interpreter)."""
+        python = TOOLC.read_text(encoding="utf-8").splitlines()[0].removeprefix("#!")
+        found = subprocess.run(
+            [python, "-c", "from toolc.daemon import protocol; print(protocol.socket_path())"],
+            env=self.env, capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        return found.stdout.strip()
 
 
 @pytest.fixture
@@ -133,11 +135,13 @@ def test_errors_print_and_exit_as_they_do_alone(daemon: Toolc, config: Path) -> 
     path.write_text(path.read_text(encoding="utf-8").replace("version: 2.0.0", "version: 2"))
     here = config / "generated"
     here.mkdir()
+    results = {}
     for args in (("build", "../../cfg"), ("check", "../../cfg", "--format", "sarif")):
-        served = daemon(*args, cwd=here)
+        served = results[args[0]] = daemon(*args, cwd=here)
         assert served.returncode == 1
         assert outcome(served) == outcome(daemon(*args, cwd=here, alone=True))
-    assert "cfg/tools.yaml:5:" in served.stdout or "tools.yaml" in served.stdout
+    assert "../../cfg/tools.yaml:5:" in results["build"].stderr  # from the client's folder
+    assert '"uri": "../../cfg/tools.yaml"' in results["check"].stdout
     assert not (here / "mcp_tools").exists()
     assert daemon.served()["served"] == 2
 
@@ -162,10 +166,15 @@ def test_edits_are_served_from_memory_and_the_cache_reaches_the_disk(
     assert isinstance(kept, dict) and kept["memory"] >= 3, kept
     # Idle for a moment, the daemon writes the newest cache: a build run alone then reuses
     # it for one more edit and writes the same files as a cold build.
+    edit(config, 8)
+    assert daemon("build", "cfg", cwd=config.parent).returncode == 0
     last_build = time.time()
+    folder = Path(daemon.env["TOOLC_CACHE_DIR"])
+    # Pending in memory: not written yet (the daemon was never idle for long enough).
+    assert all(c.stat().st_mtime < last_build for c in folder.glob("build-*.cache"))
     time.sleep(1.5)
-    (cache,) = Path(daemon.env["TOOLC_CACHE_DIR"]).glob("build-*.cache")
-    assert cache.stat().st_mtime > last_build - 0.01
+    (cache,) = folder.glob("build-*.cache")
+    assert cache.stat().st_mtime > last_build  # written once the daemon was idle
     edit(config, 9)
     alone = daemon("build", "cfg", cwd=config.parent, alone=True)
     assert alone.returncode == 0, alone.stderr
@@ -247,3 +256,75 @@ def test_a_socket_path_too_long_for_the_kernel_is_reached_from_its_folder(
         assert toolc.served()["served"] == 1
     finally:
         toolc("daemon", "stop")
+
+
+def test_the_old_output_is_gone_when_the_command_returns(daemon: Toolc, config: Path) -> None:
+    """The folder around the output and its lock are as a build alone leaves them: a build
+    run alone right after neither waits nor sees the old output."""
+    assert daemon("build", "cfg", cwd=config.parent).returncode == 0
+    edit(config, 1)
+    assert daemon("build", "cfg", cwd=config.parent).returncode == 0
+    assert sorted(os.listdir(config / "generated")) == ["mcp_tools"]
+    edit(config, 2)
+    alone = daemon("build", "cfg", cwd=config.parent, alone=True)
+    assert alone.returncode == 0 and "waiting" not in alone.stderr, alone.stderr
+
+
+def test_each_command_has_the_umask_and_environment_of_its_client(
+    daemon: Toolc, config: Path, tmp_path: Path
+) -> None:
+    for mask, mode in ((0o077, 0o600), (0o022, 0o644)):
+        shutil.rmtree(config / "generated", ignore_errors=True)
+        built = subprocess.run(
+            ["sh", "-c", f"umask {mask:03o} && exec {TOOLC} build cfg"],
+            cwd=config.parent, env=daemon.env, capture_output=True, text=True, timeout=180,
+        )  # fmt: skip
+        assert built.returncode == 0, built.stderr
+        assert (config / "generated" / "mcp_tools" / "tools.json").stat().st_mode & 0o777 == mode
+    assert daemon.served()["served"] == 2
+    # The cache key comes from the command's environment: a cache kept under another key is
+    # neither taken from memory nor trusted on disk, as a build alone would not trust it.
+    edit(config, 1)
+    time.sleep(1.5)  # the daemon, idle, writes the cache it keeps under the first key
+    other = {**daemon.env, "TOOLC_CACHE_KEY": "another key"}
+    built = subprocess.run(
+        [str(TOOLC), "build", "cfg"], cwd=config.parent, env=other, capture_output=True,
+        text=True, timeout=180,
+    )  # fmt: skip
+    assert built.returncode == 0, built.stderr
+    assert "ignoring the build cache" in built.stderr and "key does not match" in built.stderr
+    kept = daemon.served()["resident"]
+    assert isinstance(kept, dict) and kept["memory"] == 1, kept  # the second umask build
+
+
+def test_a_socket_others_could_have_made_is_not_used(toolc: Toolc, config: Path) -> None:
+    """A socket anyone may connect to, or in a folder others can write to, could be someone
+    else's listener: the client sends nothing there and runs the command itself."""
+    folder = Path(toolc.env["TOOLC_CACHE_DIR"])
+    folder.mkdir(mode=0o700)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(toolc.socket())
+    listener.listen(1)
+    listener.settimeout(0.5)
+    try:
+        for socket_mode, folder_mode in ((0o666, 0o700), (0o600, 0o777)):
+            os.chmod(toolc.socket(), socket_mode)
+            os.chmod(folder, folder_mode)
+            built = toolc("build", "cfg", cwd=config.parent)
+            assert built.returncode == 0, built.stderr
+            with pytest.raises(TimeoutError):
+                listener.accept()  # nothing connected
+    finally:
+        listener.close()
+
+
+def test_a_client_with_other_interpreter_settings_runs_its_command_itself(
+    daemon: Toolc, config: Path
+) -> None:
+    env = {**daemon.env, "PYTHONWARNINGS": "error"}
+    built = subprocess.run(
+        [str(TOOLC), "build", "cfg"], cwd=config.parent, env=env, capture_output=True, text=True
+    )
+    assert built.returncode == 0, built.stderr
+    assert (config / "generated" / "mcp_tools" / "tools.json").exists()
+    assert daemon.served()["served"] == 0  # declined, and still running

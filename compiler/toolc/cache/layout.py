@@ -110,9 +110,16 @@ def _entry_indent(text: str, section: str) -> int:
     header = re.search(rf"^{re.escape(section)}[ ]*:", text, re.M)
     if header is None:
         return 1
-    for line in text[header.end() :].split("\n", 50)[1:50]:
+    # Line by line from the header (a split of the rest would copy the whole file twice).
+    at = text.find("\n", header.end())
+    for _ in range(49):
+        if at < 0:
+            break
+        end = text.find("\n", at + 1)
+        line = text[at + 1 : end if end >= 0 else len(text)]
         if not _blank(line):
             return max(_indent(line), 1)
+        at = end
     return 1
 
 

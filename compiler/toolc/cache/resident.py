@@ -26,6 +26,7 @@ from toolc.cache.codec import Frames, Reuse
 from toolc.cache.incremental import BuildCache
 from toolc.cache.key import cache_key
 from toolc.workspace import Signature
+from toolc.workspace import private as cache_trust
 
 _KEPT_CACHES = 4  # the outputs a daemon remembers; each is about a build's size in memory
 
@@ -70,7 +71,8 @@ def load(path: Path, warn: Callable[[str], None] | None, frames: Frames) -> Buil
     key = cache_key()
     kept = _kept.get(path)
     before = _signature(path)
-    if kept is not None and kept.key == key and kept.signature in (None, before):
+    usable = kept is not None and kept.key == key and kept.signature in (None, before)
+    if kept is not None and usable and cache_trust.refusal(path) is None:
         _kept.move_to_end(path)
         _counts["memory"] += 1
         frames.update(kept.frames)
@@ -100,13 +102,20 @@ def pending() -> bool:
 
 
 def flush() -> None:
-    """Write every pending cache, each under the key it was made with."""
+    """Write every pending cache, each under the key it was made with, and keep it as
+    written, in its place in the order (one that cannot be written is let go: it would be
+    tried again and again)."""
     for path, kept in list(_kept.items()):
         if kept.signature is None:
-            _write(path, kept)
+            written = _written(path, kept)
+            if written is None:
+                del _kept[path]
+            else:
+                _kept[path] = written
 
 
-def _write(path: Path, kept: _Kept) -> None:
+def _written(path: Path, kept: _Kept) -> _Kept | None:
+    """The pending cache written: kept with its file's signature (None: not written)."""
     written: Frames = {}
 
     def write(stream: BinaryIO) -> None:
@@ -116,9 +125,8 @@ def _write(path: Path, kept: _Kept) -> None:
     workspace.save_cache(path, write)  # never raises: a cache not saved costs only time
     signature = _signature(path)
     if signature is not None and signature != before and written:  # a new file: ours
-        _kept[path] = _Kept(signature, kept.key, kept.cache, written)
-    else:
-        _kept.pop(path, None)
+        return _Kept(signature, kept.key, kept.cache, written)
+    return None
 
 
 def _keep(path: Path, kept: _Kept) -> None:
@@ -126,8 +134,8 @@ def _keep(path: Path, kept: _Kept) -> None:
     _kept.move_to_end(path)
     while len(_kept) > _KEPT_CACHES:
         oldest, dropped = _kept.popitem(last=False)
-        if dropped.signature is None:
-            _write(oldest, dropped)
+        if dropped.signature is None:  # written on its way out, not kept
+            _written(oldest, dropped)
 
 
 def forget() -> None:

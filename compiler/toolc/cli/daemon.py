@@ -10,9 +10,11 @@ import time
 import click
 
 from toolc.cli.common import EXIT_ERRORS, EXIT_OK
+from toolc.workspace.private import lock_is_held
 
 IDLE_DEFAULT = 3 * 3600  # seconds; as Gradle's daemon, gone after three idle hours
 _START_WAIT = 30.0  # seconds for the daemon's imports before it answers
+_STOP_WAIT = 120.0  # seconds for the command it runs to end, and its caches to be written
 
 
 @click.group()
@@ -38,8 +40,9 @@ def start(idle_timeout: float) -> None:
         _fail("caching is off (TOOLC_NO_CACHE), and the daemon is a cache")
     assert path is not None
     running = client.request("ping")
-    if running is not None:
-        click.echo(f"toolc daemon: already running (pid {running.get('pid')})", err=True)
+    if running is not None or lock_is_held(protocol.lock_path(path)):
+        pid = running.get("pid") if running is not None else "busy with a command"
+        click.echo(f"toolc daemon: already running ({pid})", err=True)
         sys.exit(EXIT_OK)
     from pathlib import Path
 
@@ -71,24 +74,34 @@ def start(idle_timeout: float) -> None:
 
 @daemon.command()
 def stop() -> None:
-    """Stop the daemon; builds run in their own process again."""
-    from toolc.daemon import client
+    """Stop the daemon (after the command it runs, if any); builds run in their own process
+    again."""
+    from toolc.daemon import client, protocol
 
-    answer = client.request("stop")
+    path = protocol.socket_path()
+    answer = client.request("stop", timeout=_STOP_WAIT)
     if answer is None:
         click.echo("toolc daemon: not running", err=True)
-    else:
-        click.echo(f"toolc daemon: stopped (pid {answer.get('pid')})", err=True)
+        sys.exit(EXIT_OK)
+    assert path is not None
+    deadline = time.monotonic() + _STOP_WAIT  # gone once it wrote its caches and let go
+    while lock_is_held(protocol.lock_path(path)) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    click.echo(f"toolc daemon: stopped (pid {answer.get('pid')})", err=True)
     sys.exit(EXIT_OK)
 
 
 @daemon.command()
 def status() -> None:
     """Say whether the daemon runs, and what it has served (exit 1 when it does not run)."""
-    from toolc.daemon import client
+    from toolc.daemon import client, protocol
 
     answer = client.request("ping")
     if answer is None:
+        path = protocol.socket_path()
+        if path is not None and lock_is_held(protocol.lock_path(path)):
+            click.echo("toolc daemon: running, busy with a command")
+            sys.exit(EXIT_OK)
         click.echo("toolc daemon: not running", err=True)
         sys.exit(EXIT_ERRORS)
     kept = answer.get("resident") or {}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from pathlib import Path
 
 from toolc.daemon import protocol
@@ -29,10 +30,15 @@ def main() -> int:
     if why is not None:
         print(f"toolc daemon: not started: {why}", file=sys.stderr)
         return 1
-    # Held for the daemon's whole life: a second daemon of this toolc stops here.
-    if hold_private_lock(protocol.lock_path(path)) is None:
-        print("toolc daemon: already running", file=sys.stderr)
-        return 1
+    # Held for the daemon's whole life: a second daemon of this toolc stops here (after a
+    # few seconds' wait, in which one that was stopping writes its caches and goes).
+    deadline = time.monotonic() + 10
+    while (lock := hold_private_lock(protocol.lock_path(path))) is None:
+        if time.monotonic() > deadline:
+            print("toolc daemon: already running", file=sys.stderr)
+            return 1
+        time.sleep(0.05)
+    del lock  # kept open, so held, until the process ends
     os.chdir("/")
     warm_up()
     remove_socket(path)  # left by a daemon that died: it held the lock, now free

@@ -20,16 +20,20 @@ def forward(argv: list[str]) -> int | None:
     if not argv or argv[0] not in protocol.COMMANDS or os.environ.get("TOOLC_NO_DAEMON"):
         return None
     path = protocol.socket_path()
-    if path is None or not os.path.exists(path):  # the common case: one stat
+    # The common case, no daemon, costs one lstat and one stat.
+    if path is None or not protocol.trusted(path) or protocol.busy(path):
         return None
     try:
         conn = protocol.connect(path)
     except OSError:
         return None
     try:
+        if protocol.peer(conn)[1] != os.getuid():
+            return None
         request = {
             "op": "run",
             "installation": protocol.installation(),
+            "python": protocol.interpreter(),
             "argv": list(argv),
             "cwd": os.getcwd(),
             "env": dict(os.environ),
@@ -38,35 +42,55 @@ def forward(argv: list[str]) -> int | None:
             "encoding": [_encoding(sys.stdout), _encoding(sys.stderr)],
         }
         protocol.send_value(conn, protocol.REPLY, request)
-        return _relay(conn)
+        answer = _answer(conn)
     except (OSError, ValueError):
-        return None  # the daemon died before answering: run the command here
+        return None  # the daemon died before it answered whole: nothing was printed
+    except KeyboardInterrupt:
+        return 130  # as `toolc` alone exits on Ctrl-C (the daemon ends its command whole)
     finally:
         conn.close()
+    if answer is None:
+        return None
+    status, frames = answer
+    try:
+        for kind, data in frames:
+            _write(sys.stdout if kind == protocol.STDOUT else sys.stderr, data)
+    except BrokenPipeError:  # `toolc check --diff | head`: the reader has all it wanted
+        pass
+    return status
 
 
-def _relay(conn: Any) -> int | None:
-    """Print the daemon's output as it arrives; its status, or None when it declined."""
+def _answer(conn: Any) -> tuple[int, list[tuple[int, bytes]]] | None:
+    """The daemon's whole answer, read before a byte is printed (so that a daemon dying
+    mid-answer never leaves half an output behind a full one): the status and the output
+    frames; None when the daemon declined."""
+    frames: list[tuple[int, bytes]] = []
     while True:
         frame = protocol.receive(conn)
         if frame is None:
             return None
         kind, data = frame
-        if kind == protocol.REPLY:  # {"stale": why}: the daemon runs other code, and stops
-            reply = protocol.value_of(data) or {}
-            sys.stderr.write(f"toolc: the build daemon stopped ({reply.get('stale')}); ")
-            sys.stderr.write("running here\n")
-            return None
         if kind == protocol.STATUS:
-            return int(data)
-        stream = sys.stdout if kind == protocol.STDOUT else sys.stderr
-        stream.flush()
-        buffer = getattr(stream, "buffer", None)
-        if buffer is None:  # a text-only stream put in place of the standard one
-            stream.write(data.decode(_encoding(stream)[0], "replace"))
-            continue
-        buffer.write(data)
-        buffer.flush()
+            return int(data), frames
+        if kind == protocol.REPLY:
+            reply = protocol.value_of(data) or {}
+            if "stale" in reply:  # the daemon runs other code than this toolc, and stops
+                sys.stderr.write(f"toolc: the build daemon stopped ({reply['stale']}); ")
+                sys.stderr.write("running here\n")
+            return None  # or it declined (another interpreter setting): run it here
+        frames.append((kind, data))
+
+
+def _write(stream: Any, data: bytes) -> None:
+    if stream is None:  # the standard stream is closed: as `print` to it would, drop it
+        return
+    stream.flush()
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:  # a text-only stream put in place of the standard one
+        stream.write(data.decode(_encoding(stream)[0], "replace"))
+        return
+    buffer.write(data)
+    buffer.flush()
 
 
 def _umask() -> int:
@@ -86,15 +110,17 @@ def _encoding(stream: object) -> list[str]:
 
 
 def request(op: str, timeout: float = 5.0) -> dict[str, Any] | None:
-    """`ping` or `stop`: the daemon's answer, None when no daemon answers."""
+    """`ping` or `stop`: the daemon's answer, None when no daemon answers in time."""
     path = protocol.socket_path()
-    if path is None or not os.path.exists(path):
+    if path is None or not protocol.trusted(path):
         return None
     try:
         conn = protocol.connect(path, timeout)
     except OSError:
         return None
     try:
+        if protocol.peer(conn)[1] != os.getuid():
+            return None
         protocol.send_value(conn, protocol.REPLY, {"op": op})
         frame = protocol.receive(conn)
     except (OSError, ValueError):

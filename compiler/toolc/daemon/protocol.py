@@ -40,13 +40,72 @@ def installation() -> str:
     return "\0".join((package, sys.executable, sys.version, __version__))
 
 
+def interpreter() -> list[object]:
+    """The interpreter's settings a command's result may depend on (its flags, as `-O`, `-W`,
+    `-X utf8` set them, and the PYTHON* variables): a daemon started with others declines."""
+    settings: list[object] = list(sys.flags)
+    settings += sorted(f"{k}={v}" for k, v in os.environ.items() if k.startswith("PYTHON"))
+    return settings
+
+
 def socket_path() -> str | None:
     """The daemon's socket for this toolc (None: caching, and so the daemon, is off)."""
     folder = cache_folder()
     if folder is None:
         return None
     key = installation().encode()
-    return os.path.join(folder, f"daemon-{zlib.crc32(key):08x}{zlib.adler32(key):08x}.sock")
+    name = f"daemon-{zlib.crc32(key):08x}{zlib.adler32(key):08x}.sock"
+    return os.path.join(os.path.abspath(folder), name)
+
+
+def trusted(path: str) -> bool:
+    """Whether `path` is a socket of the user's own, readable by the user alone, in a folder
+    of theirs no one else can write to: a socket another user planted there (a shared cache
+    folder) would otherwise receive the client's environment and answer for the daemon."""
+    uid = os.getuid()
+    try:
+        folder = os.stat(os.path.dirname(path))
+        sock = os.lstat(path)
+    except OSError:
+        return False
+    return (
+        folder.st_uid == uid
+        and not folder.st_mode & 0o022
+        and sock.st_uid == uid
+        and not sock.st_mode & 0o077
+        and (sock.st_mode & 0o170000) == 0o140000  # S_IFSOCK, without importing stat
+    )
+
+
+def peer(conn: Any) -> tuple[int, int, int]:
+    """The connected process's pid, uid and gid (SO_PEERCRED, Linux)."""
+    import _socket
+
+    creds = conn.getsockopt(_socket.SOL_SOCKET, _socket.SO_PEERCRED, 12)
+    pid, uid, gid = struct.unpack("3i", creds)
+    return pid, uid, gid
+
+
+def busy(sock: str) -> bool:
+    """Whether the daemon is running a command now (it holds its busy lock then): a client
+    runs its own command rather than wait, as it would with no daemon."""
+    import fcntl
+
+    try:
+        fd = os.open(busy_path(sock), os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
+def busy_path(sock: str) -> str:
+    return sock.removesuffix(".sock") + ".busy"
 
 
 def log_path(sock: str) -> str:
@@ -70,12 +129,15 @@ def _in(folder: str | None, act: Any, name: str) -> None:
     if folder is None:
         act(name)
         return
-    here = os.getcwd()
-    os.chdir(folder)
+    here = os.open(".", os.O_RDONLY | os.O_CLOEXEC)  # back by descriptor, not by path
     try:
-        act(name)
+        os.chdir(folder)
+        try:
+            act(name)
+        finally:
+            os.fchdir(here)
     finally:
-        os.chdir(here)
+        os.close(here)
 
 
 def connect(path: str, timeout: float | None = None) -> Any:

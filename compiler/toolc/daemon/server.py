@@ -1,7 +1,7 @@
 """The daemon: one process of the user's, serving one command at a time over its socket.
 
 Each `run` gets the client's command line, working directory, environment and umask for its
-duration, and its output streams as the client's terminal has them (`Captured`), so that a
+duration, and its output streams as the client's terminal has them (`streams`), so that a
 command run here prints, writes and exits exactly as it would have in the client. The daemon
 refuses a command as soon as toolc's own files on disk are not the ones it loaded (a new
 version, an edited checkout): it answers `stale`, the client builds itself, and the daemon
@@ -10,15 +10,12 @@ the private cache directory, and each peer's uid is checked)."""
 
 from __future__ import annotations
 
-import contextlib
-import io
+import gc
 import os
 import socket
-import struct
 import sys
 import time
 import traceback
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +23,9 @@ import toolc.workspace.committing as committing
 from toolc.cache import resident
 from toolc.cache.uptodate import _sources
 from toolc.daemon import protocol
+from toolc.daemon.streams import Sink, as_client
 from toolc.resources import data_dir
-from toolc.workspace.private import remove_socket
+from toolc.workspace.private import hold_private_lock, release_lock, remove_socket
 
 PACKAGE = Path(__file__).resolve().parent.parent
 _REQUEST_TIMEOUT = 10.0
@@ -36,7 +34,9 @@ _REPLY_TIMEOUT = 60.0
 
 
 def code_signature(package: Path = PACKAGE) -> list[tuple[str, int, int, int]]:
-    """toolc's own files as they are on disk now: its code, templates and schemas."""
+    """toolc's own files as they are on disk now (its code, templates and schemas), and the
+    folders its dependencies are installed in (installing, upgrading or removing a package
+    changes its folder's mtime)."""
     files = []
     for folder, suffix in (
         (str(package), ".py"),
@@ -44,6 +44,7 @@ def code_signature(package: Path = PACKAGE) -> list[tuple[str, int, int, int]]:
         (str(data_dir("schemas")), ".json"),
     ):
         files += _sources(folder, suffix)
+    files += [(path, path) for path in sys.path if path.endswith("-packages")]
     found = []
     for name, path in files:
         try:
@@ -54,76 +55,12 @@ def code_signature(package: Path = PACKAGE) -> list[tuple[str, int, int, int]]:
     return found
 
 
-class Captured(io.TextIOBase):
-    """A standard stream of the client's: text written is encoded as the client's stream
-    would encode it and kept, in order with the other stream's, for the reply."""
-
-    def __init__(self, kind: int, tty: bool, encoding: list[str], sink: list[tuple[int, bytes]]):
-        self.kind, self.tty, self.sink = kind, tty, sink
-        self._encoding, self._errors = encoding
-        self.buffer = _Bytes(kind, sink)
-
-    @property
-    def encoding(self) -> str:  # type: ignore[override]
-        return self._encoding
-
-    @property
-    def errors(self) -> str:  # type: ignore[override]
-        return self._errors
-
-    def isatty(self) -> bool:
-        return self.tty
-
-    def writable(self) -> bool:
-        return True
-
-    def write(self, text: str) -> int:
-        if not isinstance(text, str):  # as a text stream refuses it (click probes with b"")
-            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
-        if text:
-            self.sink.append((self.kind, text.encode(self._encoding, self._errors)))
-        return len(text)
-
-
-class _Bytes(io.RawIOBase):
-    def __init__(self, kind: int, sink: list[tuple[int, bytes]]):
-        self.kind, self.sink = kind, sink
-
-    def writable(self) -> bool:
-        return True
-
-    def write(self, data: Any) -> int:
-        self.sink.append((self.kind, bytes(data)))
-        return len(data)
-
-
-@contextlib.contextmanager
-def as_client(request: dict[str, Any], sink: list[tuple[int, bytes]]) -> Iterator[None]:
-    """The process as the client's: its environment, directory, umask and streams."""
-    saved_env = dict(os.environ)
-    streams = sys.stdout, sys.stderr
-    tty, encoding = request["tty"], request["encoding"]
-    os.environ.clear()
-    os.environ.update({str(k): str(v) for k, v in request["env"].items()})
-    mask = os.umask(int(request["umask"]))
-    try:
-        os.chdir(request["cwd"])
-        sys.stdout = Captured(protocol.STDOUT, bool(tty[0]), list(encoding[0]), sink)
-        sys.stderr = Captured(protocol.STDERR, bool(tty[1]), list(encoding[1]), sink)
-        yield
-    finally:
-        sys.stdout, sys.stderr = streams
-        os.umask(mask)
-        os.chdir("/")
-        os.environ.clear()
-        os.environ.update(saved_env)
-
-
 class Daemon:
     def __init__(self, path: str, idle_timeout: float) -> None:
         self.path = path
         self.idle_timeout = idle_timeout
         self.code = code_signature()
+        self.python = protocol.interpreter()
         self.started = time.time()
         self.served = 0
 
@@ -132,18 +69,20 @@ class Daemon:
         protocol.bind(listener, self.path)
         listener.listen(8)
         resident.enable()
-        committing.defer_deletions()
+        committing.defer_deletions(Path(self.path).with_suffix(".trash"))
         try:
             while True:
                 # A pending cache is written after a short pause: a burst of rebuilds is
                 # served from memory, and the disk has the newest cache soon after.
-                pending = resident.pending()
+                pending = resident.pending() or committing.trash_waiting()
                 listener.settimeout(_FLUSH_AFTER if pending else (self.idle_timeout or None))
                 try:
                     conn, _ = listener.accept()
                 except TimeoutError:
                     if pending:
+                        committing.empty_trash()  # old outputs, moved out in one rename
                         resident.flush()
+                        gc.collect()  # what the commands left in cycles, while nothing waits
                         continue
                     return  # idle for too long
                 with conn:
@@ -154,12 +93,13 @@ class Daemon:
             listener.close()
             remove_socket(self.path)
             resident.flush()
-            committing.finish_deletions()
+            committing.empty_trash()
 
     def _handle(self, conn: socket.socket) -> bool:
         """Answer one connection; False: stop."""
-        if not _same_user(conn):
-            return True
+        _pid, uid, gid = protocol.peer(conn)
+        if uid != os.getuid() or gid != os.getgid():
+            return True  # another user's (or group's) process: not served
         try:
             frame = protocol.receive(conn)
         except (OSError, ValueError):
@@ -180,6 +120,9 @@ class Daemon:
                 if stale is not None:
                     protocol.send_value(conn, protocol.REPLY, {"stale": stale})
                     return False
+                if request.get("python") != self.python:  # the client runs it itself
+                    protocol.send_value(conn, protocol.REPLY, {"declined": "interpreter"})
+                    return True
                 self._run(conn, request)
         except OSError:
             pass  # the client went away: the command ran (or not) as a whole all the same
@@ -192,7 +135,7 @@ class Daemon:
         if request.get("installation") != protocol.installation():
             return "it serves another toolc installation"
         if code_signature() != self.code:
-            return "toolc's files changed since it started"
+            return "toolc's files or its dependencies changed since it started"
         return None
 
     def _run(self, conn: socket.socket, request: dict[str, Any]) -> None:
@@ -202,17 +145,23 @@ class Daemon:
         if not argv or argv[0] not in protocol.COMMANDS:
             protocol.send(conn, protocol.STATUS, b"2")
             return
-        sink: list[tuple[int, bytes]] = []
-        with as_client(request, sink):
-            status = run(argv)
-            committing.finish_cleanup()
-            self.served += 1
-            try:
+        # Held while the command runs: a client that finds it taken runs its own command.
+        busy = hold_private_lock(protocol.busy_path(self.path), wait=True)
+        sink: Sink = []
+        try:
+            with as_client(request, sink):
+                status = run(argv)
+                # The old output left the project (moved to the trash) and its lock was
+                # released: the output folder is as a build alone leaves it.
+                committing.finish_cleanup()
+                self.served += 1
                 for kind, data in sink:
                     protocol.send(conn, kind, data)
+                sink.clear()
                 protocol.send(conn, protocol.STATUS, str(status).encode())
-            finally:
-                committing.finish_deletions()  # the old output, once the client has its answer
+        finally:
+            if busy is not None:
+                release_lock(busy)
 
     def status(self) -> dict[str, Any]:
         return {
@@ -222,13 +171,6 @@ class Daemon:
             "served": self.served,
             "resident": resident.counts(),
         }
-
-
-def _same_user(conn: socket.socket) -> bool:
-    """The peer's uid (SO_PEERCRED): the socket's mode should already keep others out."""
-    creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
-    uid: int = struct.unpack("3i", creds)[1]
-    return uid == os.getuid()
 
 
 def warm_up() -> None:

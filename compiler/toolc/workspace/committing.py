@@ -18,6 +18,7 @@ from pathlib import Path
 from toolc.workspace.files import Signature, temp_dir, temp_file
 from toolc.workspace.lock import OutputLock
 from toolc.workspace.manifest import MANIFEST, Manifest
+from toolc.workspace.private import make_private_dir
 from toolc.workspace.recovery import BACKUP, STAGING, move_late_files, recover, recover_tree
 from toolc.workspace.staging import GENERATED_MARK, NotOwnedError, Staged, Tree, stage
 from toolc.workspace.tree import remove_tree
@@ -29,8 +30,9 @@ __all__ = [
     "commit",
     "commit_tree",
     "defer_deletions",
+    "empty_trash",
     "finish_cleanup",
-    "finish_deletions",
+    "trash_waiting",
 ]
 
 Notify = Callable[[str], None]
@@ -82,12 +84,9 @@ def _commit(
     # The old directories are deleted in the background while the caller saves the build
     # cache (4,000 unlinks at 1,000 tools); the locks are held until they are gone, and
     # `finish_cleanup` waits for them before the process ends.
-    checked = threading.Event()
-    cleanup = threading.Thread(
-        target=_finish, args=(staged, backups, locks, notify, checked), daemon=False
-    )
+    cleanup = threading.Thread(target=_finish, args=(staged, backups, locks, notify), daemon=False)
     cleanup.start()
-    _CLEANUPS.append((cleanup, checked))
+    _CLEANUPS.append(cleanup)
     return staged[0].unverified
 
 
@@ -158,21 +157,32 @@ def _finish(
     backups: list[Path | None],
     locks: list[OutputLock],
     notify: Notify | None,
-    checked: threading.Event,
 ) -> None:
     try:
-        try:
-            doomed = [
-                backup
-                for done, backup in zip(staged, backups, strict=True)
-                if backup is not None and _emptied(done, backup, notify)
-            ]
-        finally:
-            checked.set()  # what the build has to say is said: the rest is deleting
+        doomed = [
+            backup
+            for done, backup in zip(staged, backups, strict=True)
+            if backup is not None and _emptied(done, backup, notify)
+        ]
         for backup in doomed:
-            remove_tree(backup, last=MANIFEST)
+            if not _to_trash(backup):
+                remove_tree(backup, last=MANIFEST)
     finally:
         _release(locks)
+
+
+def _to_trash(backup: Path) -> bool:
+    """Move an old output out of the project in one rename, into the build daemon's trash
+    (deleted when it is idle); False when there is no trash, or it is on another disk."""
+    if _trash is None:
+        return False
+    global _trashed
+    _trashed += 1
+    try:
+        os.rename(backup, _trash / f"{os.getpid()}-{_trashed}-{backup.name}")
+    except OSError:
+        return False
+    return True
 
 
 def _emptied(done: Staged, backup: Path, notify: Notify | None) -> bool:
@@ -189,29 +199,41 @@ def _emptied(done: Staged, backup: Path, notify: Notify | None) -> bool:
     return True
 
 
-_CLEANUPS: list[tuple[threading.Thread, threading.Event]] = []
-_deferred = False
+_CLEANUPS: list[threading.Thread] = []
+_trash: Path | None = None
+_trashed = 0
 
 
-def defer_deletions() -> None:
-    """For the build daemon: `finish_cleanup` then waits only until the old outputs have been
-    searched for files written during the build (what a build reports), and their deletion
-    goes on after its client has the answer, until `finish_deletions`. The output's lock is
-    held until then, as always."""
-    global _deferred
-    _deferred = True
+def defer_deletions(trash: Path) -> None:
+    """For the build daemon: old outputs are moved into `trash` (a private folder on the
+    same disk, made here) in one rename each, instead of being deleted file by file before
+    the command returns; `empty_trash` deletes them when the daemon is idle. What a build
+    reports about an old output (files written there during the build) is said before."""
+    global _trash
+    make_private_dir(trash)
+    _trash = trash
+    empty_trash()  # what a daemon killed earlier left
+
+
+def trash_waiting() -> bool:
+    try:
+        return _trash is not None and bool(os.listdir(_trash))
+    except OSError:
+        return False
+
+
+def empty_trash() -> None:
+    if _trash is None:
+        return
+    try:
+        entries = sorted(os.listdir(_trash))
+    except OSError:
+        return
+    for entry in entries:
+        remove_tree(_trash / entry)
 
 
 def finish_cleanup() -> None:
-    """Wait for the old outputs being deleted in the background."""
-    if _deferred:
-        for _cleanup, checked in _CLEANUPS:
-            checked.wait()
-        return
-    finish_deletions()
-
-
-def finish_deletions() -> None:
-    """Wait until the old outputs are deleted and their locks released."""
+    """Wait for the old outputs being deleted (or moved to the trash) in the background."""
     while _CLEANUPS:
-        _CLEANUPS.pop()[0].join()
+        _CLEANUPS.pop().join()

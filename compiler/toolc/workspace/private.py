@@ -54,18 +54,35 @@ def open_private_log(path: str) -> int:
     return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o600)
 
 
-def hold_private_lock(path: str) -> int | None:
-    """An exclusive lock on `path` (made 0600), held until the process ends; None when another
-    process holds it (a second build daemon of the same toolc)."""
+def hold_private_lock(path: str, wait: bool = False, shared: bool = False) -> int | None:
+    """A lock on `path` (made 0600), held until `release_lock` or the process ends; None when
+    another process holds it and `wait` is off (a second build daemon of the same toolc)."""
     import fcntl
 
     fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    mode = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(fd, mode if wait else mode | fcntl.LOCK_NB)
     except OSError:
         os.close(fd)
         return None
     return fd
+
+
+def release_lock(fd: int) -> None:
+    os.close(fd)  # closing the only descriptor releases the flock
+
+
+def lock_is_held(path: str) -> bool:
+    """Whether a process holds the lock on `path` (a daemon running, for `toolc daemon`)."""
+    try:
+        fd = hold_private_lock(path)
+    except OSError:  # no folder, or no file that can be made there: no daemon either
+        return False
+    if fd is None:
+        return True
+    release_lock(fd)
+    return False
 
 
 def remove_socket(path: str) -> None:
