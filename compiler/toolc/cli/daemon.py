@@ -20,8 +20,9 @@ _STOP_WAIT = 120.0  # seconds for the command it runs to end, and its caches to 
 @click.group()
 def daemon() -> None:
     """Run builds in a resident toolc: `toolc build` and `toolc check` then start warm, with
-    the build caches in memory (a one-tool edit of 1,000 tools in about a tenth of a cold
-    build). One daemon per toolc installation and user; builds run as always without one."""
+    the build caches in memory (a one-tool edit of 1,000 tools in about 0.23 s, against
+    0.6-0.7 s alone). One daemon per toolc installation and user; builds run as always
+    without one."""
 
 
 @daemon.command()
