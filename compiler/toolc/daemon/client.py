@@ -36,7 +36,7 @@ def forward(argv: list[str]) -> int | None:
             "python": protocol.interpreter(),
             "argv": list(argv),
             "cwd": os.getcwd(),
-            "env": dict(os.environ),
+            "env": _environment(),
             "umask": _umask(),
             "tty": [_isatty(sys.stdout), _isatty(sys.stderr)],
             "encoding": [_encoding(sys.stdout), _encoding(sys.stderr)],
@@ -91,6 +91,22 @@ def _write(stream: Any, data: bytes) -> None:
         return
     buffer.write(data)
     buffer.flush()
+
+
+def _environment() -> dict[str, str]:
+    """The client's environment, with its terminal's size where it has one: what the help
+    text is wrapped to (click asks `shutil.get_terminal_size`, which reads COLUMNS first;
+    the daemon's own output is its log)."""
+    env = dict(os.environ)
+    for fd in (1, 2):
+        try:
+            size = os.get_terminal_size(fd)
+        except OSError:
+            continue
+        env.setdefault("COLUMNS", str(size.columns))
+        env.setdefault("LINES", str(size.lines))
+        break
+    return env
 
 
 def _umask() -> int:
