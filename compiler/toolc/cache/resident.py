@@ -136,9 +136,3 @@ def _keep(path: Path, kept: _Kept) -> None:
         oldest, dropped = _kept.popitem(last=False)
         if dropped.signature is None:  # written on its way out, not kept
             _written(oldest, dropped)
-
-
-def forget() -> None:
-    """Write what is pending and drop every kept cache."""
-    flush()
-    _kept.clear()

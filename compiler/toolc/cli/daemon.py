@@ -41,7 +41,7 @@ def start(idle_timeout: float) -> None:
         _fail("caching is off (TOOLC_NO_CACHE), and the daemon is a cache")
     assert path is not None
     running = client.request("ping")
-    if running is not None or lock_is_held(protocol.lock_path(path)):
+    if running is not None or lock_is_held(protocol.beside(path, ".lock")):
         pid = running.get("pid") if running is not None else "busy with a command"
         click.echo(f"toolc daemon: already running ({pid})", err=True)
         sys.exit(EXIT_OK)
@@ -50,7 +50,7 @@ def start(idle_timeout: float) -> None:
     from toolc.workspace.private import make_private_dir, open_private_log
 
     make_private_dir(Path(path).parent)
-    log = protocol.log_path(path)
+    log = protocol.beside(path, ".log")
     with os.fdopen(open_private_log(log), "ab") as stream:
         child = subprocess.Popen(
             [sys.executable, "-m", "toolc.daemon", str(idle_timeout)],
@@ -86,7 +86,7 @@ def stop() -> None:
         sys.exit(EXIT_OK)
     assert path is not None
     deadline = time.monotonic() + _STOP_WAIT  # gone once it wrote its caches and let go
-    while lock_is_held(protocol.lock_path(path)) and time.monotonic() < deadline:
+    while lock_is_held(protocol.beside(path, ".lock")) and time.monotonic() < deadline:
         time.sleep(0.02)
     click.echo(f"toolc daemon: stopped (pid {answer.get('pid')})", err=True)
     sys.exit(EXIT_OK)
@@ -100,7 +100,7 @@ def status() -> None:
     answer = client.request("ping")
     if answer is None:
         path = protocol.socket_path()
-        if path is not None and lock_is_held(protocol.lock_path(path)):
+        if path is not None and lock_is_held(protocol.beside(path, ".lock")):
             click.echo("toolc daemon: running, busy with a command")
             sys.exit(EXIT_OK)
         click.echo("toolc daemon: not running", err=True)

@@ -33,7 +33,7 @@ def main() -> int:
     # Held for the daemon's whole life: a second daemon of this toolc stops here (after a
     # few seconds' wait, in which one that was stopping writes its caches and goes).
     deadline = time.monotonic() + 10
-    while (lock := hold_private_lock(protocol.lock_path(path))) is None:
+    while (lock := hold_private_lock(protocol.beside(path, ".lock"))) is None:
         if time.monotonic() > deadline:
             print("toolc daemon: already running", file=sys.stderr)
             return 1

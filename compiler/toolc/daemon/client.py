@@ -23,13 +23,10 @@ def forward(argv: list[str]) -> int | None:
     # The common case, no daemon, costs one lstat and one stat.
     if path is None or not protocol.trusted(path) or protocol.busy(path):
         return None
-    try:
-        conn = protocol.connect(path)
-    except OSError:
+    conn = _connected(path, None)
+    if conn is None:
         return None
     try:
-        if protocol.peer(conn)[1] != os.getuid():
-            return None
         request = {
             "op": "run",
             "installation": protocol.installation(),
@@ -130,13 +127,10 @@ def request(op: str, timeout: float = 5.0) -> dict[str, Any] | None:
     path = protocol.socket_path()
     if path is None or not protocol.trusted(path):
         return None
-    try:
-        conn = protocol.connect(path, timeout)
-    except OSError:
+    conn = _connected(path, timeout)
+    if conn is None:
         return None
     try:
-        if protocol.peer(conn)[1] != os.getuid():
-            return None
         protocol.send_value(conn, protocol.REPLY, {"op": op})
         frame = protocol.receive(conn)
     except (OSError, ValueError):
@@ -146,3 +140,19 @@ def request(op: str, timeout: float = 5.0) -> dict[str, Any] | None:
     if frame is None or frame[0] != protocol.REPLY:
         return None
     return protocol.value_of(frame[1])
+
+
+def _connected(path: str, timeout: float | None) -> Any:
+    """A connection to the daemon at `path` (a socket `protocol.trusted` vouched for), None
+    unless the process behind it is the user's own (SO_PEERCRED)."""
+    try:
+        conn = protocol.connect(path, timeout)
+    except OSError:
+        return None
+    try:
+        if protocol.peer(conn)[1] == os.getuid():
+            return conn
+    except OSError:
+        pass
+    conn.close()
+    return None

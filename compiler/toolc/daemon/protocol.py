@@ -92,7 +92,7 @@ def busy(sock: str) -> bool:
     import fcntl
 
     try:
-        fd = os.open(busy_path(sock), os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        fd = os.open(beside(sock, ".busy"), os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
     except OSError:
         return False
     try:
@@ -104,16 +104,10 @@ def busy(sock: str) -> bool:
     return False
 
 
-def busy_path(sock: str) -> str:
-    return sock.removesuffix(".sock") + ".busy"
-
-
-def log_path(sock: str) -> str:
-    return sock.removesuffix(".sock") + ".log"
-
-
-def lock_path(sock: str) -> str:
-    return sock.removesuffix(".sock") + ".lock"
+def beside(sock: str, kind: str) -> str:
+    """A file of the daemon's beside its socket: `.lock` (held for its life), `.busy` (held
+    while it runs a command), `.log` (its output), `.trash` (old outputs to delete)."""
+    return sock.removesuffix(".sock") + kind
 
 
 def _address(path: str) -> tuple[str, str | None]:

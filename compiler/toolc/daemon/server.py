@@ -69,7 +69,7 @@ class Daemon:
         protocol.bind(listener, self.path)
         listener.listen(8)
         resident.enable()
-        committing.defer_deletions(Path(self.path).with_suffix(".trash"))
+        committing.defer_deletions(Path(protocol.beside(self.path, ".trash")))
         try:
             while True:
                 # A pending cache is written after a short pause: a burst of rebuilds is
@@ -146,7 +146,7 @@ class Daemon:
             protocol.send(conn, protocol.STATUS, b"2")
             return
         # Held while the command runs: a client that finds it taken runs its own command.
-        busy = hold_private_lock(protocol.busy_path(self.path), wait=True)
+        busy = hold_private_lock(protocol.beside(self.path, ".busy"), wait=True)
         sink: Sink = []
         try:
             with as_client(request, sink):
