@@ -164,6 +164,13 @@ def test_edits_are_served_from_memory_and_the_cache_reaches_the_disk(
         assert _package(config) == _package(reference)
     kept = daemon.served()["resident"]
     assert isinstance(kept, dict) and kept["memory"] >= 3, kept
+    # After each build the daemon makes the next one's staging directory ahead (0124), beside
+    # its socket: one, for this output; gone when it stops.
+    standbys = Path(protocol.beside(daemon.socket(), ".standby"))
+    deadline = time.time() + 30
+    while len(os.listdir(standbys)) != 1 and time.time() < deadline:
+        time.sleep(0.05)
+    assert [name.split(".")[0] for name in os.listdir(standbys)] == ["mcp_tools"]
     # Idle for a moment, the daemon writes the newest cache: a build run alone then reuses
     # it for one more edit and writes the same files as a cold build.
     edit(config, 8)
@@ -182,6 +189,8 @@ def test_edits_are_served_from_memory_and_the_cache_reaches_the_disk(
     shutil.copytree(config, reference, ignore=shutil.ignore_patterns("generated"))
     assert daemon("build", "reference", "--no-cache", cwd=tmp_path, alone=True).returncode == 0
     assert _package(config) == _package(reference)
+    assert daemon("daemon", "stop").returncode == 0
+    assert os.listdir(standbys) == []
 
 
 def _package(config: Path) -> dict[str, object]:
@@ -281,6 +290,10 @@ def test_each_command_has_the_umask_and_environment_of_its_client(
         )  # fmt: skip
         assert built.returncode == 0, built.stderr
         assert (config / "generated" / "mcp_tools" / "tools.json").stat().st_mode & 0o777 == mode
+        # The folder and the snapshot too, which toolc gives their mode itself (not the kernel
+        # from the process's umask): the client's umask, not the one the daemon started with.
+        assert (config / "generated" / "mcp_tools").stat().st_mode & 0o777 == 0o777 & ~mask
+        assert (config / "mcp-tools.json").stat().st_mode & 0o777 == mode
     assert daemon.served()["served"] == 2
     # The cache key comes from the command's environment: a cache kept under another key is
     # neither taken from memory nor trusted on disk, as a build alone would not trust it.

@@ -106,7 +106,8 @@ def busy(sock: str) -> bool:
 
 def beside(sock: str, kind: str) -> str:
     """A file of the daemon's beside its socket: `.lock` (held for its life), `.busy` (held
-    while it runs a command), `.log` (its output), `.trash` (old outputs to delete)."""
+    while it runs a command), `.log` (its output), `.trash` (old outputs to delete),
+    `.standby` (staging directories made ahead)."""
     return sock.removesuffix(".sock") + kind
 
 

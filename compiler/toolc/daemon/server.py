@@ -70,6 +70,7 @@ class Daemon:
         listener.listen(8)
         resident.enable()
         committing.defer_deletions(Path(protocol.beside(self.path, ".trash")))
+        committing.prepare_ahead(Path(protocol.beside(self.path, ".standby")))
         try:
             while True:
                 # A pending cache is written after a short pause: a burst of rebuilds is
@@ -93,6 +94,7 @@ class Daemon:
             listener.close()
             remove_socket(self.path)
             resident.flush()
+            committing.stop_preparing()
             committing.empty_trash()
 
     def _handle(self, conn: socket.socket) -> bool:
@@ -162,6 +164,7 @@ class Daemon:
         finally:
             if busy is not None:
                 release_lock(busy)
+            committing.start_preparing()  # the next build's head start, now it has answered
 
     def status(self) -> dict[str, Any]:
         return {

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolc.daemon import protocol
+from toolc.workspace.files import set_umask
 
 Sink = list[tuple[int, bytes]]
 
@@ -75,10 +76,10 @@ def as_client(request: dict[str, Any], sink: Sink) -> Iterator[None]:
     streams; everything put back after, whatever the command or the request held."""
     saved_env = dict(os.environ)
     streams = sys.stdout, sys.stderr
-    mask = os.umask(0o077)
+    mask = set_umask(0o077)
     try:
         tty, encoding = request["tty"], request["encoding"]
-        os.umask(int(request["umask"]))
+        set_umask(int(request["umask"]))
         os.environ.clear()
         os.environ.update({str(k): str(v) for k, v in request["env"].items()})
         os.chdir(str(request["cwd"]))
@@ -91,7 +92,7 @@ def as_client(request: dict[str, Any], sink: Sink) -> Iterator[None]:
         for stream in _STREAMS:
             stream.bind(False, ["utf-8", "strict"], [])  # let the command's output go
         sys.stdout, sys.stderr = streams
-        os.umask(mask)
+        set_umask(mask)
         os.chdir("/")
         os.environ.clear()
         os.environ.update(saved_env)

@@ -15,6 +15,7 @@ import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+import toolc.workspace.standby as standby
 from toolc.workspace.files import Signature, temp_dir, temp_file
 from toolc.workspace.lock import OutputLock
 from toolc.workspace.manifest import MANIFEST, Manifest
@@ -32,6 +33,9 @@ __all__ = [
     "defer_deletions",
     "empty_trash",
     "finish_cleanup",
+    "prepare_ahead",
+    "start_preparing",
+    "stop_preparing",
     "trash_waiting",
 ]
 
@@ -81,6 +85,8 @@ def _commit(
     except BaseException:
         _release(locks)
         raise
+    for done in staged:  # the build daemon's head start on the next build (else nothing)
+        standby.want(done.root)
     # The old directories are deleted in the background while the caller saves the build
     # cache (4,000 unlinks at 1,000 tools); the locks are held until they are gone, and
     # `finish_cleanup` waits for them before the process ends.
@@ -94,7 +100,13 @@ def _stage_all(trees: tuple[Tree, ...]) -> list[Staged]:
     staged: list[Staged] = []
     try:
         for target in trees:
-            staged.append(stage(target))
+            ready = standby.take(target.root)
+            try:
+                staged.append(stage(target, ready))
+            except BaseException:
+                if ready is not None:  # refused before staging into it
+                    remove_tree(ready.staging)
+                raise
     except BaseException:
         for done in staged:
             remove_tree(done.staging)
@@ -213,6 +225,23 @@ def defer_deletions(trash: Path) -> None:
     make_private_dir(trash)
     _trash = trash
     empty_trash()  # what a daemon killed earlier left
+
+
+def prepare_ahead(folder: Path) -> None:
+    """For the build daemon: after each swap, the next build's staging directory is made
+    ahead in `folder` (`standby`), while the daemon answers and waits."""
+    standby.enable(folder)
+
+
+def start_preparing() -> None:
+    """Make the staging directories the last command will want next (the daemon has answered
+    it)."""
+    standby.start()
+
+
+def stop_preparing() -> None:
+    """The staging directories made ahead, removed (the daemon stops)."""
+    standby.discard_all()
 
 
 def trash_waiting() -> bool:

@@ -20,6 +20,21 @@ _UMASK = os.umask(0)
 os.umask(_UMASK)
 
 
+def current_umask() -> int:
+    return _UMASK
+
+
+def set_umask(mask: int) -> int:
+    """Change the process's umask, and the one new files and folders are given here (the
+    build daemon runs each command with its client's); returns the one it replaces. Kept in
+    step with the process's, not read back from it: reading it means setting it, which other
+    threads creating files would see."""
+    global _UMASK
+    old, _UMASK = _UMASK, mask
+    os.umask(mask)
+    return old
+
+
 # A stat result's signature. attrgetter, not a function: the no-op check maps it over every
 # generated file in one C-level pass (cache.filestats).
 signature_of: Callable[[os.stat_result], Signature] = attrgetter("st_size", "st_mtime_ns", "st_ino")
