@@ -2,14 +2,15 @@
 serving the same descriptors and returning the same envelope, both real processes driven by
 the SDK's stdio client.
 
-    .venv/bin/python bench/server.py [--calls 2000] [--runs 5] [--tools 1000]
+    .venv/bin/python bench/server.py [--calls 2000] [--runs 5] [--block 100] [--tools 1000]
 
 - Per call: `--calls` calls of the retail example's `consultar_pedidos` (its payload) per
-  run, metrics off, `--runs` runs alternating between the two servers (both kept open, so
-  only the calls are timed); the figure is the median of the per-run ratios, with their
-  spread. The bare server answers every call with the envelope the generated server sent for
-  the same call, so the two differ only in what the generated server does per call:
-  validating the arguments, running the handler, normalizing and sealing.
+  run and server, metrics off, `--runs` runs alternating between the two servers (both kept
+  open, so only the calls are timed), which within a run take turns every `--block` calls;
+  the figure is the median of the per-run ratios, with their spread. The bare server
+  answers every call with the envelope the generated server sent for the same call, so the
+  two differ only in what the generated server does per call: validating the arguments,
+  running the handler, normalizing and sealing.
 - Start-up: from spawning the process to the answer of its first `tools/list`, `--tools`
   tools on one server (bench/gen_config's synthetic config), `--runs` alternating runs, the
   median of the per-run ratios. The bare server reads the same tools.json. Both packages
@@ -127,20 +128,29 @@ async def _envelope(command: list[str]) -> Any:
         return (await client.call_tool("consultar_pedidos", ARGS)).structured_content
 
 
-async def _per_call(generated: list[str], bare: list[str], calls: int, runs: int) -> dict[str, Any]:
-    """Seconds per call of each server in alternating runs over two open connections."""
+async def _per_call(
+    generated: list[str], bare: list[str], calls: int, runs: int, block: int
+) -> dict[str, Any]:
+    """Seconds per call of each server in alternating runs over two open connections. Within
+    a run the two take turns every `block` calls, the first of each pair alternating too: the
+    machine's speed drifts by several percent over the seconds a run takes, and both servers
+    must see the same phases of it (decision 0125)."""
     times: dict[str, list[float]] = {"generated": [], "bare": []}
     async with _client(generated) as gen, _client(bare) as bar:
         for client in (gen, bar):  # warm up both
             for _ in range(50):
                 await client.call_tool("consultar_pedidos", ARGS)
         for run in range(runs):
-            order = [("generated", gen), ("bare", bar)]
-            for name, client in order if run % 2 == 0 else order[::-1]:
-                start = time.perf_counter()
-                for _ in range(calls):
-                    await client.call_tool("consultar_pedidos", ARGS)
-                times[name].append((time.perf_counter() - start) / calls)
+            spent = {"generated": 0.0, "bare": 0.0}
+            for turn in range(max(1, calls // block)):
+                order = [("generated", gen), ("bare", bar)]
+                for name, client in order if (run + turn) % 2 == 0 else order[::-1]:
+                    start = time.perf_counter()
+                    for _ in range(block):
+                        await client.call_tool("consultar_pedidos", ARGS)
+                    spent[name] += time.perf_counter() - start
+            for name, seconds in spent.items():
+                times[name].append(seconds / (max(1, calls // block) * block))
     return times
 
 
@@ -166,10 +176,11 @@ def _ratios(times: dict[str, list[float]]) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=2000)
+    parser.add_argument("--block", type=int, default=100, help="calls per turn within a run")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--tools", type=int, default=1000)
     options = parser.parse_args()
-    report: dict[str, Any] = {"calls": options.calls, "runs": options.runs}
+    report: dict[str, Any] = {"calls": options.calls, "runs": options.runs, "block": options.block}
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         retail = work / "retail"
@@ -181,7 +192,7 @@ def main() -> None:
         bare = [sys.executable, str(work / "bare.py"), str(work / "envelope.json")]
         retail_tools = str(retail / "mcp_tools" / "tools.json")
         per_call = anyio.run(
-            _per_call, generated, [*bare, retail_tools], options.calls, options.runs
+            _per_call, generated, [*bare, retail_tools], options.calls, options.runs, options.block
         )
         report["per_call"] = _ratios(per_call)
 
@@ -205,7 +216,8 @@ def main() -> None:
     (RESULTS / "server.json").write_text(json.dumps(report, indent=2) + "\n")
     call, start = report["per_call"], report["start_up"]
     print(
-        f"per call over stdio ({options.calls} calls x {options.runs} alternating runs): "
+        f"per call over stdio ({options.calls} calls x {options.runs} alternating runs, "
+        f"turns of {options.block}): "
         f"generated {statistics.median(call['generated_s']) * 1000:.3f} ms, bare SDK server "
         f"{statistics.median(call['bare_s']) * 1000:.3f} ms: {call['median_ratio']:.3f}x "
         f"(spread {call['spread'][0]:.3f}-{call['spread'][1]:.3f}; target <= {CALL_TARGET}x)"

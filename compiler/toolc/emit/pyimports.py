@@ -57,6 +57,21 @@ def all_key(name: str) -> tuple[int, Key]:
     return _kind(name), natural_key(name)
 
 
+# The package-wide orders, memoized on the whole collection: the build daemon assembles the
+# same names build after build (an edit rarely renames), and sorting 3,000 names by these
+# keys took 5-6 ms each time (their tuples compare slowly). The orders are total on distinct
+# names, so the result does not depend on the order of the input.
+@functools.lru_cache(maxsize=4)
+def in_all_order(names: frozenset[str]) -> tuple[str, ...]:
+    return tuple(sorted(names, key=all_key))
+
+
+@functools.lru_cache(maxsize=4)
+def in_isort_order(items: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """(name, module) pairs by name; pairs whose names differ only in case keep their order."""
+    return tuple(sorted(items, key=lambda item: isort_key(item[0])))
+
+
 def imports(used: set[str], local: set[str], shared: set[str], depth: str) -> Groups:
     """The import groups of a models module: the names it uses and does not define itself
     (`depth`: the relative prefix of the package, `.` or `..`)."""

@@ -14,7 +14,14 @@ from toolc.emit.client import ClientPiece, client_module, client_piece, with_imp
 from toolc.emit.pychecks import patterns
 from toolc.emit.pyexpr import render, sub
 from toolc.emit.pyfile import HEADER, AliasDef, ClassDef, fragment, models_module, write
-from toolc.emit.pyimports import IMPORTABLE, all_key, import_line, imports, isort_key, natural_key
+from toolc.emit.pyimports import (
+    IMPORTABLE,
+    import_line,
+    imports,
+    in_all_order,
+    in_isort_order,
+    natural_key,
+)
 from toolc.emit.pyjson import pretty_json
 from toolc.emit.pyliterals import py_str
 from toolc.emit.pymodel import PyAlias, PyModel, TypeExpr
@@ -313,15 +320,15 @@ def python_files(
         typed_entries=typed_entries,
         tool_entries=[per_tool[n].registry_entry for n in sorted(per_tool)],
     )
-    public = sorted({
+    public = in_all_order(frozenset({
         "ALL_TOOLS", "ENVELOPE_VERSION", "Envelope", "Err", "ErrorInfo", "ErrorSpec",
         "FRAMEWORK_ERROR_CODES", "FrameworkErrorCode", "Meta", "Ok", "PreValidation", "TOOLS",
         "ToolSpec", *exports,
-    }, key=all_key)  # fmt: skip
+    }))  # fmt: skip
     files["__init__.py"] = write(
         "package_init.py.j2",
         model_imports=model_imports,
         exports=public,
-        lazy=sorted(lazy, key=lambda item: isort_key(item[0])),
+        lazy=in_isort_order(tuple(lazy)),
     )
     return files
