@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from conftest import EXAMPLES
 from toolc.daemon import client, protocol
+from toolc.workspace.private import hold_private_lock, release_lock
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only")
 
@@ -250,6 +251,30 @@ def test_start_stop_and_status(toolc: Toolc) -> None:
     assert "stopped" in toolc("daemon", "stop").stderr
     assert not os.path.exists(toolc.socket())
     assert toolc("daemon", "status").returncode == 1
+
+
+def test_a_daemon_removes_what_stopped_daemons_of_other_installations_left(
+    toolc: Toolc,
+) -> None:
+    """An upgrade leaves the old daemon's trash and standby folders (links to old outputs'
+    files) under another name: the next daemon to start removes them, unless that daemon
+    runs (its lock is held)."""
+    folder = Path(toolc.env["TOOLC_CACHE_DIR"])
+    folder.mkdir(mode=0o700)
+    gone = [folder / "daemon-0123456789abcdef.standby", folder / "daemon-0123456789abcdef.trash"]
+    kept = folder / "daemon-fedcba9876543210.standby"
+    for leftover in (*gone, kept):
+        (leftover / "mcp_tools.x" / "tools").mkdir(parents=True)
+        (leftover / "mcp_tools.x" / "tools" / "a.py").write_bytes(b"old\n")
+    running = hold_private_lock(str(folder / "daemon-fedcba9876543210.lock"))
+    assert running is not None
+    try:
+        assert toolc("daemon", "start").returncode == 0
+        assert toolc.served()["served"] == 0  # it serves: its start-up is over
+        assert not any(path.exists() for path in gone)
+        assert (kept / "mcp_tools.x" / "tools" / "a.py").read_bytes() == b"old\n"
+    finally:
+        release_lock(running)
 
 
 def test_a_socket_path_too_long_for_the_kernel_is_reached_from_its_folder(

@@ -6,6 +6,7 @@ results are compared."""
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import stat
@@ -18,25 +19,29 @@ import toolc.workspace.staging as staging
 import toolc.workspace.standby as standby
 from conftest import EXAMPLES
 from toolc import verbs
-from toolc.workspace.files import Signature, signatures
+from toolc.workspace.files import Signature, set_umask, signatures
 from toolc.workspace.manifest import Manifest, digest
 
-Shape = tuple[dict[str, tuple[bytes, int]], dict[str, int]]
+Shape = tuple[dict[str, tuple[bytes, int, int]], dict[str, tuple[int, int]]]
 Files = dict[str, bytes]
 
 
 def shape(root: Path) -> Shape:
-    """Every file's bytes (a symlink's target) and mode, and every folder's mode."""
-    files, folders = {}, {}
+    """Every file's bytes (a symlink's target), mode and group, and every folder's mode and
+    group, the output's own included."""
+    files, folders = {}, {".": (stat.S_IMODE(root.stat().st_mode), root.stat().st_gid)}
     for here, dirs, names in os.walk(root):
         for name in dirs:
-            path = Path(here, name)
-            folders[path.relative_to(root).as_posix()] = stat.S_IMODE(path.stat().st_mode)
+            st = Path(here, name).stat()
+            folders[Path(here, name).relative_to(root).as_posix()] = (
+                stat.S_IMODE(st.st_mode),
+                st.st_gid,
+            )
         for name in names:
             path = Path(here, name)
             st = path.lstat()
             data = os.readlink(path).encode() if path.is_symlink() else path.read_bytes()
-            files[path.relative_to(root).as_posix()] = (data, stat.S_IMODE(st.st_mode))
+            files[path.relative_to(root).as_posix()] = (data, stat.S_IMODE(st.st_mode), st.st_gid)
     return files, folders
 
 
@@ -116,14 +121,25 @@ SECOND: Files = {
 }
 
 
-def both(tmp_path: Path, between: Callable[[Path], None]) -> list[Shape]:
-    """FIRST, then `between` done to the output, then SECOND; with and without standbys."""
+def both(
+    tmp_path: Path,
+    between: Callable[[Path], None],
+    folder: Callable[[Path], None] = lambda parent: None,
+) -> list[Shape]:
+    """FIRST, then `between` done to the output, then SECOND; with and without standbys
+    (`folder`: done to the output's folder first)."""
     shapes = []
     for name, ahead in (("with", True), ("without", False)):
+        (tmp_path / name).mkdir()
+        folder(tmp_path / name)
         output = Output(tmp_path / name / "out", ahead)
         output.commit(FIRST)
-        between(output.root)
-        output.commit(SECOND)
+        umask = set_umask(0o022)
+        try:
+            between(output.root)
+            output.commit(SECOND)
+        finally:
+            set_umask(umask)
         shapes.append(shape(output.root))
         assert not [p for p in output.root.parent.iterdir() if "toolc-" in p.name]
     return shapes
@@ -135,10 +151,8 @@ def test_a_commit_keeps_the_standbys_unchanged_files(
     with_standby, without = both(tmp_path, lambda root: None)
     assert with_standby == without
     # c/ stays, empty: every folder of the old output is carried across, as without standbys
-    assert (
-        sorted(with_standby[1]) == ["a", "a/deep", "b", "c", "d"]
-        and "c/only.py" not in with_standby[0]
-    )
+    assert sorted(with_standby[1]) == [".", "a", "a/deep", "b", "c", "d"]
+    assert "c/only.py" not in with_standby[0]
     assert kept == [2]  # a/x.py and a/deep/y.json; the commit without standbys took none
     assert len(os.listdir(ahead)) == 1  # the next one, made already
 
@@ -161,6 +175,20 @@ def _symlink(root: Path) -> None:
     (root / "a" / "x.py").symlink_to(root / "top.py")
 
 
+def _same_bytes_other_mode(root: Path) -> None:
+    (root / "new").write_bytes(b"x = 1\n")
+    os.chmod(root / "new", 0o755)
+    os.replace(root / "new", root / "a" / "x.py")
+
+
+def _removed_under_another_umask(root: Path) -> None:
+    """The next command runs under another umask (a daemon serves clients with any): the
+    files and folders made anew get its modes, the standby's folders too."""
+    shutil.rmtree(root / "a")
+    (root / "b" / "z.json").unlink()
+    set_umask(0o002)
+
+
 def _users_files(root: Path) -> None:
     (root / "notes.txt").write_bytes(b"mine\n")
     (root / "c" / "mine.txt").write_bytes(b"mine too\n")  # keeps c/ in the output
@@ -175,14 +203,16 @@ def _rebuilt(root: Path) -> None:
 
 
 # What happened to the output between the two commits, and how many files the second keeps
-# from the standby: the standby's links are the inodes the first commit wrote, so a file
-# replaced or removed in the output is still right there; one changed in place is not.
+# from the standby: only those the output still has as the first commit left them (the same
+# inode, size and mtime), which is what a commit without the standby links.
 CHANGES: list[tuple[str, Callable[[Path], None], list[int]]] = [
     ("in-place", _in_place, [1]),
-    ("replaced", _replaced, [2]),
-    ("symlink", _symlink, [2]),
-    ("removed", lambda root: (root / "a" / "x.py").unlink(), [2]),
-    ("folder-removed", lambda root: shutil.rmtree(root / "a"), [2]),
+    ("replaced", _replaced, [1]),
+    ("same-bytes-other-mode", _same_bytes_other_mode, [1]),
+    ("symlink", _symlink, [1]),
+    ("removed", lambda root: (root / "a" / "x.py").unlink(), [1]),
+    ("folder-removed", lambda root: shutil.rmtree(root / "a"), [0]),
+    ("umask", _removed_under_another_umask, [0]),
     ("users", _users_files, [2]),
     ("rebuilt", _rebuilt, []),  # the manifest is another file: the standby is not used
 ]
@@ -203,7 +233,7 @@ def test_whatever_happened_to_the_output_the_result_is_the_same(
     assert with_standby[0]["a/x.py"][0] == b"x = 1\n" and kept == expected
     if between is _users_files:
         assert "notes.txt" in with_standby[0] and "c/mine.txt" in with_standby[0]
-        assert with_standby[1]["empty"] and with_standby[1]["a/deep"] == 0o700
+        assert with_standby[1]["empty"] and with_standby[1]["a/deep"][0] == 0o700
 
 
 def test_a_refused_commit_leaves_no_standby_behind(ahead: Path, tmp_path: Path) -> None:
@@ -217,20 +247,54 @@ def test_a_refused_commit_leaves_no_standby_behind(ahead: Path, tmp_path: Path) 
     assert (output.root / "d" / "new.py").read_bytes() == b"the user's\n"
 
 
-def test_a_standby_on_another_disk_is_not_made(
-    ahead: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kept: list[int]
+def _setgid_group(folder: Path) -> None:
+    """The output's folder gives what is made in it its group (a team's shared folder)."""
+    others = [gid for gid in (os.getgroups() or []) if gid != os.getegid()]
+    group = 4242 if os.geteuid() == 0 else (others[0] if others else None)
+    if group is None:
+        pytest.skip("needs root or a second group")
+    os.chown(folder, -1, group)
+    os.chmod(folder, 0o2755)
+
+
+def test_no_standby_where_the_output_folder_passes_a_group_on(
+    ahead: Path, tmp_path: Path, kept: list[int]
 ) -> None:
-    real = os.stat
+    with_standby, without = both(tmp_path, lambda root: None, _setgid_group)
+    assert with_standby == without and kept == [] and os.listdir(ahead) == []
+    assert with_standby[1]["."][1] == (tmp_path / "with").stat().st_gid != os.getegid()
+
+
+@pytest.mark.parametrize("case", ["another-disk", "another-mount", "default-acl"])
+def test_no_standby_where_its_files_would_not_be_the_same(
+    ahead: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kept: list[int], case: str
+) -> None:
+    """On another disk or mount (a rename into place fails: EXDEV, even where both report
+    the same device, as through a bind mount), or where the output's folder would give what
+    is made in it a default ACL, the standby is not made and builds stage as without it."""
+    real_stat, real_link, real_getxattr = os.stat, os.link, os.getxattr
 
     def elsewhere(path: object, *args: object, **kw: object) -> os.stat_result:
-        st = real(path, *args, **kw)  # type: ignore[arg-type]
+        st = real_stat(path, *args, **kw)  # type: ignore[arg-type]
         if Path(str(path)) == ahead:
             fields = list(st)
             fields[stat.ST_DEV] += 1
             return os.stat_result(fields)
         return st
 
-    monkeypatch.setattr(standby.os, "stat", elsewhere)
+    def across(source: object, target: object, **kw: object) -> None:
+        if str(target).startswith(str(ahead)):
+            raise OSError(errno.EXDEV, "Invalid cross-device link")
+        real_link(source, target, **kw)  # type: ignore[arg-type]
+
+    def acl(path: object, name: str, **kw: object) -> bytes:
+        if name == "system.posix_acl_default" and Path(str(path)).name in ("with", "without"):
+            return b"a default ACL"
+        return real_getxattr(path, name, **kw)  # type: ignore[arg-type]
+
+    fake = {"another-disk": ("stat", elsewhere), "another-mount": ("link", across)}
+    name, replacement = fake.get(case, ("getxattr", acl))
+    monkeypatch.setattr(os, name, replacement)
     with_standby, without = both(tmp_path, lambda root: None)
     assert with_standby == without and kept == [] and os.listdir(ahead) == []
 

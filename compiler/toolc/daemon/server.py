@@ -25,7 +25,12 @@ from toolc.cache.uptodate import _sources
 from toolc.daemon import protocol
 from toolc.daemon.streams import Sink, as_client
 from toolc.resources import data_dir
-from toolc.workspace.private import hold_private_lock, release_lock, remove_socket
+from toolc.workspace.private import (
+    hold_private_lock,
+    lock_is_held,
+    release_lock,
+    remove_socket,
+)
 
 PACKAGE = Path(__file__).resolve().parent.parent
 _REQUEST_TIMEOUT = 10.0
@@ -55,6 +60,22 @@ def code_signature(package: Path = PACKAGE) -> list[tuple[str, int, int, int]]:
     return found
 
 
+def _leftovers(path: str) -> list[Path]:
+    """The trash and standby folders of build daemons of other toolc installations that are
+    not running (an upgrade leaves its old daemon's, holding links to old outputs)."""
+    folder, mine = os.path.split(path)
+    found = []
+    for name in sorted(os.listdir(folder)):
+        stem, _, kind = name.rpartition(".")
+        if not name.startswith("daemon-") or kind not in ("trash", "standby"):
+            continue
+        if stem != mine.removesuffix(".sock") and not lock_is_held(
+            os.path.join(folder, f"{stem}.lock")
+        ):
+            found.append(Path(folder, name))
+    return found
+
+
 class Daemon:
     def __init__(self, path: str, idle_timeout: float) -> None:
         self.path = path
@@ -69,6 +90,7 @@ class Daemon:
         protocol.bind(listener, self.path)
         listener.listen(8)
         resident.enable()
+        committing.remove_leftovers(_leftovers(self.path))
         committing.defer_deletions(Path(protocol.beside(self.path, ".trash")))
         committing.prepare_ahead(Path(protocol.beside(self.path, ".standby")))
         try:

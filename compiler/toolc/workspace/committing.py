@@ -34,6 +34,7 @@ __all__ = [
     "empty_trash",
     "finish_cleanup",
     "prepare_ahead",
+    "remove_leftovers",
     "start_preparing",
     "stop_preparing",
     "trash_waiting",
@@ -242,6 +243,12 @@ def start_preparing() -> None:
 def stop_preparing() -> None:
     """The staging directories made ahead, removed (the daemon stops)."""
     standby.discard_all()
+
+
+def remove_leftovers(folders: list[Path]) -> None:
+    """Trash and standby folders of build daemons that no longer run."""
+    for folder in folders:
+        remove_tree(folder)
 
 
 def trash_waiting() -> bool:

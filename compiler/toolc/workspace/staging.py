@@ -173,15 +173,18 @@ def _reuse(
     unchanged = _unchanged(previous, target.manifest)
     known = target.known or {}
     new = str(ready.staging) + os.sep
+    in_output = _inodes(ready.root, ready.folders)
     kept = []
     for rel in ready.files:
         sig = known.get(rel)
-        if rel in unchanged and sig is not None and rel in target.files:
+        # The output's file is still the standby's (same inode), and as the last build left
+        # it: what `_link` would link. A file replaced or removed there is staged from it.
+        if rel in unchanged and sig is not None and in_output.get(rel) == sig[2]:
             try:
                 st = os.lstat(new + rel)
             except OSError:
                 continue  # not there: `_write` writes it
-            if stat.S_ISREG(st.st_mode) and signature_of(st) == sig:
+            if stat.S_ISREG(st.st_mode) and signature_of(st) == sig and rel in target.files:
                 kept.append(rel)
                 continue
         with contextlib.suppress(FileNotFoundError):
@@ -196,6 +199,22 @@ def _reuse(
         with contextlib.suppress(OSError):
             os.chmod(new + folder, umask_mode)
     return frozenset(kept)
+
+
+def _inodes(root: Path, folders: tuple[str, ...]) -> dict[str, int]:
+    """The inode of each regular file in the output's folders `folders` (and its top), from
+    the directory listings alone (no stat per file)."""
+    found: dict[str, int] = {}
+    for folder in ("", *folders):
+        prefix = folder + "/" if folder else ""
+        try:
+            with os.scandir(os.path.join(root, folder)) as entries:
+                for entry in entries:
+                    if entry.is_file(follow_symlinks=False):
+                        found[prefix + entry.name] = entry.inode()
+        except OSError:
+            continue
+    return found
 
 
 def _write(

@@ -11,8 +11,11 @@ disks (its directory is renamed into place). Outside the daemon nothing here run
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -113,6 +116,42 @@ def discard_all() -> None:
         _discard(standby)
 
 
+def _folders(files: Iterable[str]) -> tuple[str, ...]:
+    """Every folder the files are in, with their parents, parents first."""
+    found: set[str] = set()
+    for rel in files:
+        folder = rel.rpartition("/")[0]
+        while folder and folder not in found:
+            found.add(folder)
+            folder = folder.rpartition("/")[0]
+    return tuple(sorted(found))
+
+
+def _like_beside(folder: Path, parent: Path) -> bool:
+    """Whether what is made in `folder` is what would be made in `parent`, the output's own
+    folder, where a build alone stages: the same disk (a rename into place), and nothing
+    that `parent` passes on to what is made in it: a default ACL, the setgid bit's group,
+    another SELinux label."""
+    try:
+        here, there = os.stat(folder), os.stat(parent)
+    except OSError:
+        return False
+    if here.st_dev != there.st_dev or there.st_mode & stat.S_ISGID:
+        return False
+    return _xattrs(parent) == _xattrs(folder)
+
+
+def _xattrs(path: Path) -> tuple[bytes | None, bytes | None]:
+    """A folder's default ACL and SELinux label (None: none, or not supported there)."""
+    found: list[bytes | None] = []
+    for name in ("system.posix_acl_default", "security.selinux"):
+        try:
+            found.append(os.getxattr(path, name))
+        except OSError:
+            found.append(None)
+    return found[0], found[1]
+
+
 def _discard(ready: Standby | None) -> None:
     if ready is not None:
         remove_tree(ready.staging)
@@ -123,25 +162,29 @@ def _make(folder: Path, root: Path) -> None:
     try:
         made_from = signature(root / MANIFEST)
         manifest = Manifest.read(root)
-        if manifest is None or os.stat(folder).st_dev != os.stat(root).st_dev:
-            return  # nothing to link, or a rename into place would cross disks
+        if manifest is None or not manifest.files or not _like_beside(folder, root.parent):
+            return
         import tempfile
 
-        # 0700 until a build takes it: the build gives every folder its mode then.
+        # 0700 until a build takes it, whatever the umask of the command running meanwhile
+        # (the build gives every folder its mode then).
         staging = Path(tempfile.mkdtemp(prefix=f"{root.name}.", dir=folder))
         old, new = str(root) + os.sep, str(staging) + os.sep
-        folders = tuple(sorted({rel.rpartition("/")[0] for rel in manifest.files} - {""}))
+        folders = _folders(manifest.files)
         for rel in folders:
-            os.makedirs(new + rel, exist_ok=True)
+            os.mkdir(new + rel)
+            os.chmod(new + rel, 0o700)
         linked = []
         for rel in manifest.files:
             try:
                 os.link(old + rel, new + rel, follow_symlinks=False)
-            except OSError:
+            except OSError as exc:
+                if exc.errno == errno.EXDEV:
+                    raise  # another mount of the same disk: no rename into place either
                 continue  # a file the user removed: the build writes it
             linked.append(rel)
-        if signature(root / MANIFEST) != made_from:
-            raise OSError("the output was replaced while its standby was made")
+        if not linked or signature(root / MANIFEST) != made_from:
+            raise OSError("nothing linked, or the output was replaced meanwhile")
         ready = Standby(root, staging, frozenset(linked), folders)
     except OSError:
         if staging is not None:
