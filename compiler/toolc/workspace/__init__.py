@@ -1,6 +1,7 @@
 """The only layer that writes to disk: the generated package, the reference docs and the snapshot
 (committing.py, one build at a time under a lock beside the output, repairing what a killed
-build left), the user's config when asked (`toolc bump --write`), new files that are never
+build left; for the build daemon, the next build's staging directory is made ahead:
+standby.py), the user's config when asked (`toolc bump --write`), new files that are never
 overwritten (`toolc scaffold`), and the caches. Reading what it may overwrite is safe too:
 regular files only, never through a planted link, never more than their size.
 Its parts load on first use (PEP 562): the no-op check needs only the manifest and the file
