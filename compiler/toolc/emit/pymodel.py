@@ -36,7 +36,12 @@ class TypeExpr:
         """The type as one expression, constraints included (for list items and unions)."""
         metadata = self.metadata()
         if self.constraints:
-            metadata.append(call("Field", kwargs=self.constraints))
+            constraints = call("Field", kwargs=self.constraints)
+            # On `T | None` the constraints must come first: pydantic applies them to `T`
+            # only while nothing wraps the union yet; after a validator it applies them to
+            # the value, and None raised TypeError (not a validation error) there.
+            first = self.nullable and self.plain is None
+            metadata = [constraints, *metadata] if first else [*metadata, constraints]
         return sub("Annotated", self.annotation(), *metadata) if metadata else self.annotation()
 
 
