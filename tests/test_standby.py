@@ -325,3 +325,32 @@ def test_a_build_through_a_standby_writes_what_a_build_alone_writes(
         outputs.append(shape(config / "generated" / "mcp_tools"))
     assert outputs[0] == outputs[1]
     assert len(kept) == 1 and kept[0] > 20  # every file but the edited tool's and the package's
+
+
+@pytest.mark.parametrize("ahead_too", [True, False], ids=["standby", "alone"])
+def test_a_generated_folder_may_become_a_generated_file(
+    ahead: Path, tmp_path: Path, ahead_too: bool
+) -> None:
+    """`c/` held only toolc's files (or nothing, once they went): a build that generates a
+    file `c` replaces it, and leaves nothing of the old output behind."""
+    output = Output(tmp_path / "out", ahead_too)
+    output.commit(FIRST)
+    output.commit(SECOND)  # c/only.py goes; c/ stays, empty
+    output.commit({**SECOND, "c": b"now a file\n"})
+    assert (output.root / "c").read_bytes() == b"now a file\n"
+    output.commit({**FIRST, "c/only.py": b"a folder again\n"})
+    assert (output.root / "c" / "only.py").read_bytes() == b"a folder again\n"
+    output.commit({**SECOND, "c": b"a file again\n"})  # c/ held toolc's file: it goes
+    assert (output.root / "c").read_bytes() == b"a file again\n"
+    assert not [p for p in output.root.parent.iterdir() if "toolc-" in p.name]
+
+
+def test_a_generated_file_never_replaces_a_folder_of_the_users(ahead: Path, tmp_path: Path) -> None:
+    output = Output(tmp_path / "out", True)
+    output.commit(FIRST)
+    (output.root / "c" / "mine.txt").write_bytes(b"mine\n")
+    with pytest.raises(committing.NotOwnedError) as refused:
+        output.commit({**SECOND, "c": b"a file\n"})
+    assert refused.value.paths == ["c"]
+    assert (output.root / "c" / "mine.txt").read_bytes() == b"mine\n"
+    assert os.listdir(ahead) == []

@@ -63,7 +63,10 @@ def move_late_files(backup: Path, out_dir: Path, owned: set[str], carried: set[s
     files, folders = tree(backup)
     stranded = []
     for rel in folders:
-        (out_dir / rel).mkdir(parents=True, exist_ok=True)
+        try:
+            (out_dir / rel).mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError):
+            continue  # a generated file took its path: a late file in it is stranded below
     for rel in files:
         if rel in owned:
             continue

@@ -146,6 +146,7 @@ def stage(target: Tree, ready: Standby | None = None) -> Staged:
     if previous is not None:  # an old file no longer generated goes only if it is still ours
         gone = set(present) & (owned - set(files))
         foreign += sorted(rel for rel in gone if not _still_ours(root / rel, previous, rel))
+    folders = _folders_kept(root, folders, files, foreign)
     root.parent.mkdir(parents=True, exist_ok=True)
     if ready is not None:
         staging = ready.staging
@@ -162,6 +163,21 @@ def stage(target: Tree, ready: Standby | None = None) -> Staged:
         remove_tree(staging)
         raise
     return Staged(root, staging, unverified, owned | {MANIFEST}, set(foreign))
+
+
+def _folders_kept(
+    root: Path, folders: list[str], files: Mapping[str, bytes], foreign: list[str]
+) -> list[str]:
+    """The old output's folders to carry across, but those where a generated file now goes
+    (an old folder of toolc's, or one left empty): they go, unless one of the user's files
+    is in them (NotOwnedError)."""
+    blocked = [folder for folder in folders if folder in files]
+    if not blocked:
+        return folders
+    users = [f for f in blocked if any(rel.startswith(f + "/") for rel in foreign)]
+    if users:
+        raise NotOwnedError(users, root)
+    return [f for f in folders if not any(f == b or f.startswith(b + "/") for b in blocked)]
 
 
 def _reuse(
