@@ -184,8 +184,9 @@ def _reuse(
     ready: Standby, target: Tree, previous: Manifest | None, folders: list[str]
 ) -> frozenset[str]:
     """A standby made into a start for `_write`: a file it holds stays only where the same
-    bytes go (the signature the last build recorded, the same judgement as a rebuild's link);
-    every other one goes, and folders left empty go. Returns the files that stay."""
+    bytes go and the output still has that very file as the last build left it (its inode,
+    size and mtime: what a rebuild's `_link` links); every other one goes, and folders left
+    empty go. Returns the files that stay."""
     unchanged = _unchanged(previous, target.manifest)
     known = target.known or {}
     new = str(ready.staging) + os.sep

@@ -4,10 +4,12 @@ folder, while the daemon answers and waits; the next build of that output stages
 replacing only the files that changed, instead of linking every unchanged file while the user
 waits (4,000 links at 1,000 tools, a third of a one-tool edit).
 
-A standby is only ever a head start: the build checks every file it keeps (the signature its
-last build recorded, as a rebuild's link does) and stages what does not match as without it.
-It is used only while the output's manifest is the file it was made from, and never across
-disks (its directory is renamed into place). Outside the daemon nothing here runs."""
+A standby is only ever a head start: the build keeps a file from it only while the output
+still has that very file as its last build left it (`staging._reuse`), and stages everything
+else as without it. It is used only while the output's manifest is the file it was made from,
+and made only where what is made in it is what would be made beside the output (`_like_beside`:
+the same disk and mount, no default ACL, setgid group or other SELinux label passed on).
+Outside the daemon nothing here runs."""
 
 from __future__ import annotations
 
