@@ -354,3 +354,19 @@ def test_a_generated_file_never_replaces_a_folder_of_the_users(ahead: Path, tmp_
     assert refused.value.paths == ["c"]
     assert (output.root / "c" / "mine.txt").read_bytes() == b"mine\n"
     assert os.listdir(ahead) == []
+
+
+@pytest.mark.parametrize("ahead_too", [True, False], ids=["standby", "alone"])
+def test_a_generated_file_may_become_a_folder_unless_the_user_changed_it(
+    ahead: Path, tmp_path: Path, ahead_too: bool
+) -> None:
+    output = Output(tmp_path / "out", ahead_too)
+    output.commit({**FIRST, "e": b"a file\n"})
+    output.commit({**FIRST, "e/x.py": b"now a folder\n"})  # toolc's own file: it goes
+    assert (output.root / "e" / "x.py").read_bytes() == b"now a folder\n"
+    output.commit({**FIRST, "f": b"a file\n"})
+    (output.root / "f").write_bytes(b"the user's edit\n")
+    with pytest.raises(committing.NotOwnedError) as refused:
+        output.commit({**FIRST, "f/x.py": b"a folder\n"})
+    assert refused.value.paths == ["f"]
+    assert (output.root / "f").read_bytes() == b"the user's edit\n"

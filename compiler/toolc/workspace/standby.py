@@ -17,14 +17,13 @@ import errno
 import os
 import stat
 import threading
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from toolc.workspace.files import Signature, signature
 from toolc.workspace.manifest import MANIFEST, Manifest
 from toolc.workspace.private import make_private_dir
-from toolc.workspace.tree import remove_tree
+from toolc.workspace.tree import folders_of, remove_tree
 
 _KEPT = 4  # outputs with a standby at once (a daemon serving several projects)
 
@@ -118,17 +117,6 @@ def discard_all() -> None:
         _discard(standby)
 
 
-def _folders(files: Iterable[str]) -> tuple[str, ...]:
-    """Every folder the files are in, with their parents, parents first."""
-    found: set[str] = set()
-    for rel in files:
-        folder = rel.rpartition("/")[0]
-        while folder and folder not in found:
-            found.add(folder)
-            folder = folder.rpartition("/")[0]
-    return tuple(sorted(found))
-
-
 def _like_beside(folder: Path, parent: Path) -> bool:
     """Whether what is made in `folder` is what would be made in `parent`, the output's own
     folder, where a build alone stages: the same disk (a rename into place), and nothing
@@ -172,7 +160,7 @@ def _make(folder: Path, root: Path) -> None:
         # (the build gives every folder its mode then).
         staging = Path(tempfile.mkdtemp(prefix=f"{root.name}.", dir=folder))
         old, new = str(root) + os.sep, str(staging) + os.sep
-        folders = _folders(manifest.files)
+        folders = tuple(sorted(folders_of(manifest.files)))  # parents first
         for rel in folders:
             os.mkdir(new + rel)
             os.chmod(new + rel, 0o700)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 
@@ -24,6 +24,17 @@ def tree(out_dir: Path) -> tuple[list[str], list[str]]:
         folders += [prefix + d for d in dirs]
         files += [prefix + n for n in names] + [prefix + d for d in links]
     return sorted(files), sorted(folders)
+
+
+def folders_of(files: Iterable[str]) -> set[str]:
+    """Every folder the relative paths `files` are in, with their parents."""
+    found: set[str] = set()
+    for rel in files:
+        folder = rel.rpartition("/")[0]
+        while folder and folder not in found:
+            found.add(folder)
+            folder = folder.rpartition("/")[0]
+    return found
 
 
 def remove_tree(root: Path, last: str | None = None) -> None:
