@@ -22,7 +22,7 @@ from toolc.workspace.manifest import MANIFEST, Manifest
 from toolc.workspace.private import make_private_dir
 from toolc.workspace.recovery import BACKUP, STAGING, move_late_files, recover, recover_tree
 from toolc.workspace.staging import GENERATED_MARK, NotOwnedError, Staged, Tree, stage
-from toolc.workspace.tree import remove_tree
+from toolc.workspace.tree import empty_folder, remove_tree
 
 __all__ = [
     "GENERATED_MARK",
@@ -259,14 +259,8 @@ def trash_waiting() -> bool:
 
 
 def empty_trash() -> None:
-    if _trash is None:
-        return
-    try:
-        entries = sorted(os.listdir(_trash))
-    except OSError:
-        return
-    for entry in entries:
-        remove_tree(_trash / entry)
+    if _trash is not None:
+        empty_folder(_trash)
 
 
 def finish_cleanup() -> None:

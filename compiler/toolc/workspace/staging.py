@@ -158,8 +158,9 @@ def stage(target: Tree, ready: Standby | None = None) -> Staged:
     else:
         staging = temp_dir(root.parent, f".{root.name}{STAGING}")
     try:
-        kept = _reuse(ready, target, previous, folders) if ready is not None else frozenset()
-        unverified = _write(root, staging, target, previous, kept)
+        unchanged = _unchanged(previous, target.manifest)
+        kept = _reuse(ready, target, unchanged, folders) if ready is not None else frozenset()
+        unverified = _write(root, staging, target, unchanged, kept)
         for rel in foreign:  # the user's files stay where they were
             _carry(root / rel, staging / rel)
         _carry_directories(root, staging, folders)
@@ -185,14 +186,11 @@ def _folders_kept(
     return [f for f in folders if not any(f == b or f.startswith(b + "/") for b in blocked)]
 
 
-def _reuse(
-    ready: Standby, target: Tree, previous: Manifest | None, folders: list[str]
-) -> frozenset[str]:
+def _reuse(ready: Standby, target: Tree, unchanged: set[str], folders: list[str]) -> frozenset[str]:
     """A standby made into a start for `_write`: a file it holds stays only where the same
     bytes go and the output still has that very file as the last build left it (its inode,
     size and mtime: what a rebuild's `_link` links); every other one goes, and folders left
     empty go. Returns the files that stay."""
-    unchanged = _unchanged(previous, target.manifest)
     known = target.known or {}
     new = str(ready.staging) + os.sep
     in_output = _inodes(ready.root, ready.folders)
@@ -240,9 +238,8 @@ def _inodes(root: Path, folders: tuple[str, ...]) -> dict[str, int]:
 
 
 def _write(
-    root: Path, staging: Path, target: Tree, previous: Manifest | None, kept: frozenset[str]
+    root: Path, staging: Path, target: Tree, unchanged: set[str], kept: frozenset[str]
 ) -> list[str]:
-    unchanged = _unchanged(previous, target.manifest)
     known = target.known
     unverified: list[str] = []
     # Strings, not Paths, and each folder made once: this loop runs for every file.

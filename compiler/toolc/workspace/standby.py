@@ -23,7 +23,7 @@ from pathlib import Path
 from toolc.workspace.files import Signature, signature
 from toolc.workspace.manifest import MANIFEST, Manifest
 from toolc.workspace.private import make_private_dir
-from toolc.workspace.tree import folders_of, remove_tree
+from toolc.workspace.tree import empty_folder, folders_of, remove_tree
 
 _KEPT = 4  # outputs with a standby at once (a daemon serving several projects)
 
@@ -48,8 +48,7 @@ def enable(folder: Path) -> None:
     killed earlier left there."""
     global _folder
     make_private_dir(folder)
-    for entry in sorted(os.listdir(folder)):
-        remove_tree(folder / entry)
+    empty_folder(folder)
     _folder = folder
 
 

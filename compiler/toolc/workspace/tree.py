@@ -37,6 +37,16 @@ def folders_of(files: Iterable[str]) -> set[str]:
     return found
 
 
+def empty_folder(folder: Path) -> None:
+    """Delete everything in `folder` (gone or unreadable: nothing to do)."""
+    try:
+        entries = sorted(os.listdir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        remove_tree(folder / entry)
+
+
 def remove_tree(root: Path, last: str | None = None) -> None:
     """Delete `root` bottom-up, the file `last` (relative) after every other one: a build
     killed while deleting an old output leaves that file (its manifest) until the end, so the
