@@ -1,22 +1,31 @@
 """The generated server's per-call fast paths (issue 16) judge exactly as the plain code they
 replaced: `to_wire` (exact types first, a model told by its class once), the composition's
-item names (no key list built per item) and the format walk (a plan per schema node). Each is
-compared with that plain code, kept here as the reference, on random values."""
+item names (no key list built per item), the normalization and composition in one pass, and
+the format walk (a plan per schema node). Each is compared with that plain code, kept here as
+the reference, on random values."""
 
 from __future__ import annotations
 
+import dataclasses
+import datetime
+import decimal
 import enum
+import json
+import uuid
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
-from toolc.runtime import server_composition, server_sealing
+from toolc.runtime import server_composition, server_wire
 from toolc.runtime.server_formats import format_ok
+from toolc.runtime.server_items import BadReturn, normalize_multi_item
 from toolc.runtime.server_outputs import FormatCheck
-from toolc.runtime.server_types import Items
+from toolc.runtime.server_sealing import seal_failure, seal_return
+from toolc.runtime.server_types import Items, ToolFailure
 
 
 class Colour(enum.StrEnum):
@@ -79,7 +88,7 @@ values = st.recursive(
 @settings(max_examples=400, deadline=None)
 @given(values)
 def test_to_wire_is_the_plain_walk(value: Any) -> None:
-    assert server_sealing.to_wire(value) == reference_to_wire(value)
+    assert server_wire.to_wire(value) == reference_to_wire(value)
 
 
 def reference_item_name(position: int, item: Any, operation_id: str | None) -> str:
@@ -117,6 +126,91 @@ def test_item_names_are_the_plain_search(
     assert server_composition.item_name(position, item, operation_id) == reference_item_name(
         position, item, operation_id
     )
+
+
+def reference_composition(data: Mapping[str, Any], operation_id: str | None) -> dict[str, Any]:
+    """The composition as two passes computed it: each item's outcome read again."""
+    succeeded: list[dict[str, Any]] = []
+    failed: list[dict[str, Any]] = []
+    for position, item in enumerate(data["results"]):
+        ok = isinstance(item, Mapping) and item.get("success", item.get("ok")) is True
+        entry: dict[str, Any] = {
+            "item": reference_item_name(position, item, operation_id),
+            "position": position,
+        }
+        if isinstance(item, Mapping):
+            short = server_composition._short
+            op = short(item.get(operation_id)) if operation_id is not None else None
+            if op is not None:
+                entry["operation_id"] = op
+            if item.get("success", item.get("ok")) is not True:
+                for key in ("reason", "error", "message"):
+                    if (reason := short(item.get(key))) is not None:
+                        entry["reason"] = reason
+                        break
+        (succeeded if ok else failed).append(entry)
+    return {
+        "version": server_composition.COMPOSITION_VERSION,
+        "status": data["multi_item_status"],
+        "instruction": server_composition.INSTRUCTION,
+        "succeeded": succeeded,
+        "failed": failed,
+    }
+
+
+def reference_normalized(tool: str, data: Any, operation_id: str | None) -> dict[str, Any]:
+    """Normalized, then copied with its composition, as the two passes did."""
+    normal = normalize_multi_item(tool, data)
+    metadata = dict(normal["metadata"])
+    metadata["composition"] = reference_composition(normal, operation_id)
+    return {**normal, "metadata": metadata}
+
+
+flags = st.one_of(st.booleans(), st.none(), st.integers(0, 1))
+result_items = st.one_of(
+    st.fixed_dictionaries(
+        {"success": flags},
+        optional={
+            "ok": flags,
+            "name": st.text(max_size=3) | st.integers(),
+            "order_id": st.text(max_size=90),
+            "op": st.text(max_size=3),
+            "reason": st.none() | st.text(max_size=3),
+            "error": st.text(max_size=3),
+        },
+    ),
+    st.fixed_dictionaries({"ok": flags}, optional={"id": st.integers(), "message": st.text()}),
+    st.fixed_dictionaries({"ok": st.booleans()}).map(MappingProxyType),
+    st.integers(),
+)
+multi_item_data = st.fixed_dictionaries(
+    {"results": st.lists(result_items, max_size=5)},
+    optional={
+        "metadata": st.fixed_dictionaries(
+            {}, optional={"composition": st.text(max_size=2), "page": st.integers()}
+        ),
+        "original_ok": st.booleans(),
+        "note": st.text(max_size=3),
+    },
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(multi_item_data, st.sampled_from([None, "op", "order_id", "name"]))
+def test_normalization_and_composition_in_one_pass_are_the_two_passes(
+    data: dict[str, Any], operation_id: str | None
+) -> None:
+    try:
+        expected = reference_normalized("t", data, operation_id)
+    except BadReturn as bad:
+        with pytest.raises(BadReturn) as raised:
+            server_composition.normalized("t", data, operation_id)
+        assert raised.value.problems == bad.problems
+        return
+    got = server_composition.normalized("t", data, operation_id)
+    assert got == expected
+    # the same members in the same order: the sealed text is the same bytes
+    assert json.dumps(got, default=dict) == json.dumps(expected, default=dict)
 
 
 class ReferenceFormatCheck(FormatCheck):
@@ -190,3 +284,111 @@ def test_the_planned_format_walk_finds_what_the_plain_walk_finds(
     planned, plain = FormatCheck(schema, defs), ReferenceFormatCheck(schema, defs)
     for _ in range(2):  # the second time from the memos
         assert planned.problems(value) == plain.problems(value)
+
+
+def exact_text(value: Any) -> str:
+    """The wire text as the standard library writes it: what `compact` must equal."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+# Floats of every magnitude, the small ones pydantic-core writes otherwise among them.
+any_float = st.one_of(
+    st.floats(),
+    st.floats(-1e-3, 1e-3),
+    st.integers(-330, 310).map(lambda e: float(f"1e{e}")),
+    st.sampled_from([1e-05, 1e-07, 1.5e-06, 0.0001, -0.0, 5e-324, 1e16, 1e22]),
+)
+text_values = st.recursive(
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-(2**80), 2**80),
+        any_float,
+        st.text(),
+        st.sampled_from(["e-mail", "NaN", "0.00001", "\ud800", "\x00\x1f\x7f\u2028"]),
+        st.just(Colour.RED),
+        st.just(Level.HIGH),
+    ),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.dictionaries(st.text(max_size=4) | st.just(Colour.RED), inner, max_size=4),
+    ),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(text_values)
+def test_the_fast_text_is_the_standard_librarys_bytes_or_none(value: Any) -> None:
+    fast = server_wire.fast_text(value)
+    try:
+        exact = exact_text(value)
+    except ValueError:  # NaN or an infinity: refused, so the fast path must not answer
+        assert fast is None
+        return
+    assert fast is None or fast == exact
+
+
+def test_the_fast_text_answers_for_ordinary_data() -> None:
+    """Not vacuous: an envelope without small floats is written on the fast path."""
+    envelope = {
+        "ok": True,
+        "data": {"results": [{"id": "P-1", "ok": True, "n": 2.5}], "when": "2026-12-04"},
+        "meta": {"tool": "t", "version": "1.0.0"},
+    }
+    assert server_wire.fast_text(envelope) == exact_text(envelope)
+    for value in (1e-05, float("nan"), "e-mail"):
+        assert server_wire.fast_text({"v": value}) is None
+
+
+class Shape(enum.Enum):
+    ROUND = "round"
+
+
+@dataclasses.dataclass(frozen=True)
+class Declared:
+    retryable: bool = True
+    hint: str | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Spec:
+    """A tool as sealing reads it."""
+
+    name: str = "t"
+    version: str = "1.0.0"
+    multi_item: bool = False
+    workflow: bool = False
+    errors: Mapping[str, Declared] = dataclasses.field(default_factory=lambda: {"BUSY": Declared()})
+
+
+@pytest.mark.parametrize(
+    "foreign",
+    [
+        datetime.datetime(2026, 12, 4),
+        datetime.date(2026, 12, 4),
+        uuid.UUID(int=1),
+        decimal.Decimal("1.5"),
+        {1, 2},
+        b"bytes",
+        Shape.ROUND,
+    ],
+)
+def test_data_the_standard_library_refuses_stays_refused(
+    foreign: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pydantic-core would write these; the answer is INVALID_RESULT, as it always was."""
+    monkeypatch.setattr(server_wire, "_foreign_seen", False)
+    sealed = seal_return(Spec(), {"free": {"value": foreign}}, lambda data: None)
+    error = sealed.envelope["error"]
+    assert error["code"] == "INVALID_RESULT"
+    assert "not JSON data: TypeError" in error["message"] or error["details"][0]["field"] == "data"
+    assert server_wire._foreign_seen  # every later text takes the exact path
+
+
+def test_a_failure_message_that_is_not_text_stays_unwritable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(server_wire, "_foreign_seen", False)
+    with pytest.raises(TypeError):  # call_tool answers it as a server failure
+        seal_failure(Spec(), ToolFailure("BUSY", datetime.date(2026, 12, 4)), lambda d: None)  # type: ignore[arg-type]

@@ -22,9 +22,9 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from toolc.runtime import server_calls as calls
 from toolc.runtime import server_confirmation as confirmation
 from toolc.runtime import server_runtime as runtime
+from toolc.runtime.server_items import normalize_multi_item
 from toolc.runtime.server_sealing import (
     BadReturn,
-    normalize_multi_item,
     seal_failure,
     seal_return,
     workflow_primary,
@@ -106,7 +106,9 @@ def test_runtime_modules_import_only_stdlib_pydantic_and_mcp() -> None:
     # starlette: the SDK's own HTTP stack (mcp depends on it), for /healthz and /metrics;
     # prometheus_client: imported only when metrics are on (server_metrics);
     # opentelemetry: imported only when otel_observer is called (server_otel, decision 0103).
-    allowed = {"pydantic", "mcp", "anyio", "uvicorn", "starlette", "prometheus_client"}
+    # pydantic_core: pydantic's own serializer, installed with it (the wire text, 0126).
+    allowed = {"pydantic", "pydantic_core", "mcp", "anyio", "uvicorn", "starlette"}
+    allowed.add("prometheus_client")
     allowed.add("opentelemetry")
     for path in sorted(RUNTIME.glob("server_*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))

@@ -17,7 +17,20 @@ _DEFS = "#/$defs/"
 # At one schema node: its format, the type it refers to, its allOf branches, its
 # members' schemas and the others', its items' schema (None or left out without a
 # format below).
-_Plan = tuple[str | None, Any, tuple[Any, ...], dict[str, Any], Any, Any]
+_Plan = tuple[
+    str | None, Any, tuple[Any, ...], dict[str, Any], Any, Any, tuple[str, Any] | None
+]
+# Where a value is: the root's name, or (where its parent is, its key or index, whether
+# an index); spelled out (`data.results[0].at`) only for a failing value.
+Where = str | tuple[Any, Any, bool]
+
+
+def _field(where: Where) -> str:
+    parts: list[str] = []
+    while not isinstance(where, str):
+        where, part, index = where
+        parts.append(f"[{part}]" if index else f".{part}")
+    return where + "".join(reversed(parts))
 
 
 class FormatCheck:
@@ -77,33 +90,39 @@ class FormatCheck:
         return self._below[key]
 
     def _walk(
-        self, node: Any, value: Any, where: str, found: list[Problem], depth: int
+        self, node: Any, value: Any, where: Where, found: list[Problem], depth: int
     ) -> None:
         key = id(node)
         plan = self._plans[key] if key in self._plans else self._plan(node)
         if plan is None or depth > 200:
             return
-        fmt, target, all_of, members, extra, items = plan
+        fmt, target, all_of, members, extra, items, single = plan
         if fmt is not None and not format_ok(fmt, value):
             reason = f"not a valid {fmt}, as JSON Schema clients check it"
-            found.append({"field": where, "reason": reason, "type": "format"})
+            found.append({"field": _field(where), "reason": reason, "type": "format"})
         if target is not None:
             self._walk(target, value, where, found, depth + 1)
         for sub in all_of:
             self._walk(sub, value, where, found, depth + 1)
         if type(value) is dict or isinstance(value, Mapping):
+            if single is not None:  # one member can fail: no need to read the others
+                name, sub = single
+                if name in value:
+                    self._walk(sub, value[name], (where, name, False), found, depth + 1)
+                return
             for name, item in value.items():
                 sub = members.get(name, extra)
                 if sub is not None:
-                    self._walk(sub, item, f"{where}.{name}", found, depth + 1)
+                    self._walk(sub, item, (where, name, False), found, depth + 1)
         elif items is not None and isinstance(value, list):
             for index, item in enumerate(value):
-                self._walk(items, item, f"{where}[{index}]", found, depth + 1)
+                self._walk(items, item, (where, index, True), found, depth + 1)
 
     def _plan(self, node: Any) -> _Plan | None:
         """What a call does at `node`, decided once per node (None: no format at or
         below it): its own format, the shared type it refers to, its `allOf` branches,
-        where object members and array items go, each only when a format lies below."""
+        where object members and array items go, each only when a format lies below,
+        and the one member to read when only one can fail."""
         plan: _Plan | None = None
         if isinstance(node, Mapping) and self._below.get(id(node)):
             fmt = node.get("format")
@@ -115,6 +134,7 @@ class FormatCheck:
             )
             members, extra = self._members(node)
             items = node.get("items")
+            failing = [(n, sub) for n, sub in members.items() if sub is not None]
             plan = (
                 fmt if isinstance(fmt, str) else None,
                 target,
@@ -122,6 +142,7 @@ class FormatCheck:
                 members,
                 extra,
                 items if self._below.get(id(items)) else None,
+                failing[0] if extra is None and len(failing) == 1 else None,
             )
         self._plans[id(node)] = plan
         return plan

@@ -37,7 +37,9 @@ class CallHooks:
                 spec.name, spec.version, code, watch.seconds(), watch.confirmed
             )
             notify(self.observers, seen)
-        await audit(self.audit, record_of(sealed.envelope, watch.confirmed, request_id))
+        if self.audit is not None:  # a record only for a hook that reads it
+            record = record_of(sealed.envelope, watch.confirmed, request_id)
+            await audit(self.audit, record)
         return sealed
 
     async def forwarded(

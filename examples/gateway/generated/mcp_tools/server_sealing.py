@@ -7,18 +7,16 @@ protocol, which the generated `registry.ToolSpec` satisfies."""
 
 from __future__ import annotations
 
-import json
 import logging
 import sys
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from mcp import types
-from pydantic import BaseModel
 
-from .server_composition import with_composition
+from .server_composition import normalized
 from .server_content import Content, DeclaredContent, ordered
 from .server_framework import (
     FRAMEWORK_ERROR_CODES,
@@ -27,11 +25,11 @@ from .server_framework import (
 )
 from .server_items import (
     BadReturn,
-    normalize_multi_item,
     workflow_failure,
     workflow_primary,
 )
 from .server_types import Items, Reply, SpecLike, ToolFailure
+from .server_wire import compact, note_foreign, to_wire
 
 logger = logging.getLogger(__name__)
 
@@ -72,48 +70,6 @@ DataCheck = Callable[[Any], object]
 """Validates a tool's wire `data`; raises `BadReturn` naming what is wrong."""
 
 
-def compact(value: Any) -> str:
-    """The wire text: compact JSON, non-ASCII kept, NaN and infinities refused."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-
-
-# Values of these exact types are JSON as they are (a subclass, such as a str enum,
-# takes the general path below): a call's data is mostly these, and each isinstance
-# test against an abstract class (Mapping, BaseModel's metaclass) costs microseconds.
-_PLAIN = frozenset({str, int, float, bool, type(None)})
-# Whether a class is a pydantic model, decided once per class (BaseModel's isinstance
-# probes an attribute, then asks ABCMeta: the slowest step of a call's data).
-_MODELS: dict[type, bool] = {}
-
-
-def _is_model(value: Any) -> bool:
-    kind = type(value)
-    found = _MODELS.get(kind)
-    if found is None:
-        found = _MODELS[kind] = isinstance(value, BaseModel)
-    return found
-
-
-def to_wire(value: Any) -> Any:
-    """A handler's value as JSON data: models by alias with the fields that were set."""
-    kind = type(value)
-    if kind in _PLAIN:
-        return value
-    if kind is dict:
-        return {str(k): to_wire(v) for k, v in value.items()}
-    if kind is list:
-        return [to_wire(v) for v in value]
-    if isinstance(value, Items):
-        return {**to_wire(value.fields), "results": to_wire(list(value.results))}
-    if _is_model(value):
-        return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
-    if isinstance(value, Mapping):
-        return {str(k): to_wire(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [to_wire(v) for v in value]
-    return value
-
-
 def _meta(spec: SpecLike) -> dict[str, str]:
     return {"tool": spec.name, "version": spec.version}
 
@@ -132,6 +88,8 @@ def error_info(
     error_id: str | None = None,
 ) -> dict[str, Any]:
     """ErrorInfo in wire form, absent members left out."""
+    if type(code) is not str or type(message) is not str:  # a handler's, unchecked
+        note_foreign()
     info: dict[str, Any] = {"code": code, "message": message}
     if details is not None:
         info["details"] = to_wire(details)
@@ -221,7 +179,9 @@ def seal_error(
 
 def seal_ok(spec: SpecLike, data: Any, content: Sequence[Content] = ()) -> Sealed:
     envelope = {"ok": True, "data": data, "meta": _meta(spec)}
-    return Sealed(envelope, compact(envelope), tuple(ordered(content)))
+    return Sealed(
+        envelope, compact(envelope), tuple(ordered(content)) if content else ()
+    )
 
 
 def seal_return(
@@ -293,8 +253,7 @@ def _seal_return(
         data = to_wire(primary)
     else:
         data = to_wire(returned)
-    data = normalize_multi_item(spec.name, data)
-    data = with_composition(data, getattr(spec, "operation_id", None))
+    data = normalized(spec.name, data, getattr(spec, "operation_id", None))
     counts = data["metadata"]["multi_item"]
     completed = counts["items_succeeded_count"]
     if secondary is None:

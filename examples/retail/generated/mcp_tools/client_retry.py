@@ -22,8 +22,7 @@ from typing import Any, Protocol
 from mcp import types
 
 from .client_envelope import ClientSpecLike, Envelope, parse_envelope, parse_result
-from .server_composition import with_composition
-from .server_items import normalize_multi_item
+from .server_composition import normalized
 from .server_keys import (
     ITEM_KEYS,
     REQUEST_KEY,
@@ -172,8 +171,7 @@ def _merged(
         if k not in ("original_ok", "secondary_error")
     }
     data["results"] = rows
-    data = normalize_multi_item(spec.name, data)
-    data = with_composition(data, getattr(spec, "operation_id", None))
+    data = normalized(spec.name, data, getattr(spec, "operation_id", None))
     counts = data["metadata"]["multi_item"]
     envelope: dict[str, Any] = {
         "ok": True,

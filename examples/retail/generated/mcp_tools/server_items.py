@@ -37,6 +37,13 @@ def _item_ok(index: int, item: Any) -> bool:
 def normalize_multi_item(tool: str, data: Any) -> dict[str, Any]:
     """The guide's §5 fields over `data.results` (wire form), replacing any the handler
     set: `multi_item_status`, `partial_success`, `metadata.multi_item`."""
+    return normalized_outcomes(tool, data)[0]
+
+
+def normalized_outcomes(tool: str, data: Any) -> tuple[dict[str, Any], list[bool]]:
+    """`normalize_multi_item`'s data, with each item's outcome (its `success` or `ok`)
+    for the composition, which would otherwise read every item again. The data's
+    `metadata` is a dict of its own, never the handler's."""
     if not isinstance(data, Mapping) or not isinstance(data.get("results"), list):
         raise BadReturn("a multi-item tool's data needs a `results` list")
     outcomes = [_item_ok(i, item) for i, item in enumerate(data["results"])]
@@ -62,7 +69,7 @@ def normalize_multi_item(tool: str, data: Any) -> dict[str, Any]:
         partial_success=status == "PARTIAL_SUCCESS",
         metadata=metadata,
     )
-    return normalized
+    return normalized, outcomes
 
 
 def workflow_primary(tool: str, run: Any) -> tuple[dict[str, Any], Any]:

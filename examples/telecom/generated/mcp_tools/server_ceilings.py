@@ -13,8 +13,9 @@ import logging
 from dataclasses import dataclass
 
 from .server_composition import compact_composition
-from .server_sealing import Sealed, compact, framework_error, seal_error
+from .server_sealing import Sealed, framework_error, seal_error
 from .server_types import SpecLike
+from .server_wire import compact
 
 logger = logging.getLogger(__name__)
 

@@ -35,9 +35,9 @@ from .server_sealing import (
     seal_error,
     seal_failure,
     seal_return,
-    to_wire,
 )
 from .server_types import Reply, ToolContext, ToolFailure, ToolSpecLike
+from .server_wire import to_wire
 
 logger = logging.getLogger(__name__)
 

@@ -8,8 +8,10 @@ docs/serving.md; the client recomputes it when it merges a retry."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
+
+from .server_items import normalized_outcomes
 
 COMPOSITION_VERSION = "toolc.composition/1"
 
@@ -44,9 +46,14 @@ def compact_composition(status: str) -> dict[str, Any]:
 
 
 def _short(value: Any) -> str | None:
-    if value is None or isinstance(value, bool) or not isinstance(value, str | int):
+    kind = type(value)
+    text: str
+    if kind is str:  # the usual name: no isinstance tests
+        text = value
+    elif value is None or kind is bool or not isinstance(value, str | int):
         return None
-    text = str(value)
+    else:
+        text = str(value)
     return text if len(text) <= _CHARS else text[: _CHARS - 1] + "…"
 
 
@@ -58,7 +65,22 @@ def _is_mapping(value: Any) -> bool:
 def item_name(position: int, item: Any, operation_id: str | None) -> str:
     """What names an item: a name-like field, else a field ending in `_id` (not the
     operation id), else its position (`#1`)."""
-    if _is_mapping(item):
+    if type(item) is dict:  # wire data: `in` and `items()` ask the dict only once
+        for key in _NAME_KEYS:
+            if (
+                key in item
+                and key != operation_id
+                and (name := _short(item[key])) is not None
+            ):
+                return name
+        for key, value in item.items():
+            if (
+                str(key).endswith("_id")
+                and key != operation_id
+                and (name := _short(value)) is not None
+            ):
+                return name
+    elif isinstance(item, Mapping):
         for key in _NAME_KEYS:
             if key != operation_id and (name := _short(item.get(key))) is not None:
                 return name
@@ -72,7 +94,9 @@ def item_name(position: int, item: Any, operation_id: str | None) -> str:
     return f"#{position + 1}"
 
 
-def _entry(position: int, item: Any, operation_id: str | None) -> dict[str, Any]:
+def _entry(
+    position: int, item: Any, operation_id: str | None, ok: bool
+) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "item": item_name(position, item, operation_id),
         "position": position,
@@ -82,7 +106,7 @@ def _entry(position: int, item: Any, operation_id: str | None) -> dict[str, Any]
     op = _short(item.get(operation_id)) if operation_id is not None else None
     if op is not None:
         entry["operation_id"] = op
-    if item.get("success", item.get("ok")) is not True:
+    if not ok:
         for key in _REASON_KEYS:
             if (reason := _short(item.get(key))) is not None:
                 entry["reason"] = reason
@@ -90,13 +114,24 @@ def _entry(position: int, item: Any, operation_id: str | None) -> dict[str, Any]
     return entry
 
 
-def composition(data: Mapping[str, Any], operation_id: str | None) -> dict[str, Any]:
-    """The instruction over normalized multi-item `data` (its `results` and status)."""
+def _succeeded(item: Any) -> bool:
+    return _is_mapping(item) and item.get("success", item.get("ok")) is True
+
+
+def composition(
+    data: Mapping[str, Any],
+    operation_id: str | None,
+    outcomes: Sequence[bool] | None = None,
+) -> dict[str, Any]:
+    """The instruction over normalized multi-item `data` (its `results` and status);
+    `outcomes`: each item's success, when the normalization has read them already."""
+    results = data["results"]
+    if outcomes is None:
+        outcomes = [_succeeded(item) for item in results]
     succeeded: list[dict[str, Any]] = []
     failed: list[dict[str, Any]] = []
-    for position, item in enumerate(data["results"]):
-        ok = _is_mapping(item) and item.get("success", item.get("ok")) is True
-        (succeeded if ok else failed).append(_entry(position, item, operation_id))
+    for position, (item, ok) in enumerate(zip(results, outcomes, strict=True)):
+        (succeeded if ok else failed).append(_entry(position, item, operation_id, ok))
     return {
         "version": COMPOSITION_VERSION,
         "status": data["multi_item_status"],
@@ -106,10 +141,10 @@ def composition(data: Mapping[str, Any], operation_id: str | None) -> dict[str, 
     }
 
 
-def with_composition(
-    data: dict[str, Any], operation_id: str | None = None
-) -> dict[str, Any]:
-    """`data` with its `metadata.composition` (replacing any the handler set)."""
-    metadata = dict(data["metadata"])
-    metadata["composition"] = composition(data, operation_id)
-    return {**data, "metadata": metadata}
+def normalized(tool: str, data: Any, operation_id: str | None = None) -> dict[str, Any]:
+    """What a multi-item tool's wire data becomes before sealing: the guide's §5 fields
+    (`normalize_multi_item`) and `metadata.composition`, replacing any the handler set,
+    with one reading of each item's outcome and no copy of the data past the first."""
+    normal, outcomes = normalized_outcomes(tool, data)
+    normal["metadata"]["composition"] = composition(normal, operation_id, outcomes)
+    return normal
