@@ -20,6 +20,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import AnyHttpUrl
 
 from .server_endpoints import routes
+from .server_process import settle_start_up
 
 logger = logging.getLogger(__name__)
 
@@ -132,4 +133,5 @@ def run_http(
         allowed_origins=allowed_origins,
         token=token,
     )
+    settle_start_up()
     uvicorn.run(app, host=host, port=port, log_level="warning")

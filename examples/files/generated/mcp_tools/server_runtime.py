@@ -48,6 +48,7 @@ from .server_hooks import CallHooks
 from .server_http import http_app, run_http, token_from_env
 from .server_metrics import Observation, Observer, prometheus_observer
 from .server_outputs import FormatCheck
+from .server_process import settle_start_up
 from .server_proxy import Proxies, forwarded, proxy_of, routed
 from .server_state_store import FileStore, MemoryStore, SingleUseStore, signing_key
 from .server_types import Items, Reply, ToolContext, ToolFailure, ToolSpecLike
@@ -228,4 +229,5 @@ async def serve_stdio(server: Server[Any]) -> None:
 
 def run_stdio(server: Server[Any]) -> None:
     """Serve on stdin/stdout until the client closes them."""
+    settle_start_up()
     anyio.run(serve_stdio, server)
