@@ -158,9 +158,44 @@ def reference_composition(data: Mapping[str, Any], operation_id: str | None) -> 
     }
 
 
+def reference_normalize(tool: str, data: Any) -> dict[str, Any]:
+    """The guide's §5 fields as the plain code wrote them."""
+    if not isinstance(data, Mapping) or not isinstance(data.get("results"), list):
+        raise BadReturn("a multi-item tool's data needs a `results` list")
+    outcomes = []
+    for index, item in enumerate(data["results"]):
+        flag = None
+        if isinstance(item, Mapping):
+            flag = item["success"] if "success" in item else item.get("ok")
+        if not isinstance(flag, bool):
+            reason = "every item of results needs a boolean `success` or `ok`"
+            where = {"field": f"data.results[{index}]", "reason": reason, "type": "multi_item"}
+            raise BadReturn(reason, [where])
+        outcomes.append(flag)
+    succeeded = sum(outcomes)
+    failed = len(outcomes) - succeeded
+    status = "PARTIAL_SUCCESS" if succeeded and failed else "FAILED"
+    if not failed:
+        status = "SUCCESS"
+    metadata = data.get("metadata")
+    metadata = dict(metadata) if isinstance(metadata, Mapping) else {}
+    metadata["multi_item"] = {
+        "status": status,
+        "items_count": len(outcomes),
+        "items_succeeded_count": succeeded,
+        "items_failed_count": failed,
+        "primary_tool": tool,
+    }
+    normal = {k: v for k, v in data.items() if k not in ("original_ok", "secondary_error")}
+    normal.update(
+        multi_item_status=status, partial_success=status == "PARTIAL_SUCCESS", metadata=metadata
+    )
+    return normal
+
+
 def reference_normalized(tool: str, data: Any, operation_id: str | None) -> dict[str, Any]:
     """Normalized, then copied with its composition, as the two passes did."""
-    normal = normalize_multi_item(tool, data)
+    normal = reference_normalize(tool, data)
     metadata = dict(normal["metadata"])
     metadata["composition"] = reference_composition(normal, operation_id)
     return {**normal, "metadata": metadata}
@@ -190,15 +225,20 @@ multi_item_data = st.fixed_dictionaries(
             {}, optional={"composition": st.text(max_size=2), "page": st.integers()}
         ),
         "original_ok": st.booleans(),
+        "secondary_error": st.just({"code": "X"}),
         "note": st.text(max_size=3),
     },
+).flatmap(
+    lambda d: st.sampled_from(
+        [d, MappingProxyType(d), {**d, "results": tuple(d["results"])}, {"note": 1}]
+    )
 )
 
 
 @settings(max_examples=400, deadline=None)
 @given(multi_item_data, st.sampled_from([None, "op", "order_id", "name"]))
 def test_normalization_and_composition_in_one_pass_are_the_two_passes(
-    data: dict[str, Any], operation_id: str | None
+    data: Mapping[str, Any], operation_id: str | None
 ) -> None:
     try:
         expected = reference_normalized("t", data, operation_id)
@@ -209,6 +249,7 @@ def test_normalization_and_composition_in_one_pass_are_the_two_passes(
         return
     got = server_composition.normalized("t", data, operation_id)
     assert got == expected
+    assert normalize_multi_item("t", data) == reference_normalize("t", data)
     # the same members in the same order: the sealed text is the same bytes
     assert json.dumps(got, default=dict) == json.dumps(expected, default=dict)
 

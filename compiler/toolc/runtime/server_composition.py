@@ -102,8 +102,7 @@ def _entry(
     }
     if not _is_mapping(item):
         return entry
-    op = _short(item.get(operation_id)) if operation_id is not None else None
-    if op is not None:
+    if operation_id is not None and (op := _short(item.get(operation_id))) is not None:
         entry["operation_id"] = op
     if not ok:
         for key in _REASON_KEYS:

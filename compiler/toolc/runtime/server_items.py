@@ -43,16 +43,27 @@ def normalized_outcomes(tool: str, data: Any) -> tuple[dict[str, Any], list[bool
     """`normalize_multi_item`'s data, with each item's outcome (its `success` or `ok`)
     for the composition, which would otherwise read every item again. The data's
     `metadata` is a dict of its own, never the handler's."""
-    if not isinstance(data, Mapping) or not isinstance(data.get("results"), list):
+    plain = type(data) is dict  # wire data: no test against the abstract class
+    if not (plain or isinstance(data, Mapping)) or not isinstance(
+        data.get("results"), list
+    ):
         raise BadReturn("a multi-item tool's data needs a `results` list")
-    outcomes = [_item_ok(i, item) for i, item in enumerate(data["results"])]
-    succeeded = sum(outcomes)
+    outcomes: list[bool] = []
+    for index, item in enumerate(data["results"]):
+        if type(item) is dict:  # the usual item, read in place
+            flag = item["success"] if "success" in item else item.get("ok")
+            if flag is True or flag is False:
+                outcomes.append(flag)
+                continue
+        outcomes.append(_item_ok(index, item))
+    succeeded = outcomes.count(True)
     failed = len(outcomes) - succeeded
     status = "PARTIAL_SUCCESS" if succeeded and failed else "FAILED"
     if not failed:
         status = "SUCCESS"
     metadata = data.get("metadata")
-    metadata = dict(metadata) if isinstance(metadata, Mapping) else {}
+    plain_metadata = type(metadata) is dict or isinstance(metadata, Mapping)
+    metadata = dict(metadata) if plain_metadata else {}
     metadata["multi_item"] = {
         "status": status,
         "items_count": len(outcomes),
@@ -60,9 +71,9 @@ def normalized_outcomes(tool: str, data: Any) -> tuple[dict[str, Any], list[bool
         "items_failed_count": failed,
         "primary_tool": tool,
     }
-    normalized = {
-        k: v for k, v in data.items() if k not in ("original_ok", "secondary_error")
-    }
+    normalized = dict(data) if plain else {k: v for k, v in data.items()}
+    normalized.pop("original_ok", None)  # sealing sets both for a secondary failure
+    normalized.pop("secondary_error", None)
     normalized.update(
         multi_item_status=status,
         partial_success=status == "PARTIAL_SUCCESS",
