@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict, Field
 from toolc.runtime import server_composition, server_wire
 from toolc.runtime.server_formats import format_ok
 from toolc.runtime.server_items import BadReturn, normalize_multi_item
@@ -39,6 +39,36 @@ class Level(enum.IntEnum):
 class Row(BaseModel):
     name: str
     size: int | None = None
+
+
+class Aliased(BaseModel):
+    """Dumped by its wire names."""
+
+    model_config = ConfigDict(populate_by_name=True)
+    wire_name: int = Field(alias="wireName")
+
+
+class Dumps(BaseModel):
+    """A model that dumps itself with more: its own `model_dump` is the one called."""
+
+    a: int
+
+    def model_dump(self, **kwargs: Any) -> dict[str, Any]:
+        return {**super().model_dump(**kwargs), "added": True}
+
+
+class Proxy:
+    """A proxy that says it is the model it wraps (as wrapt's do)."""
+
+    def __init__(self, inner: BaseModel) -> None:
+        self._inner = inner
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        return type(self._inner)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
 
 
 def reference_to_wire(value: Any) -> Any:
@@ -66,6 +96,9 @@ leaves = st.one_of(
     st.just(Level.HIGH),
     st.builds(Row, name=st.text(max_size=3), size=st.none() | st.integers()),
     st.builds(lambda: Row(name="only")),
+    st.builds(Aliased, wire_name=st.integers()),
+    st.builds(Dumps, a=st.integers()),
+    st.builds(lambda: Proxy(Row(name="proxied", size=2))),
 )
 keys = st.one_of(st.text(max_size=4), st.integers(), st.just(Colour.RED))
 values = st.recursive(
@@ -347,6 +380,9 @@ text_values = st.recursive(
         any_float,
         st.text(),
         st.sampled_from(["e-mail", "NaN", "0.00001", "\ud800", "\x00\x1f\x7f\u2028"]),
+        # about the limit on writing an integer (4,300 digits)
+        st.integers(4290, 4400).map(lambda digits: 10**digits - 1),
+        st.integers(4290, 4400).map(lambda digits: -(10**digits)),
         st.just(Colour.RED),
         st.just(Level.HIGH),
     ),
@@ -423,7 +459,9 @@ def test_data_the_standard_library_refuses_stays_refused(
     sealed = seal_return(Spec(), {"free": {"value": foreign}}, lambda data: None)
     error = sealed.envelope["error"]
     assert error["code"] == "INVALID_RESULT"
-    assert "not JSON data: TypeError" in error["message"] or error["details"][0]["field"] == "data"
+    assert error["details"] == [
+        {"field": "data", "reason": "not JSON data: TypeError", "type": "contract"}
+    ]
     assert server_wire._foreign_seen  # every later text takes the exact path
 
 
@@ -433,3 +471,43 @@ def test_a_failure_message_that_is_not_text_stays_unwritable(
     monkeypatch.setattr(server_wire, "_foreign_seen", False)
     with pytest.raises(TypeError):  # call_tool answers it as a server failure
         seal_failure(Spec(), ToolFailure("BUSY", datetime.date(2026, 12, 4)), lambda d: None)  # type: ignore[arg-type]
+
+
+class Labelled(int, enum.Enum):
+    """An int enum whose `_value_` is not its int: pydantic-core writes the label."""
+
+    def __new__(cls, number: int, label: str) -> Labelled:
+        member = int.__new__(cls, number)
+        member._value_ = label
+        return member
+
+    ONE = (1, "one")
+
+
+@dataclasses.dataclass
+class TaggedText(str):
+    tag: int = 1
+
+
+@pytest.mark.parametrize(
+    "value", [Labelled.ONE, TaggedText("text")], ids=["enum-value", "dataclass"]
+)
+def test_subclasses_written_otherwise_take_the_exact_path(
+    value: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(server_wire, "_foreign_seen", False)
+    assert server_wire.compact(server_wire.to_wire({"v": value})) == exact_text({"v": value})
+    assert server_wire._foreign_seen
+
+
+def test_ordinary_enums_keep_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(server_wire, "_foreign_seen", False)
+    data = server_wire.to_wire({"colour": Colour.RED, "level": Level.HIGH})
+    assert not server_wire._foreign_seen
+    assert server_wire.fast_text(data) == exact_text(data) == '{"colour":"red","level":3}'
+
+
+def test_two_failing_members_are_both_named_in_order() -> None:
+    schema = {"type": "object", "properties": {"a": {"format": "date"}, "b": {"format": "date"}}}
+    for check in (FormatCheck(schema, {}), ReferenceFormatCheck(schema, {})):
+        assert [p["field"] for p in check.problems({"b": "y", "a": "x"})] == ["data.b", "data.a"]

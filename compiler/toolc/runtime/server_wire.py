@@ -5,7 +5,12 @@ standard library's bytes (decision 0126)."""
 
 from __future__ import annotations
 
+import dataclasses
+import enum
+import functools
 import json
+import re
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -36,7 +41,17 @@ def fast_text(value: Any) -> str | None:
     # holds "e-" or "0.0000"), and NaN where the standard library refuses it.
     if "e-" in text or "0.0000" in text or "NaN" in text or "Infinity" in text:
         return None
+    # The standard library refuses an integer longer than Python's limit on writing
+    # them (4,300 digits unless changed); pydantic-core writes it.
+    limit = sys.get_int_max_str_digits()
+    if limit and len(text) > limit and _digits_over(limit).search(text):
+        return None
     return text
+
+
+@functools.cache
+def _digits_over(limit: int) -> re.Pattern[str]:
+    return re.compile(f"[0-9]{{{limit + 1}}}")
 
 
 def _exact(value: Any) -> str:
@@ -47,9 +62,11 @@ def _exact(value: Any) -> str:
 # takes the general path below): a call's data is mostly these, and each isinstance
 # test against an abstract class (Mapping, BaseModel's metaclass) costs microseconds.
 _PLAIN = frozenset({str, int, float, bool, type(None)})
-# What a value other than those is: a model, `Items`, another mapping or sequence, a
-# subclass of str, int or float (JSON as its base class), anything else ("foreign").
-_MODEL, _ITEMS, _MAPPING, _SEQUENCE, _OTHER, _FOREIGN = range(6)
+# What a value other than those is: a model (dumped by its class's serializer, or by its
+# own `model_dump` when it overrides it or is a proxy), `Items`, another mapping or
+# sequence, a subclass of str, int or float that both encoders write as its base value,
+# anything else ("foreign").
+_MODEL, _DUMPED, _ITEMS, _MAPPING, _SEQUENCE, _OTHER, _FOREIGN = range(7)
 # Whether a value the standard library's encoder refuses (a datetime, a UUID, a set) has
 # reached the wire data in this process: pydantic-core would write it, so from then on
 # `compact` takes the standard library's path, which refuses it as before.
@@ -66,17 +83,35 @@ def _class_of(value: Any) -> int:
         if isinstance(value, Items):
             found = _ITEMS
         elif isinstance(value, BaseModel):
-            found = _MODEL
+            plain = issubclass(kind, BaseModel) and kind.model_dump is _MODEL_DUMP
+            found = _MODEL if plain else _DUMPED
         elif isinstance(value, Mapping):
             found = _MAPPING
         elif isinstance(value, list | tuple):
             found = _SEQUENCE
         elif isinstance(value, str | int | float):  # None and bool are _PLAIN
-            found = _OTHER
+            found = _OTHER if _written_alike(kind) else _FOREIGN
         else:
             found = _FOREIGN
         _CLASSES[kind] = found
     return found
+
+
+_MODEL_DUMP = BaseModel.model_dump
+
+
+def _written_alike(kind: type) -> bool:
+    """Whether pydantic-core writes this subclass of str, int or float as the standard
+    library does, as its base value. It writes an Enum member's `_value_` (tested on
+    every member, once per class) and a dataclass's fields."""
+    if dataclasses.is_dataclass(kind):
+        return False
+    if issubclass(kind, enum.Enum):
+        try:
+            return all(to_json(m).decode() == _exact(m) for m in kind)
+        except Exception:  # noqa: BLE001 -- a NaN member, say: refused as before
+            return False
+    return True
 
 
 def note_foreign() -> None:
@@ -100,6 +135,8 @@ def to_wire(value: Any) -> Any:
         return kind.__pydantic_serializer__.to_python(
             value, mode="json", by_alias=True, exclude_unset=True
         )
+    if found == _DUMPED:
+        return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
     if found == _ITEMS:
         return {**to_wire(value.fields), "results": [to_wire(v) for v in value.results]}
     if found == _MAPPING:
