@@ -237,6 +237,26 @@ def test_seal_ok_is_compact_json_of_the_envelope() -> None:
     assert [b.type for b in result.content] == ["text"]
 
 
+@pytest.mark.parametrize(
+    "returned",
+    [
+        {"total": 1, "nome": "ação"},
+        {"total": "many"},  # INVALID_RESULT: an error answer
+        Reply({"total": 1}, images=[Image(b"\x89PNG", "image/png")]),  # a content block
+        {"total": 1, "free": {"gone": None, "list": [None, {"x": None}]}},
+    ],
+    ids=["ok", "error", "content", "nulls"],
+)
+def test_the_wire_dict_is_the_results_dump(returned: Any) -> None:
+    """What call_tool hands the SDK (decision 0128) is what the model result dumps to, the
+    nulls inside the envelope kept."""
+    tool = calls.ServedTool(Spec(), lambda args, ctx: None)  # type: ignore[arg-type, return-value]
+    sealed = seal_return(Spec(), returned, tool.check)
+    dumped = sealed.result().model_dump(by_alias=True, mode="json", exclude_none=True)
+    assert sealed.wire() == dumped
+    assert json.dumps(sealed.wire()) == json.dumps(dumped)  # the same members, in order
+
+
 def test_models_are_sealed_by_alias_with_the_fields_set() -> None:
     class Item(BaseModel):
         model_config = ConfigDict(serialize_by_alias=True)

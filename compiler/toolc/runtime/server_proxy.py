@@ -278,9 +278,10 @@ async def forwarded(args: Any, ctx: Any) -> Any:
     raise RuntimeError("a proxied tool has no handler")
 
 
+# A served call's answer: a model, or the wire dict of a sealed one (decision 0128).
 CallTool = Callable[
     [ServerRequestContext[Any, Any], types.CallToolRequestParams],
-    Awaitable[types.CallToolResult | types.InputRequiredResult],
+    Awaitable[types.CallToolResult | types.InputRequiredResult | dict[str, Any]],
 ]
 
 
@@ -289,7 +290,7 @@ def routed(proxies: Proxies, others: CallTool) -> CallTool:
 
     async def call_tool(
         ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
-    ) -> types.CallToolResult | types.InputRequiredResult:
+    ) -> types.CallToolResult | types.InputRequiredResult | dict[str, Any]:
         if params.name not in proxies:
             return await others(ctx, params)
         if not proxies.serves(params.name):

@@ -181,7 +181,7 @@ class ToolCalls:
 
     async def call_tool(
         self, ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
-    ) -> types.CallToolResult | types.InputRequiredResult:
+    ) -> dict[str, Any] | types.InputRequiredResult:
         tool = self.tools.get(params.name)
         if tool is None:
             raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}")
@@ -199,7 +199,7 @@ class ToolCalls:
             outcome = await self.hooks.answered(
                 tool.spec, tool.ceiling, outcome, watch, ctx.request_id
             )
-        return outcome.result() if isinstance(outcome, Sealed) else outcome
+        return outcome.wire() if isinstance(outcome, Sealed) else outcome
 
     async def _call(
         self,

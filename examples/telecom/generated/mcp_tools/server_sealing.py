@@ -58,6 +58,21 @@ class Sealed:
     def ok(self) -> bool:
         return bool(self.envelope["ok"])
 
+    def wire(self) -> dict[str, Any]:
+        """The result as the SDK's runner takes it from a handler: the dict `result()`
+        dumps to (`by_alias`, JSON mode, no nulls), made without building its models.
+        The runner copies a handler's dict and validates it for the negotiated version
+        as it does a model's dump (decision 0128)."""
+        if self.content:  # images and other blocks: their models write them
+            result = self.result()
+            return result.model_dump(by_alias=True, mode="json", exclude_none=True)
+        return {
+            "content": [{"type": "text", "text": self.text}],
+            "structuredContent": self.envelope,
+            "isError": not self.envelope["ok"],
+            "resultType": "complete",
+        }
+
     def result(self) -> types.CallToolResult:
         content: list[types.ContentBlock] = [i.block() for i in self.content]
         content.append(types.TextContent(type="text", text=self.text))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import anyio
 from mcp import types
@@ -49,7 +49,7 @@ from .server_http import http_app, run_http, token_from_env
 from .server_metrics import Observation, Observer, prometheus_observer
 from .server_outputs import FormatCheck
 from .server_process import settle_start_up
-from .server_proxy import Proxies, forwarded, proxy_of, routed
+from .server_proxy import CallTool, Proxies, forwarded, proxy_of, routed
 from .server_state_store import FileStore, MemoryStore, SingleUseStore, signing_key
 from .server_types import Items, Reply, ToolContext, ToolFailure, ToolSpecLike
 
@@ -196,7 +196,13 @@ def build_server(
             tools=[t for t in listing.tools if proxies.serves(t.name)]
         )
 
-    call_tool = routed(proxies, calls.call_tool) if proxied else calls.call_tool
+    call_tool: CallTool = (
+        routed(proxies, calls.call_tool) if proxied else calls.call_tool
+    )
+    # The SDK's runner takes a handler's wire dict as well as a model (it dumps a model
+    # to that dict, then validates either for the negotiated version); `on_call_tool`'s
+    # annotation names only the models (decision 0128).
+    answers_tools_call = cast(Any, call_tool)
     with warnings.catch_warnings():  # logging/setLevel: deprecated at 2026-07-28
         warnings.simplefilter("ignore", MCPDeprecationWarning)
         built = Server(
@@ -205,7 +211,7 @@ def build_server(
             instructions=instructions,
             get_tool_input_schema=input_schemas.get,
             on_list_tools=list_tools,
-            on_call_tool=call_tool,
+            on_call_tool=answers_tools_call,
             lifespan=proxies.lifespan,  # opens the origins, if any
             on_set_logging_level=extensions.set_level,
             on_list_resources=extensions.list_resources if has_res else None,
