@@ -68,7 +68,7 @@ class Sealed:
         return {
             "content": [{"type": "text", "text": self.text}],
             "structuredContent": self.envelope,
-            "isError": not self.envelope["ok"],
+            "isError": not self.ok,
             "resultType": "complete",
         }
 
@@ -193,9 +193,7 @@ def seal_error(
 
 def seal_ok(spec: SpecLike, data: Any, content: Sequence[Content] = ()) -> Sealed:
     envelope = {"ok": True, "data": data, "meta": _meta(spec)}
-    return Sealed(
-        envelope, compact(envelope), tuple(ordered(content)) if content else ()
-    )
+    return Sealed(envelope, compact(envelope), tuple(ordered(content)))
 
 
 def seal_return(

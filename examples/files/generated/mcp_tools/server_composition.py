@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .server_items import normalized_outcomes
+from .server_items import is_mapping, normalized_outcomes
 
 COMPOSITION_VERSION = "toolc.composition/1"
 
@@ -57,15 +57,10 @@ def _short(value: Any) -> str | None:
     return text if len(text) <= _CHARS else text[: _CHARS - 1] + "…"
 
 
-def _is_mapping(value: Any) -> bool:
-    # A plain dict first: wire data is dicts, and the abstract class's test is slow.
-    return type(value) is dict or isinstance(value, Mapping)
-
-
 def item_name(position: int, item: Any, operation_id: str | None) -> str:
     """What names an item: a name-like field, else a field ending in `_id` (not the
     operation id), else its position (`#1`)."""
-    if type(item) is dict:  # wire data: `in` and `items()` ask the dict only once
+    if is_mapping(item):
         for key in _NAME_KEYS:
             if (
                 key in item
@@ -80,17 +75,6 @@ def item_name(position: int, item: Any, operation_id: str | None) -> str:
                 and (name := _short(value)) is not None
             ):
                 return name
-    elif isinstance(item, Mapping):
-        for key in _NAME_KEYS:
-            if key != operation_id and (name := _short(item.get(key))) is not None:
-                return name
-        for key in item:
-            if (
-                str(key).endswith("_id")
-                and key != operation_id
-                and (name := _short(item[key])) is not None
-            ):
-                return name
     return f"#{position + 1}"
 
 
@@ -101,7 +85,7 @@ def _entry(
         "item": item_name(position, item, operation_id),
         "position": position,
     }
-    if not _is_mapping(item):
+    if not is_mapping(item):
         return entry
     if operation_id is not None and (op := _short(item.get(operation_id))) is not None:
         entry["operation_id"] = op
@@ -113,20 +97,12 @@ def _entry(
     return entry
 
 
-def _succeeded(item: Any) -> bool:
-    return _is_mapping(item) and item.get("success", item.get("ok")) is True
-
-
 def composition(
-    data: Mapping[str, Any],
-    operation_id: str | None,
-    outcomes: Sequence[bool] | None = None,
+    data: Mapping[str, Any], operation_id: str | None, outcomes: Sequence[bool]
 ) -> dict[str, Any]:
     """The instruction over normalized multi-item `data` (its `results` and status);
-    `outcomes`: each item's success, when the normalization has read them already."""
+    `outcomes`: each item's success, as the normalization read it."""
     results = data["results"]
-    if outcomes is None:
-        outcomes = [_succeeded(item) for item in results]
     succeeded: list[dict[str, Any]] = []
     failed: list[dict[str, Any]] = []
     for position, (item, ok) in enumerate(zip(results, outcomes, strict=True)):

@@ -24,8 +24,13 @@ class BadReturn(Exception):
         ]
 
 
+def is_mapping(value: Any) -> bool:
+    # A plain dict first: wire data is dicts, and the abstract class's test is slow.
+    return type(value) is dict or isinstance(value, Mapping)
+
+
 def _item_ok(index: int, item: Any) -> bool:
-    if type(item) is dict or isinstance(item, Mapping):  # a plain dict: no ABC test
+    if is_mapping(item):
         flag = item["success"] if "success" in item else item.get("ok")
         if isinstance(flag, bool):
             return flag
@@ -44,27 +49,16 @@ def normalized_outcomes(tool: str, data: Any) -> tuple[dict[str, Any], list[bool
     """`normalize_multi_item`'s data, with each item's outcome (its `success` or `ok`)
     for the composition, which would otherwise read every item again. The data's
     `metadata` is a dict of its own, never the handler's."""
-    plain = type(data) is dict  # wire data: no test against the abstract class
-    if not (plain or isinstance(data, Mapping)) or not isinstance(
-        data.get("results"), list
-    ):
+    if not is_mapping(data) or not isinstance(data.get("results"), list):
         raise BadReturn("a multi-item tool's data needs a `results` list")
-    outcomes: list[bool] = []
-    for index, item in enumerate(data["results"]):
-        if type(item) is dict:  # the usual item, read in place
-            flag = item["success"] if "success" in item else item.get("ok")
-            if flag is True or flag is False:
-                outcomes.append(flag)
-                continue
-        outcomes.append(_item_ok(index, item))
+    outcomes = [_item_ok(i, item) for i, item in enumerate(data["results"])]
     succeeded = outcomes.count(True)
     failed = len(outcomes) - succeeded
     status = "PARTIAL_SUCCESS" if succeeded and failed else "FAILED"
     if not failed:
         status = "SUCCESS"
     metadata = data.get("metadata")
-    plain_metadata = type(metadata) is dict or isinstance(metadata, Mapping)
-    metadata = dict(metadata) if plain_metadata else {}
+    metadata = dict(metadata) if is_mapping(metadata) else {}
     metadata["multi_item"] = {
         "status": status,
         "items_count": len(outcomes),
@@ -72,7 +66,7 @@ def normalized_outcomes(tool: str, data: Any) -> tuple[dict[str, Any], list[bool
         "items_failed_count": failed,
         "primary_tool": tool,
     }
-    normalized = dict(data) if plain else {k: v for k, v in data.items()}
+    normalized = dict(data)
     normalized.pop("original_ok", None)  # sealing sets both for a secondary failure
     normalized.pop("secondary_error", None)
     normalized.update(

@@ -199,10 +199,6 @@ def build_server(
     call_tool: CallTool = (
         routed(proxies, calls.call_tool) if proxied else calls.call_tool
     )
-    # The SDK's runner takes a handler's wire dict as well as a model (it dumps a model
-    # to that dict, then validates either for the negotiated version); `on_call_tool`'s
-    # annotation names only the models (decision 0128).
-    answers_tools_call = cast(Any, call_tool)
     with warnings.catch_warnings():  # logging/setLevel: deprecated at 2026-07-28
         warnings.simplefilter("ignore", MCPDeprecationWarning)
         built = Server(
@@ -211,7 +207,10 @@ def build_server(
             instructions=instructions,
             get_tool_input_schema=input_schemas.get,
             on_list_tools=list_tools,
-            on_call_tool=answers_tools_call,
+            # The SDK's runner takes a handler's wire dict as well as a model (it dumps
+            # a model to that dict, then validates either for the negotiated version);
+            # `on_call_tool`'s annotation names only the models (decision 0128).
+            on_call_tool=cast(Any, call_tool),
             lifespan=proxies.lifespan,  # opens the origins, if any
             on_set_logging_level=extensions.set_level,
             on_list_resources=extensions.list_resources if has_res else None,
