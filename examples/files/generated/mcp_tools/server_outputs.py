@@ -17,7 +17,7 @@ Problem = dict[str, str]
 _DEFS = "#/$defs/"
 # At one schema node: its format, the type it refers to, its allOf branches, its
 # members' schemas and the others', its items' schema (None or left out without a
-# format below).
+# format below), and its one member that can fail when only one can.
 _Plan = tuple[
     str | None, Any, tuple[Any, ...], dict[str, Any], Any, Any, tuple[str, Any] | None
 ]
