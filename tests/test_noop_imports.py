@@ -122,3 +122,35 @@ def test_the_workspace_s_lazy_names_are_the_ones_its_parts_define() -> None:
         assert "no_such_name" in str(error)
     else:
         raise AssertionError("an unknown name resolved")
+
+
+_CHECK_PROBE = """
+import sys
+from toolc.cli import run
+status = run(["check", *sys.argv[1:]])
+print(status, *sorted(m for m in ("toolc.cache.store", "toolc.emit.package", "jinja2")
+    if m in sys.modules))
+"""
+
+
+def test_check_before_a_first_build_imports_no_emitter_and_no_cache(tmp_path: Path) -> None:
+    """It stops after the checks: the build cache, which imports the emitters and jinja2,
+    cost it ~35 ms (measured at 1,000 tools). Once there is an output to compare, both are
+    loaded."""
+    env = {**os.environ, "TOOLC_CACHE_DIR": str(tmp_path / "cache"), "TOOLC_CACHE_KEY": "k"}
+    config = tmp_path / "config"
+    config.mkdir()
+    for name in ("tools.yaml", "tool_policies.yaml"):
+        (config / name).write_bytes((EXAMPLE / name).read_bytes())
+    before = subprocess.run(
+        [sys.executable, "-c", _CHECK_PROBE, str(config)], env=env, capture_output=True
+    )
+    assert before.stdout.split() == [b"0"], (before.stdout, before.stderr)
+    built = subprocess.run(
+        [sys.executable, "-m", "toolc", "build", str(config)], env=env, capture_output=True
+    )
+    assert built.returncode == 0, built.stderr
+    after = subprocess.run(
+        [sys.executable, "-c", _CHECK_PROBE, str(config)], env=env, capture_output=True
+    )
+    assert after.stdout.split() == [b"0", b"jinja2", b"toolc.cache.store", b"toolc.emit.package"]

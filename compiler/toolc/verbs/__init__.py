@@ -18,9 +18,9 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toolc import workspace
-from toolc.cache.store import Store, open_store
 from toolc.checks.metadata import shown
 from toolc.diagnostics import Diagnostic, sort_key
 from toolc.diagnostics.paths import shown_path
@@ -34,6 +34,9 @@ from toolc.verbs.docs import docs_drift, docs_tree
 from toolc.verbs.listing import listing_costs, over_budget
 from toolc.verbs.output import BuildResult, compare_output, write_output
 from toolc.verbs.project_file import with_project_file
+
+if TYPE_CHECKING:  # the cache imports the emitters: `check` before a first build needs neither
+    from toolc.cache.store import Store
 
 __all__ = [
     "BuildResult",
@@ -131,6 +134,8 @@ def build(
     reference docs are written (compared) with the package, as one. The findings of the
     provider `targets` asked are errors, like any other. With `project_version` the package
     gets its own pyproject.toml at that version (`verbs.project_file`)."""
+    from toolc.cache.store import open_store
+
     cwd = cwd or Path.cwd()
     inputs = read_inputs(config_dir, cwd)
     store = open_store(config_dir, out_dir, snapshot_path, notify) if cache else None

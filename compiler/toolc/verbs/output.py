@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toolc import __version__, workspace
-from toolc.cache.store import Store
 from toolc.cache.uptodate import inputs_digest
 from toolc.contract import snapshot
 from toolc.diagnostics import Diagnostic, Span, diag, sort_key
@@ -19,6 +19,9 @@ from toolc.source.inputs import INPUT_NAMES, Inputs
 from toolc.verbs.listing import ServerCost
 from toolc.workspace import Drift
 from toolc.workspace.drift import drift_diagnostics
+
+if TYPE_CHECKING:  # imported by the build that opens one: `check` before a first build has none
+    from toolc.cache.store import Store
 
 
 @dataclass(frozen=True, slots=True)
