@@ -11,11 +11,12 @@ import hmac
 import marshal
 import pickle
 import struct
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+import msgspec
 import pytest
+from msgspec import field
 from toolc.cache.codec import _PLATFORM, MAGIC, CacheRefused, CacheStale, Codec
 
 
@@ -24,16 +25,14 @@ class Colour(enum.Enum):
     BLUE = "blue"
 
 
-@dataclass(frozen=True, slots=True)
-class Leaf:
+class Leaf(msgspec.Struct, frozen=True):
     name: str
     data: bytes
     tags: frozenset[str] = frozenset()
     colour: Colour | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Tree:
+class Tree(msgspec.Struct, frozen=True):
     leaves: dict[str, Leaf]
     spans: tuple[tuple[str, int | str], ...]
     order: list[str] = field(default_factory=list)
@@ -214,8 +213,7 @@ def test_what_the_annotations_do_not_describe_cannot_be_stored() -> None:
     with pytest.raises(TypeError):  # a value of another class where a Leaf goes
         CODEC.dumps(Tree({"a": VALUE}, ()), KEY, "project")  # type: ignore[dict-item]
 
-    @dataclass(frozen=True)
-    class Loose:
+    class Loose(msgspec.Struct, frozen=True):
         anything: object
 
     with pytest.raises(TypeError, match="cannot store"):

@@ -319,8 +319,7 @@ def test_an_authentic_cache_malformed_below_its_fields_means_a_full_build(tmp_pa
     """Its key holder wrote a record whose span holds text where a line offset goes: loading
     checks only each field's top, so the incremental build trips on it and the full build
     runs instead, with the output a full build gives (decision 0118)."""
-    from dataclasses import replace
-
+    from msgspec.structs import replace
     from toolc.cache import incremental
 
     tools, policies = _base()

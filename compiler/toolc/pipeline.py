@@ -12,8 +12,10 @@ Compilation, and the cache (`cache/`) hands one back without compiling when it c
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+import msgspec
+from msgspec import field
 
 from toolc.checks import run_checks
 from toolc.diagnostics import Diagnostic, Note, Span, diag, sort_key
@@ -37,8 +39,7 @@ if TYPE_CHECKING:  # the emitters are imported only when a compile emits
 TOOL_FIELDS = frozenset(Tool.__struct_fields__)
 
 
-@dataclass(frozen=True, slots=True)
-class Declared:
+class Declared(msgspec.Struct, frozen=True):
     """Where a tool is declared and how it is served: what the verbs point at and act on."""
 
     server: str
@@ -48,8 +49,7 @@ class Declared:
     version_value: Span  # the version's scalar (`toolc bump --write` edits it)
 
 
-@dataclass(frozen=True, slots=True)
-class Units:
+class Units(msgspec.Struct, frozen=True):
     """Each tool's output and facts, and what they were made with: what the cache keeps."""
 
     outputs: dict[str, ToolOutput]
@@ -57,8 +57,7 @@ class Units:
     facts: dict[str, ToolFacts]  # of the tools analysed in this compile
 
 
-@dataclass(frozen=True, slots=True)
-class Compilation:
+class Compilation(msgspec.Struct, frozen=True):
     diagnostics: list[Diagnostic]
     sources: dict[str, str]  # shown path → text, for rendering source lines
     package: PackageOutput | None = None  # the files and the snapshot entries

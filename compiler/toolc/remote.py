@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 # Pages a listing may take before it counts as a server that never stops paging.
 MAX_PAGES = 10_000
@@ -17,8 +18,7 @@ class RemoteError(Exception):
     """The server could not be started, reached or listed (the message says which)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Listing:
+class Listing(msgspec.Struct, frozen=True):
     server: str | None  # the name the server gives in `initialize`
     tools: list[dict[str, Any]]
 

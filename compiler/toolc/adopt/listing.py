@@ -6,8 +6,9 @@ listed by), so every warning about it is located."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from toolc.diagnostics.codes import diag
 from toolc.diagnostics.model import Diagnostic, Span
@@ -15,14 +16,12 @@ from toolc.diagnostics.model import Diagnostic, Span
 _WHITESPACE = " \t\n\r"
 
 
-@dataclass(frozen=True, slots=True)
-class SourceTool:
+class SourceTool(msgspec.Struct, frozen=True):
     data: dict[str, Any]
     span: Span  # where the tool is written (a live server: the tools/list of its command)
 
 
-@dataclass(frozen=True, slots=True)
-class Source:
+class Source(msgspec.Struct, frozen=True):
     tools: list[SourceTool]
     server: str | None  # the name the server gives itself, when the source says it
 

@@ -9,8 +9,10 @@ no confirmation: a proxied tool answers with the origin's result, never an envel
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
+from msgspec import field
 
 from toolc.adopt.dialect import DRAFT_07, DRAFT_2020_12, Notes, translate
 from toolc.adopt.schemas import NotCarried, Types, returns_of, split_root
@@ -24,8 +26,7 @@ _SEMVER = re.compile(
 _KEPT = {"name", "title", "description", "inputSchema", "outputSchema", "annotations", "_meta"}
 
 
-@dataclass
-class Translated:
+class Translated(msgspec.Struct, dict=True):
     name: str
     body: dict[str, Any]
     policy: dict[str, Any] | None

@@ -1,11 +1,12 @@
 """The build cache's storage format: plain values, authenticated with a key the cache
 directory does not hold (decision 0039; the encoding, decision 0118).
 
-What the cache keeps is one tree of frozen dataclasses whose fields are annotated. `Codec(root)`
-reads those annotations once and derives how each value becomes plain data and back: a
-dataclass becomes the tuple of its fields, an enum member its value, a container holding either
-is rebuilt member by member, and a value whose type holds neither (strings, bytes, numbers and
-containers of them: nearly all of a cache, by size) is stored as it is. The plain data is
+What the cache keeps is one tree of frozen records (msgspec Structs, decision 0129) whose
+fields are annotated. `Codec(root)` reads those annotations once and derives how each value
+becomes plain data and back: a record becomes the tuple of its fields, an enum member its
+value, a container holding either is rebuilt member by member, and a value whose type holds
+neither (strings, bytes, numbers and containers of them: nearly all of a cache, by size) is
+stored as it is. The plain data is
 written with `marshal` (format 4), which stores those types natively, so loading 1,000 tools
 takes about a fifth of what tagged JSON took (measured in the decision). The file names no class
 and no code: the classes rebuilt are the ones the root's annotations name, through their
@@ -15,7 +16,7 @@ The file is `MAGIC`, a version line (the build the cache belongs to, and this Py
 and the hex HMAC-SHA256 (under the user's cache key) of the magic, the cache's name and
 everything after the magic, computed as the frames stream out; it is checked before a byte is
 decoded. A frame is an 8-byte length and its bytes: one per field of the root, except that a
-dict of dataclasses (the tools' records) is a frame of its size followed by one frame per entry,
+dict of records (the tools') is a frame of its size followed by one frame per entry,
 and `bytes` (tools.json, 37 MB at 5,000 tools) are written as they are. So only one tool's
 record is ever encoded at once. The key comes from `TOOLC_CACHE_KEY` (a CI secret, so a shared
 cache works across machines) or else a file of the user's, `$XDG_CONFIG_HOME/toolc/cache.key`
@@ -24,7 +25,6 @@ and is rebuilt (cache/key.py)."""
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import hashlib
 import hmac
@@ -35,6 +35,8 @@ import types
 import typing
 from collections.abc import Callable
 from typing import Any
+
+import msgspec
 
 MAGIC = b"toolc-cache-3\n"
 _FAMILY = b"toolc-cache-"  # an older format of ours: stale, rebuilt without a word
@@ -62,7 +64,7 @@ class CacheStale(Exception):
 
 
 class Codec:
-    """Encodes and decodes values of the dataclass `root`, as its annotations describe them."""
+    """Encodes and decodes values of the record class `root`, as its annotations describe them."""
 
     def __init__(self, root: type) -> None:
         self.root = root
@@ -89,7 +91,7 @@ class Codec:
             self._classes[cls] = fields = []
             self._shapes[cls] = shapes = []
             hints = typing.get_type_hints(cls)
-            fields += [(f.name, self._plan(hints[f.name])) for f in dataclasses.fields(cls)]
+            fields += [(f.name, self._plan(hints[f.name])) for f in msgspec.structs.fields(cls)]
             shapes += [_shape(hints[name]) if plan is None else None for name, plan in fields]
         return self._classes[cls]
 
@@ -97,8 +99,8 @@ class Codec:
         origin, args = typing.get_origin(tp), typing.get_args(tp)
         if tp in _AS_IS or origin is typing.Literal:
             return None
-        if isinstance(tp, type) and dataclasses.is_dataclass(tp):
-            return self._dataclass(tp)
+        if isinstance(tp, type) and issubclass(tp, msgspec.Struct):
+            return self._record(tp)
         if isinstance(tp, type) and issubclass(tp, enum.Enum):
             return (lambda member: member.value), tp
         if origin in (types.UnionType, typing.Union):
@@ -111,7 +113,7 @@ class Codec:
             return self._mapping(self._plan(args[1]))
         raise TypeError(f"the build cache cannot store a {tp}")
 
-    def _dataclass(self, cls: type) -> Plan:
+    def _record(self, cls: type) -> Plan:
         # Filled in place: a class that holds itself sees its own list, complete once used.
         known = self._class_fields(cls)
         shapes = self._shapes[cls]

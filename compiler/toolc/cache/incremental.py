@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import BinaryIO
+
+import msgspec
+from msgspec import field
+from msgspec.structs import replace
 
 from toolc.cache.codec import CacheRefused, CacheStale, Codec, Frames, Reuse
 from toolc.cache.dirs import cache_path
@@ -38,8 +41,7 @@ MAX_CACHE_BYTES = 1 << 32  # 5,000 tools make about 150 MB
 RelSpan = tuple[FileKind, PieceId, int, int, int, int]
 
 
-@dataclass(frozen=True, slots=True)
-class ToolRecord:
+class ToolRecord(msgspec.Struct, frozen=True):
     tool_piece: bytes
     policy_piece: bytes | None
     validator: str | None  # the tool its policy names as pre-validator
@@ -49,8 +51,7 @@ class ToolRecord:
     declared: tuple[RelSpan, RelSpan, RelSpan]  # its key, its version's key and value
 
 
-@dataclass(frozen=True, slots=True)
-class BuildCache:
+class BuildCache(msgspec.Struct, frozen=True):
     generator: bytes
     tools_frame: list[bytes]
     policies_frame: list[bytes] | None  # None: no tool_policies.yaml
@@ -195,8 +196,7 @@ def unchanged_frames(previous: BuildCache, frames: Frames) -> Reuse:
 # --- spans relative to pieces ---------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Files:
+class Files(msgspec.Struct, frozen=True):
     """The two config files of this run: how they print, and how they are cut into pieces."""
 
     tools_shown: str

@@ -15,8 +15,9 @@ import bisect
 import functools
 import hashlib
 import re
-from dataclasses import dataclass
 from functools import cached_property
+
+import msgspec
 
 _TOP_KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*)[ ]*:(?:[ ]+(.*))?\r?$")
 _ENTRY_KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_.-]*)[ ]*:(?:[ ]|\r?$)")
@@ -31,8 +32,7 @@ def _digest(text: str) -> bytes:
     return hashlib.sha256(text.encode()).digest()[:16]
 
 
-@dataclass(frozen=True, slots=True)
-class Piece:
+class Piece(msgspec.Struct, frozen=True):
     id: PieceId
     start: int  # 0-based line where the piece begins
     lines: int
@@ -41,8 +41,7 @@ class Piece:
     end: int  # where its text ends
 
 
-@dataclass(frozen=True)
-class Layout:
+class Layout(msgspec.Struct, frozen=True, dict=True):
     text: str
     pieces: list[Piece]
 

@@ -7,7 +7,9 @@ whole config, so diagnostics and output are always those of a full build."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+
+import msgspec
+from msgspec import field
 
 from toolc.cache import incremental
 from toolc.cache.incremental import BuildCache, Files, RelSpan, ToolRecord
@@ -50,8 +52,7 @@ def read_files(inputs: Inputs) -> Files | None:
     return Files(tools.shown, tools_layout, policies.shown, policies_layout)
 
 
-@dataclass(frozen=True, slots=True)
-class Reuse:
+class Reuse(msgspec.Struct, frozen=True):
     """A build made of the re-read tools and the cache's other tools."""
 
     cache: BuildCache

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
+
+import msgspec
 
 from toolc import workspace
 from toolc.cache import incremental
@@ -31,8 +32,7 @@ from toolc.workspace import private as cache_trust
 _KEPT_CACHES = 4  # the outputs a daemon remembers; each is about a build's size in memory
 
 
-@dataclass(frozen=True, slots=True)
-class _Kept:
+class _Kept(msgspec.Struct, frozen=True):
     signature: Signature | None  # None: pending, not written yet
     key: bytes
     cache: BuildCache

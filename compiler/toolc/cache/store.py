@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
 from pathlib import Path
+
+import msgspec
+from msgspec import field
+from msgspec.structs import replace
 
 from toolc import workspace
 from toolc.cache import filestats, incremental, rebuild, resident
@@ -19,8 +22,7 @@ from toolc.source.inputs import Inputs
 from toolc.workspace import Signature
 
 
-@dataclass
-class Store:
+class Store(msgspec.Struct, dict=True):
     path: Path  # the build cache
     stats_path: Path | None  # the signatures the no-op check trusts
     previous: BuildCache | None

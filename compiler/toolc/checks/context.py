@@ -3,11 +3,11 @@ run (walking and translating every fragment once, not once per check)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
 import jsonschema_rs
+import msgspec
 
 from toolc.checks.bounds import bound_problems
 from toolc.checks.local_refs import ref_problems
@@ -30,8 +30,7 @@ from toolc.model.tools_file import SchemaKeywords
 from toolc.source.document import JsonPath
 
 
-@dataclass(frozen=True, slots=True)
-class SchemaNode:
+class SchemaNode(msgspec.Struct, frozen=True):
     path: JsonPath  # where the schema is in tools.yaml
     root: JsonPath  # the fragment it belongs to (an argument, returns, an item, a type)
     keywords: SchemaKeywords
@@ -67,8 +66,7 @@ def root_base(number: int, root: JsonPath) -> str:
     return f"/$defs/-r{number}"
 
 
-@dataclass
-class CheckContext:
+class CheckContext(msgspec.Struct, dict=True):
     project: Project
 
     @cached_property

@@ -7,7 +7,8 @@ a `true` branch), when nothing may be said."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+
+import msgspec
 
 from toolc.contract.framework import MULTI_ITEM_FIELDS
 from toolc.model import ToolDecl
@@ -22,8 +23,7 @@ _BRANCHES = ("allOf", "anyOf", "oneOf")
 ENVELOPE_KEYS = frozenset({"ok", "data", "error", "meta"})
 
 
-@dataclass(frozen=True, slots=True)
-class Lookup:
+class Lookup(msgspec.Struct, frozen=True):
     found: bool
     undecidable: bool = False
     depth: int = 0  # the part that is missing

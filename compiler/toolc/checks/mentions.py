@@ -14,8 +14,9 @@ never do: only the forms a writer uses to point at a name.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Literal
+
+import msgspec
 
 Form = Literal["data", "shape", "returns", "argument", "backticked"]
 
@@ -33,8 +34,7 @@ _ARGUMENT = re.compile(
 _IDENT_PATH = re.compile(rf"^{_PATH}$")
 
 
-@dataclass(frozen=True, slots=True)
-class Mention:
+class Mention(msgspec.Struct, frozen=True):
     form: Form
     path: tuple[str, ...]  # the name, or a dotted path's parts (`[]` dropped)
     start: int  # where the name is in the text (its first character)

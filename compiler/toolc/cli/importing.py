@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import shlex
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
+import msgspec
 
 from toolc.cli.common import EXIT_ERRORS, EXIT_OK, format_option
 from toolc.cli.remote import stdio_option, target_of, url_option
@@ -21,8 +21,7 @@ if TYPE_CHECKING:  # the verb pulls in the SDK (0.4 s): imported when the comman
     from toolc.verbs.importing import Imported
 
 
-@dataclass(frozen=True)
-class Proxied:
+class Proxied(msgspec.Struct, frozen=True, dict=True):
     """`--proxied`: the origin the tools are proxied to, when it is not the listed server."""
 
     command: list[str] | None = None

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
+
+import msgspec
+from msgspec.structs import replace
 
 from toolc.diagnostics.codes import TARGETS
 from toolc.diagnostics.render import FORMATS
@@ -23,8 +25,7 @@ class SettingsError(Exception):
     """A usage error in `[tool.toolc]`."""
 
 
-@dataclass(frozen=True, slots=True)
-class Settings:
+class Settings(msgspec.Struct, frozen=True):
     strict: bool = False
     format: str = "text"
     out: Path | None = None  # the generated package directory; its name is the package name

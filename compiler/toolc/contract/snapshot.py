@@ -11,8 +11,9 @@ docs/snapshot.md specifies both precisely.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from toolc.contract.canonical import canonical_bytes, sha16
 
@@ -91,8 +92,7 @@ def _inlined_meta(branch: Any) -> Any:
     return {**branch, "properties": {**fields, "meta": _any_version(meta)}}
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(msgspec.Struct, frozen=True):
     version: str
     schema: str
     contract: str

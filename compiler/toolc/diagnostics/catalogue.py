@@ -7,9 +7,10 @@ showing both aspects, the diagnostic first: the two say different, true things a
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cache
 from typing import Literal
+
+import msgspec
 
 from toolc.diagnostics.codes import CODES
 from toolc.diagnostics.suggest import did_you_mean
@@ -35,8 +36,7 @@ DIAGNOSTIC_GROUPS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Aspect:
+class Aspect(msgspec.Struct, frozen=True):
     """What one table says about an ID."""
 
     id: str

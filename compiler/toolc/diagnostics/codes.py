@@ -4,7 +4,7 @@ here cannot be emitted) and, through the catalogue (catalogue.py), drives ``tool
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from toolc.contract.framework import FRAMEWORK_ERROR_CODES
 from toolc.diagnostics.model import Diagnostic, Note, Severity, Span
@@ -14,8 +14,7 @@ E, W = Severity.ERROR, Severity.WARNING
 _FRAMEWORK_CODES = ", ".join(FRAMEWORK_ERROR_CODES[:-1]) + f" and {FRAMEWORK_ERROR_CODES[-1]}"
 
 
-@dataclass(frozen=True, slots=True)
-class Target:
+class Target(msgspec.Struct, frozen=True):
     """A provider target's rule (decision 0074): whom it follows, on what authority."""
 
     name: str  # openai-strict, anthropic, gemini, mcp
@@ -23,8 +22,7 @@ class Target:
     dated: str  # the version or date of it that was read
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
+class Rule(msgspec.Struct, frozen=True):
     code: str
     severity: Severity
     group: str

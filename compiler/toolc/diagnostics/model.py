@@ -7,7 +7,9 @@ convention of GCC, mypy and GitHub annotations. ``file:line:col`` text is made o
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+
+import msgspec
+from msgspec import field
 
 
 class Severity(enum.Enum):
@@ -15,8 +17,7 @@ class Severity(enum.Enum):
     WARNING = "warning"
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
+class Span(msgspec.Struct, frozen=True):
     path: str
     line: int
     column: int
@@ -32,14 +33,12 @@ class Span:
         return cls(path, 1, 1, 1, 1)
 
 
-@dataclass(frozen=True, slots=True)
-class Note:
+class Note(msgspec.Struct, frozen=True):
     span: Span
     message: str
 
 
-@dataclass(frozen=True, slots=True)
-class Diagnostic:
+class Diagnostic(msgspec.Struct, frozen=True):
     code: str
     severity: Severity
     span: Span

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Literal
 from urllib.parse import quote
+
+import msgspec
 
 from toolc import __version__
 from toolc.diagnostics.catalogue import Aspect, catalogue
@@ -23,8 +24,7 @@ Level = Literal["error", "warning", "note"]
 _RULE_LEVELS: Mapping[str, Level] = {"breaking": "error", "warning": "warning"}
 
 
-@dataclass(frozen=True, slots=True)
-class SarifResult:
+class SarifResult(msgspec.Struct, frozen=True):
     """One result: the rule it reports, its level for this run, where, and what to do."""
 
     rule: str

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+
+import msgspec
+from msgspec.structs import replace
 
 from toolc.emit.pyexpr import LINE_LENGTH, Expr, call, literal, names_in, one_line, render, sub
 from toolc.emit.pyfile import write
@@ -44,8 +46,7 @@ def method_name(tool: str) -> str:
     return method + "_" if method in CLIENT_ATTRIBUTES or method.startswith("_") else method
 
 
-@dataclass(frozen=True, slots=True)
-class ClientPiece:
+class ClientPiece(msgspec.Struct, frozen=True):
     """One tool's method (each part laid out), and every name its annotations use."""
 
     signature: str  # `async def <tool>(...) -> Envelope[<Tool>Data]:`
@@ -56,8 +57,7 @@ class ClientPiece:
     imported: frozenset[str] = frozenset()  # the names that line brings into client.py
 
 
-@dataclass(frozen=True, slots=True)
-class ClientClass:
+class ClientClass(msgspec.Struct, frozen=True):
     """`class <Server>Client(ToolClient)`: the methods of one mcp_server's tools."""
 
     name: str

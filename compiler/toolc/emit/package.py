@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field, replace
 from typing import Any
+
+import msgspec
+from msgspec import field
+from msgspec.structs import replace
 
 from toolc.contract.snapshot import Entry, contract_fingerprint, schema_fingerprint
 from toolc.emit.descriptors import contract, descriptor
@@ -28,8 +31,7 @@ from toolc.model import Project, ToolDecl
 from toolc.model.naming import pascal
 
 
-@dataclass(frozen=True, slots=True)
-class PackageOutput:
+class PackageOutput(msgspec.Struct, frozen=True):
     files: dict[str, bytes]
     snapshot: dict[str, Entry]
     # Each served tool's descriptor inside tools.json (offset, length): the build cache keeps
@@ -68,8 +70,7 @@ def _tools_json(items: list[tuple[str, bytes]]) -> tuple[bytes, dict[str, tuple[
     return b"".join(parts), spans
 
 
-@dataclass(frozen=True, slots=True)
-class ToolOutput:
+class ToolOutput(msgspec.Struct, frozen=True):
     """Everything one tool contributes to the package: what the incremental build keeps."""
 
     files: dict[str, bytes]  # its schema and contract files
@@ -81,8 +82,7 @@ class ToolOutput:
     digests: dict[str, str] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
-class SharedInputs:
+class SharedInputs(msgspec.Struct, frozen=True):
     """What every tool's output is made with, computed once from the shared types."""
 
     types: dict[str, Any]  # each published type: a schema object, or `true`/`false`

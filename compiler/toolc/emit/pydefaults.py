@@ -12,8 +12,9 @@ never validated, so it is written in the field's type first (`5.0` for an intege
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
+
+from msgspec.structs import replace
 
 from toolc.emit.pyexpr import Expr, call, names_in
 from toolc.emit.pyliterals import py_expr

@@ -7,15 +7,16 @@ from __future__ import annotations
 
 import keyword
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+
+import msgspec
+from msgspec import field
 
 from toolc.emit.pywidth import width
 
 LINE_LENGTH = 88  # black's default, pinned: the user's [tool.black] never applies
 
 
-@dataclass(frozen=True)
-class Expr:
+class Expr(msgspec.Struct, frozen=True, dict=True):
     """`head[args]` (subscript) or `head(args)` (call), or a plain name when `args` is None;
     with `literal` "[]" or "{}", a list or dict literal (`head` empty); with `members`, a
     union written out in `head` (`A | B | None`), its members kept for what reads them."""

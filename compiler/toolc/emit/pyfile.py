@@ -9,11 +9,11 @@ black-stable by tests/test_random_configs.py (decision 0041): no formatter runs 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 import jinja2
+import msgspec
 
 from toolc import __version__
 from toolc.emit import precompiled
@@ -25,8 +25,7 @@ HEADER = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class ClassDef:
+class ClassDef(msgspec.Struct, frozen=True):
     """A model class: `class <name>(WireModel):`, its docstring, its `model_config`, fields."""
 
     name: str
@@ -39,8 +38,7 @@ class ClassDef:
     check: str = ""  # then `__toolc_schema__ = "<where>"`, laid out
 
 
-@dataclass(frozen=True, slots=True)
-class AliasDef:
+class AliasDef(msgspec.Struct, frozen=True):
     """`<name>: TypeAlias = <value>` (`<name> = <value>` when not `typed`), after its doc as
     comment lines."""
 
@@ -52,8 +50,7 @@ class AliasDef:
     refs: frozenset[str]  # the names its value refers to
 
 
-@dataclass(frozen=True, slots=True)
-class ModelsModule:
+class ModelsModule(msgspec.Struct, frozen=True):
     """A models module: its imports, then its definitions in an order that imports."""
 
     imports: Groups

@@ -12,7 +12,7 @@ name is wrapped in parentheses (a parameter's is left long)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from msgspec.structs import replace
 
 from toolc.emit.pyexpr import LINE_LENGTH, Expr, has_exploded, one_line, render
 from toolc.emit.pywidth import width

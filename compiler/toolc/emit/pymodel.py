@@ -3,16 +3,17 @@ templates and renderers only read."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
+from msgspec import field
 
 from toolc.emit.pyexpr import Expr, call, name, sub, union
 
 NOT_DECLARED: Any = object()  # a field whose schema declares no `default`
 
 
-@dataclass
-class TypeExpr:
+class TypeExpr(msgspec.Struct, dict=True):
     base: Expr
     constraints: list[tuple[str, str]] = field(default_factory=list)  # Field(...) keyword args
     validators: list[Expr | str] = field(default_factory=list)  # BeforeValidator(...) arguments
@@ -45,8 +46,7 @@ class TypeExpr:
         return sub("Annotated", self.annotation(), *metadata) if metadata else self.annotation()
 
 
-@dataclass
-class PyField:
+class PyField(msgspec.Struct, dict=True):
     name: str
     type: TypeExpr
     required: bool
@@ -58,8 +58,7 @@ class PyField:
     declared: Any = NOT_DECLARED  # the schema's `default`, as JSON
 
 
-@dataclass
-class PyModel:
+class PyModel(msgspec.Struct, dict=True):
     name: str
     doc: str | None
     extra: str  # "forbid" | "ignore" | "allow"
@@ -68,8 +67,7 @@ class PyModel:
     check: str | None = None  # where its published schema is, when its fields say less
 
 
-@dataclass
-class PyAlias:
+class PyAlias(msgspec.Struct, dict=True):
     name: str
     doc: str | None
     expr: Expr

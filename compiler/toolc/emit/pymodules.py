@@ -5,7 +5,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
+
+from msgspec.structs import replace
 
 from toolc.emit.pyexpr import LINE_LENGTH, Expr, call, names_in, one_line, render, sub
 from toolc.emit.pyfile import AliasDef, ClassDef

@@ -3,11 +3,11 @@ registry, the package's `__init__`, and the JSON Schema helpers copied verbatim 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path as FilePath
 from typing import Any
 
 import jsonschema_rs
+import msgspec
 
 from toolc.contract.framework import ENVELOPE_VERSION, FRAMEWORK_ERROR_CODES, success_data
 from toolc.emit.client import ClientPiece, client_module, client_piece, with_imports
@@ -201,8 +201,7 @@ def shared_module(
     )
 
 
-@dataclass(frozen=True, slots=True)
-class ToolPython:
+class ToolPython(msgspec.Struct, frozen=True):
     """What the package's Python needs from one tool, kept once its descriptor is dropped."""
 
     module: bytes

@@ -4,7 +4,8 @@ generated package and then the user's own (toolc never overwrites it)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+
+import msgspec
 
 from toolc.emit.pyexpr import call, render
 from toolc.emit.pyfile import write
@@ -14,8 +15,7 @@ from toolc.emit.serving import Serving, def_line, handlers_class
 from toolc.model.naming import pascal, snake
 
 
-@dataclass(frozen=True, slots=True)
-class Starter:
+class Starter(msgspec.Struct, frozen=True):
     """One handler to fill in: its signature, docstring and `NotImplementedError` message."""
 
     signature: str

@@ -8,9 +8,10 @@ makes the same files as a full one."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
+
+import msgspec
 
 from toolc.contract.semver import Version
 from toolc.emit.pyexpr import LINE_LENGTH, Expr, one_line, render, sub
@@ -29,8 +30,7 @@ RUNTIME_GLOBS = ("server_*.py", "client_*.py")
 Kind = Literal["plain", "multi", "workflow", "proxied"]
 
 
-@dataclass(frozen=True, slots=True)
-class Serving:
+class Serving(msgspec.Struct, frozen=True):
     """What `handlers.py` and `server.py` need from one tool (its pieces of handlers.py made
     once, with the tool, so a rebuild assembles the file without re-rendering every tool)."""
 
@@ -138,8 +138,7 @@ def served_tools(per_tool: Mapping[str, Serving]) -> dict[str, list[str]]:
     return dict(sorted(servers.items()))
 
 
-@dataclass(frozen=True, slots=True)
-class Protocol:
+class Protocol(msgspec.Struct, frozen=True):
     """`class <Server>Handlers(Protocol)`: one method per tool the server serves."""
 
     name: str

@@ -9,9 +9,11 @@ from __future__ import annotations
 import json
 import subprocess
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import msgspec
+from msgspec import field
 
 Contract = Mapping[str, Any]
 
@@ -20,8 +22,7 @@ class BaselineError(Exception):
     """The baseline named by --against cannot be read."""
 
 
-@dataclass
-class Baseline:
+class Baseline(msgspec.Struct, dict=True):
     label: str  # how messages name it: "the last build", "git main", ...
     _load: Callable[[str], Contract | None]
     _names: Callable[[], list[str]]

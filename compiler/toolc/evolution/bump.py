@@ -4,9 +4,11 @@ back to prove nothing else changed."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import msgspec
+from msgspec import field
 
 from toolc import workspace
 from toolc.diagnostics import Span
@@ -45,8 +47,7 @@ def _versions_in(text: str) -> dict[str, Any] | None:
     return {n: t.get("version") for n, t in value["tools"].items() if isinstance(t, dict)}
 
 
-@dataclass(frozen=True, slots=True)
-class Edited:
+class Edited(msgspec.Struct, frozen=True):
     shared: bool = False  # anchors or aliases share the versions: nothing was written
     skipped: list[ToolChange] = field(default_factory=list)  # not one plain value each
 

@@ -5,8 +5,10 @@ version meets it. `toolc diff` prints it, `toolc bump` acts on it."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+import msgspec
+from msgspec import field
 
 from toolc.contract.semver import Version
 from toolc.diagnostics import Span
@@ -19,8 +21,7 @@ if TYPE_CHECKING:
 Contract = Mapping[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
-class ToolChange:
+class ToolChange(msgspec.Struct, frozen=True):
     tool: str
     server: str  # "" for a removed tool
     old_version: str | None  # None: a new tool

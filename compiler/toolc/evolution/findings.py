@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Literal
+
+import msgspec
 
 from toolc.contract.semver import Version
 from toolc.evolution.rules import LEVELS, RULES, Level
@@ -15,8 +16,7 @@ Bump = Literal["major", "minor", "patch"]
 ALL_TOOLS = "*"
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(msgspec.Struct, frozen=True, dict=True):
     rule: str
     level: Level
     tool: str

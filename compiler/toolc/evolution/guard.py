@@ -7,7 +7,8 @@ an entry too."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+
+import msgspec
 
 from toolc.contract.semver import Version
 from toolc.contract.snapshot import Entry
@@ -19,8 +20,7 @@ from toolc.model.tools_file import AcceptedBreak
 Contract = Mapping[str, object]
 
 
-@dataclass(frozen=True, slots=True)
-class Before:
+class Before(msgspec.Struct, frozen=True):
     """A tool as it was: its version, its contract fingerprint, and (when the baseline has it)
     its contract document, for classifying the change."""
 
@@ -29,8 +29,7 @@ class Before:
     document: Callable[[], Contract | None]
 
 
-@dataclass(frozen=True, slots=True)
-class Policy:
+class Policy(msgspec.Struct, frozen=True):
     bump: str  # "semver" | "any"
     accepted: tuple[tuple[AcceptedBreak, Span], ...]
 

@@ -23,10 +23,11 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import jsonschema_rs
+import msgspec
+from msgspec import field
 
 from toolc.contract.canonical import canonical_bytes
 from toolc.evolution.by_value import (
@@ -47,8 +48,7 @@ Verdict = Literal["yes", "no", "unknown"]
 _RANK = {"no": 0, "unknown": 1, "yes": 2}
 
 
-@dataclass(frozen=True, slots=True)
-class Inclusion:
+class Inclusion(msgspec.Struct, frozen=True):
     verdict: Verdict
     pointer: str = ""  # where it is decided: a JSON pointer into the wider schema, through $refs
     detail: str = ""  # what differs there, from the narrower schema to the wider
@@ -62,7 +62,6 @@ class Inclusion:
 YES = Inclusion("yes")
 
 
-@dataclass
 class _Probe(Walk):
     """The walk, keeping each change's parts instead of a finding's sentence."""
 

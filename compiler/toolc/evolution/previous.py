@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+import msgspec
 
 from toolc.contract import snapshot
 from toolc.diagnostics import Diagnostic, Span, diag
@@ -23,8 +24,7 @@ if TYPE_CHECKING:
     from toolc.pipeline import Compilation
 
 
-@dataclass(frozen=True, slots=True)
-class Previous:
+class Previous(msgspec.Struct, frozen=True):
     snapshot_text: bytes | None  # the snapshot's bytes as they were (None: no snapshot)
     shown: str  # how the snapshot's path prints
     before: dict[str, Before]

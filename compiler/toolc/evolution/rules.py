@@ -4,8 +4,9 @@ level. docs/evolution.md and `toolc explain RULE` are rendered from it through t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
+
+import msgspec
 
 from toolc.evolution.rules_keywords import INPUT_ROWS, OUTPUT_ROWS, TEXT_ROWS
 
@@ -13,8 +14,7 @@ Level = Literal["breaking", "compatible", "docs", "warning"]
 LEVELS: tuple[Level, ...] = ("breaking", "warning", "compatible", "docs")  # report order
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
+class Rule(msgspec.Struct, frozen=True):
     id: str
     level: Level
     summary: str

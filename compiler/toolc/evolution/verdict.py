@@ -6,14 +6,15 @@ read it, so the gate and the report cannot disagree."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+
+import msgspec
+from msgspec import field
 
 from toolc.evolution.findings import Finding, forcing_rules, minimum_version, required_bump
 from toolc.model.tools_file import AcceptedBreak
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
+class Verdict(msgspec.Struct, frozen=True):
     counted: list[Finding]  # the findings that bear on the version
     accepted: list[Finding] = field(default_factory=list)
     level: str | None = None  # "major" | "minor" | "patch"; None: no version is asked for

@@ -12,8 +12,10 @@ content, core keywords); what no family classifies is a vendor extension.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any, Literal
+
+import msgspec
+from msgspec import field
 
 from toolc.contract.snapshot import normalize
 from toolc.evolution import applicators, containers, identity, keywords, vocabulary
@@ -40,8 +42,7 @@ def _describe(refs: tuple[str, ...]) -> str:
     return f"$ref '{refs[-1]}'" if refs else "an inline schema"
 
 
-@dataclass
-class Walk:
+class Walk(msgspec.Struct, dict=True):
     tool: str
     direction: Direction
     old_document: Mapping[str, Any]  # where the old side's $refs resolve

@@ -4,14 +4,13 @@ did not change (the build cache), and the emitters group validators by them."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from toolc.model.project import ToolDecl
 from toolc.model.schemas import refs_in
 
 
-@dataclass(frozen=True, slots=True)
-class ToolFacts:
+class ToolFacts(msgspec.Struct, frozen=True):
     validator: str | None  # the tool its policy names as pre-validator
     refs: frozenset[str]  # the shared types it references
 

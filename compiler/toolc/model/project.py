@@ -4,9 +4,11 @@ tool resolved, and the source spans beside them so later phases can still point 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, Literal
+
+import msgspec
+from msgspec.structs import replace
 
 from toolc.diagnostics import Span
 from toolc.model.policies_file import PoliciesFile, Policy, PreValidation
@@ -18,8 +20,7 @@ from toolc.source.document import JsonPath, SourceMap
 OperationType = Literal["transactional", "read_only"]
 
 
-@dataclass(frozen=True, slots=True)
-class SourceSpans:
+class SourceSpans(msgspec.Struct, frozen=True):
     tools: SourceMap
     policies: SourceMap | None
 
@@ -31,8 +32,7 @@ class SourceSpans:
         return self.policies.key_span(path) if key else self.policies.value_span(path)
 
 
-@dataclass(frozen=True, slots=True)
-class ToolDecl:
+class ToolDecl(msgspec.Struct, frozen=True):
     name: str
     decl: Tool
     policy: Policy | None
@@ -69,8 +69,7 @@ BumpPolicy = Literal["semver", "any"]
 Publish = Literal["standard", "portable"]
 
 
-@dataclass(frozen=True, slots=True)
-class Project:
+class Project(msgspec.Struct, frozen=True):
     tools: Mapping[str, ToolDecl]  # in declaration order
     types: Mapping[str, SchemaOrBool]
     policies: Mapping[str, Policy]

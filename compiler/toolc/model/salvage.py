@@ -17,8 +17,10 @@ keeps what validated and records what it could not keep, in a `Damage` the check
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
+from msgspec import field
 
 from toolc.diagnostics.suggest import closest
 from toolc.source.document import JsonPath
@@ -30,8 +32,7 @@ POLICY_KEYS = ("operation_type", "require_confirmation", "requires", "pre_valida
 TOP_KEYS = ("tools", "types", "bump_policy", "accepted_breaks")
 
 
-@dataclass(frozen=True, slots=True)
-class Damage:
+class Damage(msgspec.Struct, frozen=True):
     """What schema errors left undecided in a project (a project that validated has none)."""
 
     unknown: Mapping[str, frozenset[str]] = field(default_factory=dict)  # per tool
@@ -92,8 +93,7 @@ def _fragment(value: Any, rel: set[JsonPath], lost: set[str]) -> Any:
     return out
 
 
-@dataclass
-class _Salvage:
+class _Salvage(msgspec.Struct, dict=True):
     broken: frozenset[JsonPath]
     names: frozenset[JsonPath]
     unknown: dict[str, set[str]] = field(default_factory=dict)

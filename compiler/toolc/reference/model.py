@@ -7,16 +7,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from toolc.contract.framework import FRAMEWORK_ERRORS, success_data
 from toolc.contract.reserve import reserve_bytes
 from toolc.reference.schema_text import Field, example_of, fields, literal, type_text
 
 
-@dataclass(frozen=True, slots=True)
-class Argument:
+class Argument(msgspec.Struct, frozen=True):
     name: str
     type: str
     required: bool
@@ -26,16 +26,14 @@ class Argument:
     description: str
 
 
-@dataclass(frozen=True, slots=True)
-class ErrorCode:
+class ErrorCode(msgspec.Struct, frozen=True):
     code: str
     domain: bool  # declared by the tool, not one of the framework's own
     retryable: str  # "yes", "no", or "varies" (the framework decides per failure)
     hint: str
 
 
-@dataclass(frozen=True, slots=True)
-class Policy:
+class Policy(msgspec.Struct, frozen=True):
     operation_type: str
     confirmation: bool
     pre_validator: str  # the tool's name, or ""
@@ -43,8 +41,7 @@ class Policy:
     unknown_args: str
 
 
-@dataclass(frozen=True, slots=True)
-class ToolDoc:
+class ToolDoc(msgspec.Struct, frozen=True):
     name: str
     version: str
     title: str
@@ -62,8 +59,7 @@ class ToolDoc:
     budget: int | None = None  # the ceiling less the envelope's reserve: the data's bytes
 
 
-@dataclass(frozen=True, slots=True)
-class ServerDoc:
+class ServerDoc(msgspec.Struct, frozen=True):
     name: str
     tools: tuple[ToolDoc, ...]  # by name
     default_ceiling: int | None = None  # `servers.<name>.response_ceiling_bytes`

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 _MAX_DEPTH = 6  # a deeper field is still listed by its parent's row
 
@@ -50,8 +51,7 @@ def _kind(kind: str, schema: Mapping[str, Any]) -> str:
     return kind
 
 
-@dataclass(frozen=True, slots=True)
-class Field:
+class Field(msgspec.Struct, frozen=True):
     path: str  # `data.results[].order_id`
     type: str
     required: bool

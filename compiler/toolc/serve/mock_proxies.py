@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import replace  # the generated package's ToolSpec and Proxy are dataclasses
 from pathlib import Path
 from typing import Any
 

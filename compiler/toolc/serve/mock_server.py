@@ -13,10 +13,11 @@ import json
 import sys
 import tempfile
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType, SimpleNamespace
 from typing import Any
+
+import msgspec
 
 from toolc import workspace
 from toolc.runtime.server_framework import success_data
@@ -211,8 +212,7 @@ def load_package(files: Mapping[str, bytes], package: str) -> Any:
     return importlib.import_module(package)
 
 
-@dataclass(frozen=True, slots=True)
-class Listen:
+class Listen(msgspec.Struct, frozen=True):
     """Where and how an HTTP mock server listens (see the runtime's `http_app`)."""
 
     host: str

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from toolc.diagnostics import Diagnostic, Span
 
@@ -39,8 +40,7 @@ def new_node(value: int = 0, key: int = 0, children: Any = None) -> SpanNode:
     return [value, key, children]
 
 
-@dataclass(slots=True)
-class SourceMap:
+class SourceMap(msgspec.Struct):
     """Spans by JSON path. A path with no span of its own (inside an alias) falls back to the
     nearest ancestor that has one, so every path maps somewhere in the file."""
 
@@ -78,8 +78,7 @@ class SourceMap:
         return self.span_of(node[1] or node[0])
 
 
-@dataclass(slots=True)
-class LoadedFile:
+class LoadedFile(msgspec.Struct):
     path: str  # as shown in diagnostics
     text: str | None
     data: object

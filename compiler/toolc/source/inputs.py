@@ -5,8 +5,9 @@ manifest's digest of what the build was made from."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 from toolc.diagnostics import Diagnostic, Span, diag
 from toolc.diagnostics.paths import shown_path
@@ -18,8 +19,7 @@ POLICIES_FILE = "tool_policies.yaml"
 INPUT_NAMES = (TOOLS_FILE, POLICIES_FILE)
 
 
-@dataclass(frozen=True, slots=True)
-class InputFile:
+class InputFile(msgspec.Struct, frozen=True):
     name: str  # tools.yaml or tool_policies.yaml
     shown: str  # as diagnostics print it
     data: bytes | None  # None: refused (not a file, too large, unreadable)
@@ -40,8 +40,7 @@ class InputFile:
         return decoded(self.data) if self.data is not None else None
 
 
-@dataclass(frozen=True, slots=True)
-class Inputs:
+class Inputs(msgspec.Struct, frozen=True):
     files: tuple[InputFile, ...]  # tools.yaml first, then tool_policies.yaml when it is there
     problems: tuple[Diagnostic, ...] = ()  # no tools.yaml; a tool_policies.yml not read
 

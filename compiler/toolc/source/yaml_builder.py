@@ -5,9 +5,9 @@ loop handles the common events inline and hands every other one to `Builder.feed
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
+import msgspec
 import yaml
 
 from toolc.diagnostics import Diagnostic, Span, diag
@@ -31,8 +31,7 @@ BAD_KEY = object()  # the pending key of a mapping entry whose value is to be dr
 COMPLEX_KEY = object()  # a collection used as a key is being read; it is dropped, then its value
 
 
-@dataclass(slots=True)
-class Frame:
+class Frame(msgspec.Struct):
     container: Any  # dict[str, Any] when is_map, else list[Any]
     is_map: bool
     node: SpanNode  # the collection's node in the span tree

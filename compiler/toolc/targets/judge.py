@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from toolc.diagnostics.codes import TARGETS
 from toolc.model.schemas import MANY, NAMED, ONE
@@ -16,8 +17,7 @@ from toolc.model.schemas import MANY, NAMED, ONE
 Where = tuple[str | int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
+class Finding(msgspec.Struct, frozen=True):
     code: str
     tool: str
     where: Where  # a path into the descriptor; () is the tool itself

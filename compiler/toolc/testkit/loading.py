@@ -9,18 +9,18 @@ import importlib.util
 import json
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+import msgspec
 
 
 class KitError(Exception):
     """A mistake in what the user pointed the kit at (the message says how to fix it)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Target:
+class Target(msgspec.Struct, frozen=True):
     package: str
     registry: Mapping[str, Any]  # ALL_TOOLS: each tool's spec
     descriptors: list[dict[str, Any]]  # tools.json's tools, as published

@@ -11,11 +11,12 @@ import logging
 import random
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
+import msgspec
 from mcp import Client
+from msgspec import field
 
 from toolc.serve.mock_values import is_valid
 from toolc.testkit.arguments import (
@@ -40,16 +41,14 @@ from toolc.testkit.verdicts import (
 CHECKLIST = ("SUCCESS", "PARTIAL_SUCCESS", "FAILED", "secondary failure")
 
 
-@dataclass(slots=True)
-class Report:
+class Report(msgspec.Struct):
     cases: list[tuple[str, str]] = field(default_factory=list)  # (tool, case), as run
     failures: list[Failure] = field(default_factory=list)
     outcomes: dict[str, Counter[str]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
 
-@dataclass(slots=True)
-class Tool:
+class Tool(msgspec.Struct):
     descriptor: dict[str, Any]
     spec: Any
     handler: str

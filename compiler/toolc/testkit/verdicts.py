@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+import msgspec
 from jsonschema import Draft202012Validator
 from mcp import types
 
@@ -19,8 +19,7 @@ from mcp import types
 BROKEN = ("TOOL_ERROR", "INVALID_RESULT", "TOOL_TIMEOUT", "VALIDATION_ERROR")
 
 
-@dataclass(frozen=True, slots=True)
-class Failure:
+class Failure(msgspec.Struct, frozen=True):
     tool: str
     case: str
     arguments: Any

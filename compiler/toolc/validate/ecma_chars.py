@@ -4,7 +4,7 @@ and how a code point or a set is written for Rust's regex crate."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 SYNTAX_CHARACTERS = frozenset("^$\\.*+?()[]{}|")
 LINE_TERMINATORS = "\n\r\u2028\u2029"
@@ -78,8 +78,7 @@ _CONTROL_ESCAPES = {"f": 0x0C, "n": 0x0A, "r": 0x0D, "t": 0x09, "v": 0x0B}
 _HEX = frozenset("0123456789abcdefABCDEF")
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
+class Problem(msgspec.Struct, frozen=True):
     """A refused construct: where it is (offset and length in the pattern), why, and the fix."""
 
     offset: int

@@ -7,8 +7,9 @@ pattern is invalid in JavaScript, or it needs what no linear-time engine has."""
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+import msgspec
 
 from toolc.validate.ecma_chars import Invalid, Problem, is_surrogate
 from toolc.validate.ecma_parse import Parser
@@ -27,13 +28,11 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class Translated:
+class Translated(msgspec.Struct, frozen=True):
     pattern: str  # Rust regex syntax, for a search (not a full match)
 
 
-@dataclass(frozen=True, slots=True)
-class Refused:
+class Refused(msgspec.Struct, frozen=True):
     invalid: bool  # True: a SyntaxError in JavaScript; False: valid, but not translatable
     problems: tuple[Problem, ...]  # one when invalid; every untranslatable construct otherwise
 

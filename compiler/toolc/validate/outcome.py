@@ -9,16 +9,16 @@ there (a tool called `cancelar pedidos`) it is recorded among `names` as well.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from toolc.diagnostics import Diagnostic
 from toolc.source import JsonPath, LoadedFile
 from toolc.validate.schema_errors import Mapper, best_branch, validator_of
 
 
-@dataclass(frozen=True, slots=True)
-class Validation:
+class Validation(msgspec.Struct, frozen=True):
     diagnostics: list[Diagnostic]
     broken: frozenset[JsonPath] = frozenset()
     names: frozenset[JsonPath] = frozenset()

@@ -6,8 +6,9 @@ rules hold (never a user's file overwritten, an old page deleted only while it i
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
+
+from msgspec.structs import replace
 
 from toolc import __version__, workspace
 from toolc.cache.uptodate import inputs_digest

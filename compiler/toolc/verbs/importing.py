@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import msgspec
+from msgspec import field
 
 from toolc import workspace
 from toolc.adopt.listing import Source
@@ -30,8 +32,7 @@ _SERVER = re.compile(r"[^A-Za-z0-9_.-]")
 _TYPE_REF = re.compile(r"#/types/([A-Za-z0-9_]+)")
 
 
-@dataclass
-class Imported:
+class Imported(msgspec.Struct, dict=True):
     diagnostics: list[Diagnostic] = field(default_factory=list)
     config: dict[str, bytes] = field(default_factory=dict)  # tools.yaml (+ tool_policies.yaml)
     tools: list[str] = field(default_factory=list)  # the tools carried, in the source's order

@@ -5,9 +5,10 @@ writes nothing; an existing tools.yaml or tool_policies.yaml is never touched (d
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
+
+import msgspec
 
 from toolc import __version__, workspace
 from toolc.resources import data_dir, schema_path
@@ -15,15 +16,13 @@ from toolc.resources import data_dir, schema_path
 Action = Literal["create", "append"]
 
 
-@dataclass(frozen=True, slots=True)
-class Planned:
+class Planned(msgspec.Struct, frozen=True):
     path: Path
     data: bytes
     action: Action
 
 
-@dataclass(frozen=True, slots=True)
-class Plan:
+class Plan(msgspec.Struct, frozen=True):
     files: list[Planned]
     kept: list[Path]  # files that exist and are left as they are (the user's, or already set up)
     refused: list[Path]  # config files that exist: init stops without writing anything

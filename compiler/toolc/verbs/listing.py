@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+
+import msgspec
 
 from toolc.diagnostics.codes import diag
 from toolc.diagnostics.model import Diagnostic, Span
@@ -25,8 +26,7 @@ def estimate_tokens(size: int) -> int:
     return -(-size // 4)
 
 
-@dataclass(frozen=True, slots=True)
-class ToolCost:
+class ToolCost(msgspec.Struct, frozen=True):
     tool: str
     server: str
     bytes: int
@@ -36,8 +36,7 @@ class ToolCost:
         return estimate_tokens(self.bytes)
 
 
-@dataclass(frozen=True, slots=True)
-class ServerCost:
+class ServerCost(msgspec.Struct, frozen=True):
     server: str
     tools: tuple[ToolCost, ...]  # largest first
 

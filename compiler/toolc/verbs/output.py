@@ -4,9 +4,11 @@ under the output's lock, then let the cache remember it), or compare it with the
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+import msgspec
+from msgspec.structs import replace
 
 from toolc import __version__, workspace
 from toolc.cache.uptodate import inputs_digest
@@ -24,8 +26,7 @@ if TYPE_CHECKING:  # imported by the build that opens one: `check` before a firs
     from toolc.cache.store import Store
 
 
-@dataclass(frozen=True, slots=True)
-class DocsDrift:
+class DocsDrift(msgspec.Struct, frozen=True):
     """`check`: how the docs on disk differ from what a build would write."""
 
     root: Path
@@ -34,8 +35,7 @@ class DocsDrift:
     diagnostics: tuple[Diagnostic, ...]  # output-* codes, one per file
 
 
-@dataclass(frozen=True, slots=True)
-class BuildResult:
+class BuildResult(msgspec.Struct, frozen=True):
     diagnostics: list[Diagnostic]
     sources: dict[str, str]
     written: bool  # False: nothing was written (errors)

@@ -7,7 +7,7 @@ versions toolc itself is tested with (tests/test_package_project.py holds them t
 
 from __future__ import annotations
 
-from dataclasses import replace
+from msgspec.structs import replace
 
 from toolc.pipeline import Compilation
 from toolc.workspace.manifest import MANIFEST

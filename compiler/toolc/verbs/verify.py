@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from toolc.pipeline import Compilation
 
 
-@dataclass(frozen=True, slots=True)
-class Drift:
+class Drift(msgspec.Struct, frozen=True):
     tool: str
     message: str
 

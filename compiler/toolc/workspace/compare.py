@@ -4,15 +4,15 @@ regular files only, each read only when its size already matches."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 from toolc.workspace.files import read_regular
 from toolc.workspace.manifest import Manifest
 
 
-@dataclass(frozen=True, slots=True)
-class Drift:
+class Drift(msgspec.Struct, frozen=True):
     missing: list[str]
     changed: list[str]
     orphaned: list[str]

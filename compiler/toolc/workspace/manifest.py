@@ -6,10 +6,11 @@ that is not a plain relative path inside the package is ignored."""
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
 from pathlib import Path
 
+import msgspec
 import orjson
+from msgspec import field
 
 MANIFEST = ".toolc-manifest.json"
 
@@ -29,8 +30,7 @@ def plain_relative(rel: str) -> bool:
     return "//" not in wrapped and "/./" not in wrapped and "/../" not in wrapped
 
 
-@dataclass(frozen=True, slots=True)
-class Manifest:
+class Manifest(msgspec.Struct, frozen=True):
     generator: str
     inputs: str  # sha256 of the raw inputs: equal means a rebuild would change nothing
     files: dict[str, str] = field(default_factory=dict)  # relative path → sha256

@@ -9,8 +9,10 @@ import contextlib
 import os
 import stat
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
+
+import msgspec
+from msgspec import field
 
 from toolc.workspace.files import (
     Signature,
@@ -38,8 +40,7 @@ class NotOwnedError(Exception):
         self.root = root  # the directory they are in (None: the output)
 
 
-@dataclass(frozen=True, slots=True)
-class Tree:
+class Tree(msgspec.Struct, frozen=True):
     """A directory and the files toolc puts in it, with the manifest that records them."""
 
     root: Path
@@ -48,8 +49,7 @@ class Tree:
     known: Mapping[str, Signature] | None = field(default=None)  # signatures after the last build
 
 
-@dataclass(frozen=True, slots=True)
-class Staged:
+class Staged(msgspec.Struct, frozen=True):
     root: Path
     staging: Path  # the new directory, complete, beside `root`
     unverified: list[str]  # files whose signature must be taken again

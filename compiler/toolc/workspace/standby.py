@@ -17,8 +17,9 @@ import errno
 import os
 import stat
 import threading
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 from toolc.workspace.files import Signature, signature
 from toolc.workspace.manifest import MANIFEST, Manifest
@@ -28,8 +29,7 @@ from toolc.workspace.tree import empty_folder, folders_of, remove_tree
 _KEPT = 4  # outputs with a standby at once (a daemon serving several projects)
 
 
-@dataclass(frozen=True, slots=True)
-class Standby:
+class Standby(msgspec.Struct, frozen=True):
     root: Path  # the output it was made from
     staging: Path  # the new directory, holding links to the output's generated files
     files: frozenset[str]  # what was linked
