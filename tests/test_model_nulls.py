@@ -30,6 +30,14 @@ ARGS = """\
       list_of_bounded:
         type: array
         items: {type: [number, "null"], exclusiveMaximum: 100, multipleOf: 5}
+      # The same on a field: its bounds after its check reached a null (the bench's random
+      # config pkg_8 of 2026-12-05 found `unique_items` before `min_length`).
+      unique_or_null:
+        type: [array, "null"]
+        minItems: 1
+        uniqueItems: true
+        items: {type: string, not: {const: x}}
+      bounded_or_null: {type: [number, "null"], exclusiveMaximum: 100, multipleOf: 5}
 types:
   # A nullable number with a bound and a check pydantic cannot make (`multipleOf` on a
   # float): the alias applied the bound after the check, to None too (a TypeError, not a
@@ -46,6 +54,10 @@ CASES = [
     {"shared_bound": 3e16}, {"shared_bound": "x"},
     {"list_of_bounded": [None, 5, 95.0]}, {"list_of_bounded": [100]},
     {"list_of_bounded": [None, 3]}, {"list_of_bounded": [None, None]},
+    {"unique_or_null": None}, {"unique_or_null": []}, {"unique_or_null": ["a"]},
+    {"unique_or_null": ["a", "a"]}, {"unique_or_null": ["x"]}, {"unique_or_null": "a"},
+    {"bounded_or_null": None}, {"bounded_or_null": 95}, {"bounded_or_null": 100},
+    {"bounded_or_null": 7},
 ]  # fmt: skip
 
 

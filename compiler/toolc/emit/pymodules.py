@@ -25,7 +25,12 @@ def _field_expr(f: PyField) -> Expr:
     kwargs: list[tuple[str, Expr | str]] = []
     if f.alias is not None:
         kwargs.append(("alias", py_str(f.alias)))
-    kwargs += f.type.constraints
+    if metadata and f.type.constraints and f.type.nullable and f.type.plain is None:
+        # First, as TypeExpr.inline places them: after a validator pydantic applies them to
+        # the value itself, and a null the schema allows raised TypeError there.
+        metadata.insert(0, call("Field", kwargs=f.type.constraints))
+    else:
+        kwargs += f.type.constraints
     if f.title:
         kwargs.append(("title", py_str(f.title)))
     if f.description:
