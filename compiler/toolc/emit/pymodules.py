@@ -25,9 +25,11 @@ def _field_expr(f: PyField) -> Expr:
     kwargs: list[tuple[str, Expr | str]] = []
     if f.alias is not None:
         kwargs.append(("alias", py_str(f.alias)))
-    if metadata and f.type.constraints and f.type.nullable and f.type.plain is None:
+    takes_null = f.type.nullable and "reject_null" not in f.type.validators
+    if metadata and f.type.constraints and takes_null and f.type.plain is None:
         # First, as TypeExpr.inline places them: after a validator pydantic applies them to
-        # the value itself, and a null the schema allows raised TypeError there.
+        # the value itself, and a null the schema allows raised TypeError there. (Where
+        # reject_null refuses null first, they stay last: no null reaches them.)
         metadata.insert(0, call("Field", kwargs=f.type.constraints))
     else:
         kwargs += f.type.constraints

@@ -37,9 +37,13 @@ class ListDirectoryArgs(CheckedModel):
             le=100,
         ),
     ] = 50
-    glob: Annotated[str | None, Field(min_length=1), BeforeValidator(reject_null)] = (
-        None
-    )
+    glob: Annotated[
+        str | None,
+        BeforeValidator(reject_null),
+        Field(
+            min_length=1,
+        ),
+    ] = None
     regex: Annotated[str | None, BeforeValidator(reject_null)] = None
 
 

@@ -33,9 +33,9 @@ class CancelarPedidosArgs(WireModel):
     ]
     motivo: Annotated[
         str | None,
-        Field(max_length=200),
         BeforeValidator(reject_null),
         Field(
+            max_length=200,
             description="Motivo do cancelamento, informado pelo cliente.",
         ),
     ] = None
