@@ -6,11 +6,10 @@ fields are annotated. `Codec(root)` reads those annotations once and derives how
 becomes plain data and back: a record becomes the tuple of its fields, an enum member its
 value, a container holding either is rebuilt member by member, and a value whose type holds
 neither (strings, bytes, numbers and containers of them: nearly all of a cache, by size) is
-stored as it is. The plain data is
-written with `marshal` (format 4), which stores those types natively, so loading 1,000 tools
-takes about a fifth of what tagged JSON took (measured in the decision). The file names no class
-and no code: the classes rebuilt are the ones the root's annotations name, through their
-constructors, and nothing loaded is ever called.
+stored as it is. The plain data is written with `marshal` (format 4), which stores those types
+natively, so loading 1,000 tools takes about a fifth of what tagged JSON took (measured in the
+decision). The file names no class and no code: the classes rebuilt are the ones the root's
+annotations name, through their constructors, and nothing loaded is ever called.
 
 The file is `MAGIC`, a version line (the build the cache belongs to, and this Python's), frames
 and the hex HMAC-SHA256 (under the user's cache key) of the magic, the cache's name and

@@ -69,8 +69,7 @@ def _param(f: PyField) -> tuple[str, str]:
     """The parameter in one line, and laid out as black would on a line of its own."""
     # An optional argument that does not accept null is typed `X | None` in the model (None
     # meaning "not given") with a validator refusing an explicit null; here it is `X`.
-    refuses_null = "reject_null" in f.type.validators
-    annotation = f.type.base if refuses_null else f.type.annotation()
+    annotation = f.type.base if f.type.refuses_null else f.type.annotation()
     if f.required:
         flat = f"{f.name}: {one_line(annotation)}"
         return flat, annotated(8, f.name, annotation, end=",", parameter=True)

@@ -22,6 +22,12 @@ class TypeExpr(msgspec.Struct, dict=True):
     plain: Expr | str | None = None  # PlainValidator(...): validates instead of the type
     after: list[Expr] = field(default_factory=list)  # AfterValidator(...) arguments
 
+    @property
+    def refuses_null(self) -> bool:
+        """An optional field typed `T | None` (None meaning "not given") whose validator
+        refuses an explicit null."""
+        return "reject_null" in self.validators
+
     def annotation(self) -> Expr:
         if not self.nullable or self.base.head in ("Any", "None"):
             return self.base
