@@ -43,6 +43,7 @@ from toolc.model.schemas import NAMED, VALUES
 
 RUNTIME = FilePath(__file__).resolve().parent.parent / "runtime" / "jsonschema_types.py"
 EVALUATOR = RUNTIME.parent / "_jsonschema_eval.py"
+COMPILED = RUNTIME.parent / "_jsonschema_compiled.py"  # the evaluator's closures
 EXPLAINER = RUNTIME.parent / "_jsonschema_why.py"  # where a value fails, for the errors
 
 
@@ -263,6 +264,7 @@ def python_files(
         "py.typed": b"",
         "_jsonschema.py": (HEADER + "\n" + RUNTIME.read_text(encoding="utf-8")).encode(),
         "_jsonschema_eval.py": (HEADER + "\n" + EVALUATOR.read_text(encoding="utf-8")).encode(),
+        "_jsonschema_compiled.py": (HEADER + "\n" + COMPILED.read_text(encoding="utf-8")).encode(),
         "_jsonschema_why.py": (HEADER + "\n" + EXPLAINER.read_text(encoding="utf-8")).encode(),
         "shared.py": shared,
         "tools/__init__.py": write("tools_init.py.j2"),

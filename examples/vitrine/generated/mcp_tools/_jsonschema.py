@@ -26,7 +26,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from ._jsonschema_eval import Evaluator
+from ._jsonschema_compiled import CompiledEvaluator
 from ._jsonschema_why import why
 
 T = TypeVar("T")
@@ -62,7 +62,7 @@ _PACKAGE = Path(__file__).resolve().parent
 
 
 @functools.cache
-def _evaluator(document: str) -> Evaluator:
+def _evaluator(document: str) -> CompiledEvaluator:
     """The evaluator of a published schema of the package (`schemas/<tool>.input.json`,
     `shared.json`), with the translations of its patterns (`patterns/<tool>.json`,
     `shared.patterns.json`)."""
@@ -77,11 +77,23 @@ def _evaluator(document: str) -> Evaluator:
     patterns = (
         json.loads(sidecar.read_text(encoding="utf-8")) if sidecar.exists() else {}
     )
-    return Evaluator(schema, patterns)
+    return CompiledEvaluator(schema, patterns)
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 def wire(value: Any) -> Any:
     """A validated value as JSON: models as their wire form."""
+    kind = type(
+        value
+    )  # JSON's own types first: every call of a checked model comes here
+    if kind in _SCALARS:
+        return value
+    if kind is dict:
+        return {k: wire(v) for k, v in value.items()}
+    if kind is list:
+        return [wire(v) for v in value]
     if isinstance(value, BaseModel):
         return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
     if isinstance(value, list | tuple):
@@ -91,12 +103,20 @@ def wire(value: Any) -> Any:
     return value
 
 
-def _check(where: str, value: Any) -> None:
+@functools.cache
+def _target(where: str) -> tuple[CompiledEvaluator, Any, Callable[[Any], bool]]:
+    """The evaluator, the schema and its compiled check at `where`, found once."""
     document, _, pointer = where.partition("#")
     evaluator = _evaluator(document)
-    data = wire(value)
     schema = evaluator.resolve("#" + pointer)
-    if not evaluator.valid(schema, data):
+    return evaluator, schema, evaluator.check_of(schema)
+
+
+def _check(where: str, value: Any) -> None:
+    evaluator, schema, valid = _target(where)
+    data = wire(value)
+    if not valid(data):
+        document, _, pointer = where.partition("#")
         at, schema_at, keyword = why(evaluator, schema, data, "", pointer)
         # for `propertyNames` what fails is the name, not its value
         name = at.rpartition("/")[2].replace("~1", "/").replace("~0", "~")
@@ -165,6 +185,11 @@ JsonInt = Annotated[int, BeforeValidator(_integral)]
 def json_key(value: Any) -> Any:
     """A hashable key under which two JSON values are equal exactly when JSON Schema
     says so: 1 and 1.0 are equal, true and 1 are not, key order does not matter."""
+    kind = type(value)  # JSON's own types first
+    if kind is str:
+        return ("string", value)
+    if kind is int or kind is float:
+        return ("number", value)
     if isinstance(value, bool):
         return ("bool", value)
     if isinstance(value, int | float):

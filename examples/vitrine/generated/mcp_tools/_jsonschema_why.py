@@ -29,7 +29,7 @@ def why(ev: Evaluator, schema: Any, value: Any, at: str = "", s_at: str = "") ->
     if not isinstance(schema, dict):
         return at, s_at, "false"
     for key in _ASSERTIONS:
-        if key in schema and not ev._assertions({key: schema[key]}, value):
+        if key in schema and not ev.holds(schema, key, value):
             return at, f"{s_at}/{key}", key
     if "$ref" in schema and not ev.valid(ev.resolve(schema["$ref"]), value):
         return why(
@@ -39,7 +39,7 @@ def why(ev: Evaluator, schema: Any, value: Any, at: str = "", s_at: str = "") ->
         if not ev.valid(sub, value):
             return why(ev, sub, value, at, f"{s_at}/allOf/{i}")
     for key in ("anyOf", "oneOf", "not"):
-        if key in schema and not ev.valid({key: schema[key]}, value):
+        if key in schema and not _logic(ev, key, schema[key], value):
             return at, f"{s_at}/{key}", key
     if "if" in schema:
         branch = "then" if ev.valid(schema["if"], value) else "else"
@@ -57,6 +57,20 @@ def why(ev: Evaluator, schema: Any, value: Any, at: str = "", s_at: str = "") ->
         if key in schema:
             return at, f"{s_at}/{key}", key
     return at, s_at, "schema"
+
+
+# The keywords that judge a value as a whole, judged alone. Not through a schema made
+# for the occasion: the evaluator memoizes by node, and would keep each one.
+def _logic(ev: Evaluator, key: str, subs: Any, value: Any) -> bool:
+    if key == "not":
+        return not ev.valid(subs, value)
+    passed = sum(1 for sub in subs if ev.valid(sub, value))
+    return passed >= 1 if key == "anyOf" else passed == 1
+
+
+def _contained(ev: Evaluator, s: dict[str, Any], v: list[Any]) -> bool:
+    found = sum(1 for item in v if ev.valid(s["contains"], item))
+    return bool(s.get("minContains", 1) <= found <= s.get("maxContains", len(v)))
 
 
 def _object(
@@ -97,7 +111,7 @@ def _array(
         sub = prefix[index] if index < len(prefix) else s.get("items", True)
         if not ev.valid(sub, item):
             return why(ev, sub, item, f"{at}/{index}", where)
-    if "contains" in s and not ev.valid({k: s[k] for k in s if "ontains" in k}, v):
+    if "contains" in s and not _contained(ev, s, v):
         key = next((k for k in ("minContains", "maxContains") if k in s), "contains")
         return at, f"{s_at}/{key}", key
     return None
