@@ -13,6 +13,7 @@ from toolc.emit.pychecks import patterns
 from toolc.runtime._jsonschema_compiled import CompiledEvaluator
 from toolc.runtime._jsonschema_eval import Evaluator
 from toolc.runtime._jsonschema_why import why
+from toolc.runtime.jsonschema_types import unique_items
 
 IN_SCOPE = [g for g in groups() if out_of_scope(g) is None]
 
@@ -107,3 +108,29 @@ def test_explaining_failures_memoizes_nothing_per_call() -> None:
             assert not evaluator.valid(schema, value)
             why(evaluator, schema, value)
     assert (len(evaluator._checks), len(evaluator._keywords), len(evaluator._plans)) == sizes
+
+
+@pytest.mark.parametrize(
+    ("schema", "value", "expected"),
+    [
+        ({"const": {"a": [1]}}, {"a": [True]}, False),  # Python's == takes true for 1
+        ({"const": {"a": [1]}}, {"a": [1.0]}, True),
+        ({"enum": [[0], "x"]}, [False], False),
+        ({"enum": [[2, {"b": None}]]}, [2.0, {"b": None}], True),
+        ({"enum": [[2, {"b": None}]]}, [2, {"b": 0}], False),
+        ({"uniqueItems": True}, [1, True], True),
+        ({"uniqueItems": True}, [1, 1.0], False),
+        ({"uniqueItems": True}, ["a", "b", "a"], False),
+        ({"uniqueItems": True}, [{"a": 1}, {"a": True}], True),
+        ({"uniqueItems": True}, [None, None], False),
+    ],
+)
+def test_json_equality_where_pythons_differs(schema: Any, value: Any, expected: bool) -> None:
+    for evaluator in (Evaluator(schema, {}), CompiledEvaluator(schema, {})):
+        assert evaluator.valid(schema, value) is expected
+    if "uniqueItems" in schema:
+        try:
+            unique_items(value)
+            assert expected
+        except ValueError:
+            assert not expected

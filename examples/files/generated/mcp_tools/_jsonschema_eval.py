@@ -66,8 +66,9 @@ def _key(value: Any) -> Any:
     if isinstance(value, int | float):
         return ("number", value)
     if isinstance(value, list):
-        return ("array", tuple(_key(v) for v in value))
-    return ("object", frozenset((k, _key(v)) for k, v in value.items()))
+        return ("array", tuple(map(_key, value)))
+    keys = value.keys()
+    return ("object", frozenset(zip(keys, map(_key, value.values()), strict=True)))
 
 
 def _multiple(value: Any, factor: Any) -> bool:

@@ -32,6 +32,8 @@ _KINDS: dict[type, str] = {
     dict: "object",
     type(None): "null",
 }
+_NUMBER_TYPES = frozenset({int, float})  # 1 == 1.0 in both
+_SIMPLE = frozenset({str, bool, type(None)})
 _MEMBERS = frozenset(
     {"properties", "patternProperties", "additionalProperties", "propertyNames"}
 )
@@ -190,7 +192,7 @@ class CompiledEvaluator(Evaluator):
         if "minItems" in s or "maxItems" in s:
             made.append(_sized(s.get("minItems", 0), s.get("maxItems")))
         if s.get("uniqueItems") is True:
-            made.append(lambda v: len({_key(i) for i in v}) == len(v))
+            made.append(_distinct)
         prefix = tuple(self.check_of(sub) for sub in s.get("prefixItems", ()))
         rest = self.check_of(s["items"]) if "items" in s else None
         if prefix or (rest is not None and rest is not _yes):
@@ -259,7 +261,37 @@ def _among(allowed: list[Any] | tuple[Any, ...]) -> Check:
     """`enum` (`const`: one value): a string, the commonest, is looked up as itself."""
     keys = frozenset(_key(e) for e in allowed)
     strings = frozenset(e for e in allowed if type(e) is str)
-    return lambda v: v in strings if type(v) is str else _key(v) in keys
+    values = list(allowed)
+    # Python's == holds wherever JSON's does, and runs in C. It also takes true for 1
+    # (and 1.0): where no allowed value holds a boolean, a 0 or a 1, it decides alone.
+    exact = not any(map(_may_confuse, values))
+
+    def among(v: Any) -> bool:
+        if type(v) is str:
+            return v in strings
+        return v in values and (exact or _key(v) in keys)
+
+    return among
+
+
+def _may_confuse(value: Any) -> bool:
+    """Whether a JSON value holds a boolean, a 0 or a 1 (Python's true == 1)."""
+    if type(value) is str or value is None:
+        return False
+    if isinstance(value, bool | int | float):
+        return isinstance(value, bool) or value in (0, 1)
+    if isinstance(value, list):
+        return any(map(_may_confuse, value))
+    return any(map(_may_confuse, value.values()))
+
+
+def _distinct(v: list[Any]) -> bool:
+    """`uniqueItems`. Items all strings, or all numbers, or all booleans, are equal in
+    Python exactly when JSON says so: a set of them decides, in C."""
+    kinds = set(map(type, v))
+    if kinds <= _NUMBER_TYPES or (len(kinds) == 1 and kinds <= _SIMPLE):
+        return len(set(v)) == len(v)
+    return len(set(map(_key, v))) == len(v)
 
 
 def _at_least(bound: Any) -> Check:
