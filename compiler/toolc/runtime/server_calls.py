@@ -106,14 +106,26 @@ class ServedTool:
     def args_model(self) -> type[BaseModel]:
         return self.spec.args_model
 
+    # The models' own validators: `model_validate` and `TypeAdapter.validate_python`
+    # pass six keyword arguments, all None, into pydantic-core, which took 0.3-0.5 µs
+    # of a 0.6-1 µs validation (measured); the result is the same.
     @cached_property
-    def _data(self) -> TypeAdapter[Any]:
-        return TypeAdapter(self.spec.data_model)
+    def _data(self) -> Callable[[Any], Any]:
+        return TypeAdapter(self.spec.data_model).validator.validate_python
+
+    @cached_property
+    def _args(self) -> Callable[[Any], BaseModel]:
+        return self.args_model.__pydantic_validator__.validate_python
+
+    @cached_property
+    def _resolved(self) -> Callable[[Any], BaseModel]:
+        model = self.spec.resolved_model or self.args_model
+        return model.__pydantic_validator__.validate_python
 
     def check(self, data: Any) -> object:
         """`data` as the tool's published schema judges it; BadReturn otherwise."""
         try:
-            checked = self._data.validate_python(data)
+            checked = self._data(data)
         except ValidationError as exc:
             problem = problems(exc, "data")
             raise BadReturn("data outside the tool's schema", problem) from exc
@@ -123,11 +135,11 @@ class ServedTool:
         return checked
 
     def parse(self, arguments: Mapping[str, Any]) -> BaseModel:
-        return self.args_model.model_validate(arguments)
+        return self._args(arguments)
 
     def resolve(self, arguments: Mapping[str, Any]) -> BaseModel:
         """Arguments as the handler receives them (the pre-validator's resolution)."""
-        return (self.spec.resolved_model or self.args_model).model_validate(arguments)
+        return self._resolved(arguments)
 
 
 def _wire_args(args: BaseModel) -> dict[str, Any]:
