@@ -28,6 +28,21 @@ class TypeExpr(msgspec.Struct, dict=True):
         refuses an explicit null."""
         return "reject_null" in self.validators
 
+    @property
+    def constraints_first(self) -> bool:
+        """Whether `Field(constraints)` goes before the validators. There pydantic puts
+        them in the type's own schema: checked in Rust, with the type's errors
+        (`string_too_long`). After a validator it checks them on the value with a Python
+        function: 0.25 µs more a call, "Value should have at most 200 items" for a
+        string, and a TypeError on a null that `T | None` allows. Never before a
+        `PlainValidator`, which replaces the type (they would be lost); not before a
+        `conforms` check either, which reports its keywords as the published schema's
+        (`json_schema`) first, unless a null the field takes would reach them."""
+        if self.plain is not None:
+            return False
+        takes_null = self.nullable and not self.refuses_null
+        return takes_null or not self.after
+
     def annotation(self) -> Expr:
         if not self.nullable or self.base.head in ("Any", "None"):
             return self.base
@@ -44,10 +59,7 @@ class TypeExpr(msgspec.Struct, dict=True):
         metadata = self.metadata()
         if self.constraints:
             constraints = call("Field", kwargs=self.constraints)
-            # On `T | None` the constraints must come first: pydantic applies them to `T`
-            # only while nothing wraps the union yet; after a validator it applies them to
-            # the value, and None raised TypeError (not a validation error) there.
-            first = self.nullable and self.plain is None
+            first = self.constraints_first
             metadata = [constraints, *metadata] if first else [*metadata, constraints]
         return sub("Annotated", self.annotation(), *metadata) if metadata else self.annotation()
 

@@ -25,11 +25,7 @@ def _field_expr(f: PyField) -> Expr:
     kwargs: list[tuple[str, Expr | str]] = []
     if f.alias is not None:
         kwargs.append(("alias", py_str(f.alias)))
-    takes_null = f.type.nullable and not f.type.refuses_null
-    if metadata and f.type.constraints and takes_null and f.type.plain is None:
-        # First, as TypeExpr.inline places them: after a validator pydantic applies them to
-        # the value itself, and a null the schema allows raised TypeError there. (Where
-        # reject_null refuses null first, they stay last: no null reaches them.)
+    if metadata and f.type.constraints and f.type.constraints_first:
         metadata.insert(0, call("Field", kwargs=f.type.constraints))
     else:
         kwargs += f.type.constraints

@@ -32,8 +32,6 @@ _KINDS: dict[type, str] = {
     dict: "object",
     type(None): "null",
 }
-_NUMBER_TYPES = frozenset({int, float})  # 1 == 1.0 in both
-_SIMPLE = frozenset({str, bool, type(None)})
 _MEMBERS = frozenset(
     {"properties", "patternProperties", "additionalProperties", "propertyNames"}
 )
@@ -286,11 +284,14 @@ def _may_confuse(value: Any) -> bool:
 
 
 def _distinct(v: list[Any]) -> bool:
-    """`uniqueItems`. Items all strings, or all numbers, or all booleans, are equal in
-    Python exactly when JSON says so: a set of them decides, in C."""
-    kinds = set(map(type, v))
-    if kinds <= _NUMBER_TYPES or (len(kinds) == 1 and kinds <= _SIMPLE):
-        return len(set(v)) == len(v)
+    """`uniqueItems`. Two values equal as JSON are equal in Python (which also takes
+    true for 1): items distinct in a set, in C, are distinct. Only a duplicate found
+    there, or an unhashable item (an object, an array), needs the JSON keys."""
+    try:
+        if len(set(v)) == len(v):
+            return True
+    except TypeError:
+        pass
     return len(set(map(_key, v))) == len(v)
 
 

@@ -205,19 +205,16 @@ def json_key(value: Any) -> Any:
     return ("other", repr(value))
 
 
-_NUMBERS = frozenset({int, float})  # 1 == 1.0 in Python and in JSON
-_SIMPLE = frozenset({str, bool, type(None)})
-
-
 def unique_items(value: Any) -> Any:
     if isinstance(value, list):
-        kinds = set(
-            map(type, value)
-        )  # all strings (say): equal as JSON is as Python is
-        if kinds <= _NUMBERS or (len(kinds) == 1 and kinds <= _SIMPLE):
-            if len(set(value)) < len(value):
-                raise ValueError("array items must be unique")
-            return value
+        # Two values equal as JSON are equal in Python (which also takes true for 1):
+        # items distinct in a set, in C, are distinct. Only a duplicate found there, or
+        # an unhashable item (an object, an array), needs the JSON keys.
+        try:
+            if len(set(value)) == len(value):
+                return value
+        except TypeError:
+            pass
         seen = set()
         for item in value:
             key = json_key(item)

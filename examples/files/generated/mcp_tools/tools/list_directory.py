@@ -37,13 +37,9 @@ class ListDirectoryArgs(CheckedModel):
             le=100,
         ),
     ] = 50
-    glob: Annotated[
-        str | None,
-        BeforeValidator(reject_null),
-        Field(
-            min_length=1,
-        ),
-    ] = None
+    glob: Annotated[str | None, Field(min_length=1), BeforeValidator(reject_null)] = (
+        None
+    )
     regex: Annotated[str | None, BeforeValidator(reject_null)] = None
 
 

@@ -25,17 +25,17 @@ class CancelarPedidosArgs(WireModel):
 
     order_ids: Annotated[
         list[OrderId],
+        Field(min_length=1),
         BeforeValidator(unique_items),
         Field(
-            min_length=1,
             description="Lista de identificadores de pedidos a cancelar.",
         ),
     ]
     motivo: Annotated[
         str | None,
+        Field(max_length=200),
         BeforeValidator(reject_null),
         Field(
-            max_length=200,
             description="Motivo do cancelamento, informado pelo cliente.",
         ),
     ] = None

@@ -1,0 +1,102 @@
+"""A field's bounds sit in its type's own schema, before its checks (`unique_items`,
+`reject_null`): pydantic checks them in Rust with the type's own errors, where after a
+check it ran a Python function per bound and called a string too long "Value should have
+at most 5 items". Only a `conforms` check keeps them after it, so that its keywords
+report as the published schema's (`json_schema`). Verdicts stay the reference's."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+from typing import Any
+
+import pydantic
+import pytest
+from reference import EcmaValidator
+from toolc import verbs
+
+CONFIG = """\
+tools:
+  t:
+    version: 1.0.0
+    description: bounds and checks
+    mcp_server: s
+    tool_type: query
+    requires: [ids]
+    args_schema:
+      ids:
+        type: array
+        items: {type: string}
+        minItems: 1
+        maxItems: 3
+        uniqueItems: true
+      note: {type: string, maxLength: 5}
+      checked: {type: string, maxLength: 3, not: {const: ab}}
+"""
+
+
+@pytest.fixture(scope="module")
+def tool(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    root: Path = tmp_path_factory.mktemp("constraints")
+    (root / "cfg").mkdir()
+    (root / "cfg" / "tools.yaml").write_text(CONFIG, encoding="utf-8")
+    result = verbs.build(root / "cfg", root / "bounds_pkg", root / "n.json", write=True)
+    assert result.written, [str(d) for d in result.diagnostics]
+    sys.path.insert(0, str(root))
+    try:
+        return importlib.import_module("bounds_pkg").TOOLS["t"]
+    finally:
+        sys.path.remove(str(root))
+
+
+def _errors(tool: Any, instance: dict[str, Any]) -> list[tuple[str, str]]:
+    try:
+        tool.args_model.model_validate(instance)
+    except pydantic.ValidationError as error:
+        return [(e["type"], e["msg"]) for e in error.errors()]
+    return []
+
+
+@pytest.mark.parametrize(
+    ("instance", "expected"),
+    [
+        ({"ids": ["a"], "note": "abcdef"}, "string_too_long"),
+        ({"ids": []}, "too_short"),
+        ({"ids": ["a", "b", "c", "d"]}, "too_long"),
+        ({"ids": ["a", "a"]}, "value_error"),  # uniqueItems
+        ({"ids": ["a"], "note": None}, "value_error"),  # null: omit it instead
+        ({"ids": ["a"], "checked": "abcd"}, "json_schema"),  # conforms reports first
+        ({"ids": ["a"], "checked": "ab"}, "json_schema"),
+    ],
+)
+def test_each_bound_reports_with_its_types_error(
+    tool: Any, instance: dict[str, Any], expected: str
+) -> None:
+    errors = _errors(tool, instance)
+    assert [kind for kind, _ in errors] == [expected], errors
+    assert EcmaValidator(dict(tool.input_schema)).is_valid(instance) is False
+
+
+def test_messages_name_what_is_bounded(tool: Any) -> None:
+    assert _errors(tool, {"ids": ["a"], "note": "abcdef"}) == [
+        ("string_too_long", "String should have at most 5 characters")
+    ]
+    assert _errors(tool, {"ids": []})[0][1].startswith("List should have at least 1 item")
+
+
+def test_bounds_are_checked_in_the_types_schema_not_by_python(tool: Any) -> None:
+    fields = tool.args_model.__pydantic_core_schema__["schema"]["fields"]
+    for name in ("ids", "note"):
+        assert "length_validator" not in repr(fields[name]), name
+    # after a `conforms` check, the bound is a Python function: the test can see one
+    assert "max_length_validator" in repr(fields["checked"])
+
+
+@pytest.mark.parametrize(
+    "instance",
+    [{"ids": ["a"]}, {"ids": ["a", "b", "c"], "note": "abcde"}, {"ids": ["x"], "checked": "abc"}],
+)
+def test_what_the_schema_accepts_is_accepted(tool: Any, instance: dict[str, Any]) -> None:
+    assert EcmaValidator(dict(tool.input_schema)).is_valid(instance)
+    assert _errors(tool, instance) == []
