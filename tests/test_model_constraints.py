@@ -33,6 +33,8 @@ tools:
         uniqueItems: true
       note: {type: string, maxLength: 5}
       checked: {type: string, maxLength: 3, not: {const: ab}}
+      count: {type: integer, minimum: 1, maximum: 10}
+      maybe: {type: [integer, "null"], exclusiveMinimum: 0}
 """
 
 
@@ -68,6 +70,11 @@ def _errors(tool: Any, instance: dict[str, Any]) -> list[tuple[str, str]]:
         ({"ids": ["a"], "note": None}, "value_error"),  # null: omit it instead
         ({"ids": ["a"], "checked": "abcd"}, "json_schema"),  # conforms reports first
         ({"ids": ["a"], "checked": "ab"}, "json_schema"),
+        ({"ids": ["a"], "count": 0.0}, "greater_than_equal"),
+        ({"ids": ["a"], "count": 11}, "less_than_equal"),
+        ({"ids": ["a"], "count": 2.5}, "int_type"),
+        ({"ids": ["a"], "count": True}, "int_type"),
+        ({"ids": ["a"], "maybe": 0}, "greater_than"),
     ],
 )
 def test_each_bound_reports_with_its_types_error(
@@ -87,16 +94,28 @@ def test_messages_name_what_is_bounded(tool: Any) -> None:
 
 def test_bounds_are_checked_in_the_types_schema_not_by_python(tool: Any) -> None:
     fields = tool.args_model.__pydantic_core_schema__["schema"]["fields"]
-    for name in ("ids", "note"):
-        assert "length_validator" not in repr(fields[name]), name
+    for name in ("ids", "note", "count", "maybe"):
+        assert "_validator at" not in repr(fields[name]), name  # pydantic's own functions
     # after a `conforms` check, the bound is a Python function: the test can see one
     assert "max_length_validator" in repr(fields["checked"])
 
 
 @pytest.mark.parametrize(
     "instance",
-    [{"ids": ["a"]}, {"ids": ["a", "b", "c"], "note": "abcde"}, {"ids": ["x"], "checked": "abc"}],
+    [
+        {"ids": ["a"]},
+        {"ids": ["a", "b", "c"], "note": "abcde"},
+        {"ids": ["x"], "checked": "abc"},
+        {"ids": ["x"], "count": 10.0, "maybe": None},
+        {"ids": ["x"], "count": 1, "maybe": 1.0},
+    ],
 )
 def test_what_the_schema_accepts_is_accepted(tool: Any, instance: dict[str, Any]) -> None:
     assert EcmaValidator(dict(tool.input_schema)).is_valid(instance)
     assert _errors(tool, instance) == []
+
+
+def test_an_integral_number_is_an_integer(tool: Any) -> None:
+    made = tool.args_model.model_validate({"ids": ["x"], "count": 10.0, "maybe": 3.0})
+    assert (made.count, made.maybe) == (10, 3)
+    assert type(made.count) is int and type(made.maybe) is int

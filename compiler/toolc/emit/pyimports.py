@@ -15,8 +15,8 @@ PYDANTIC = (
     "AfterValidator", "BaseModel", "BeforeValidator", "ConfigDict", "Field", "PlainValidator",
 )  # fmt: skip
 HELPERS = (
-    "CheckedModel", "JsonInt", "WireModel", "conforms", "one_of", "reject_null", "tag_of",
-    "tagged", "unique_items", "validated",
+    "CheckedModel", "JsonInt", "WireModel", "conforms", "integral", "one_of", "reject_null",
+    "tag_of", "tagged", "unique_items", "validated",
 )  # fmt: skip
 ENVELOPE = ("ErrorInfo", "Meta")
 # What a models module may import: no class or alias it defines may take one of these names.

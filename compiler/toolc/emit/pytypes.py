@@ -274,6 +274,11 @@ class Lowering:
     ) -> TypeExpr:  # fmt: skip
         if kind == "string":
             expr = TypeExpr(name("str"))
+        elif kind == "integer" and not NUMBER_KEYS.keys().isdisjoint(schema):
+            # Bounded: `int` with its bounds in its own schema, checked in Rust; inside
+            # JsonInt's validator pydantic checks them with a Python function per bound
+            self.used.add("integral")
+            expr = TypeExpr(name("int"), validators=["integral"])
         elif kind == "integer":
             self.used.add("JsonInt")
             expr = TypeExpr(name("JsonInt"))

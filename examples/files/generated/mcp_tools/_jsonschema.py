@@ -173,13 +173,14 @@ class CheckedModel(WireModel):
         return made
 
 
-def _integral(value: Any) -> Any:
+def integral(value: Any) -> Any:
+    """JSON Schema's integer is a number with no fractional part: 5.0 is 5."""
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return value
 
 
-JsonInt = Annotated[int, BeforeValidator(_integral)]
+JsonInt = Annotated[int, BeforeValidator(integral)]
 
 
 def json_key(value: Any) -> Any:

@@ -12,7 +12,6 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from ._jsonschema import JsonInt
 from .client_runtime import Envelope, ToolClient
 from .registry import ALL_TOOLS
 from .shared import Path
@@ -53,7 +52,7 @@ class FilesClient(ToolClient):
         *,
         path: Path,
         cursor: str | None | Unset = UNSET,
-        page_size: JsonInt | Unset = UNSET,
+        page_size: int | Unset = UNSET,
         glob: str | Unset = UNSET,
         regex: str | Unset = UNSET,
     ) -> Envelope[ListDirectoryData]:

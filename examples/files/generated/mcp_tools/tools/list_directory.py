@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BeforeValidator, ConfigDict, Field
 
-from .._jsonschema import CheckedModel, JsonInt, WireModel, reject_null
+from .._jsonschema import CheckedModel, WireModel, integral, reject_null
 from ..shared import Path
 
 
@@ -30,13 +30,7 @@ class ListDirectoryArgs(CheckedModel):
             description="The `next_cursor` of the previous page; none or null for the first one.",
         ),
     ] = None
-    page_size: Annotated[
-        JsonInt,
-        Field(
-            ge=1,
-            le=100,
-        ),
-    ] = 50
+    page_size: Annotated[int, Field(ge=1, le=100), BeforeValidator(integral)] = 50
     glob: Annotated[str | None, Field(min_length=1), BeforeValidator(reject_null)] = (
         None
     )
@@ -54,12 +48,7 @@ class ListDirectoryDataEntriesItem(WireModel):
 
     name: str
     kind: Literal["file", "directory", "symlink"]
-    size: Annotated[
-        JsonInt | None,
-        Field(
-            ge=0,
-        ),
-    ] = None
+    size: Annotated[int | None, Field(ge=0), BeforeValidator(integral)] = None
 
 
 class ListDirectoryData(WireModel):

@@ -7,7 +7,7 @@ from typing import Annotated, Literal, TypeAlias
 
 from pydantic import BeforeValidator, ConfigDict, Field
 
-from .._jsonschema import JsonInt, WireModel, reject_null
+from .._jsonschema import WireModel, integral, reject_null
 from ..shared import Path
 
 
@@ -80,12 +80,7 @@ class WriteFileData(WireModel):
     )
 
     path: Path
-    bytes: Annotated[
-        JsonInt,
-        Field(
-            ge=0,
-        ),
-    ]
+    bytes: Annotated[int, Field(ge=0), BeforeValidator(integral)]
 
 
 WriteFileErrorCode = Literal[
@@ -103,6 +98,10 @@ WriteFileErrorCode = Literal[
 
 WriteFileArgsModeOption1Type: TypeAlias = Annotated[str, Field(pattern="^[0-7]{3}$")]
 
-WriteFileArgsModeOption2Type: TypeAlias = Annotated[JsonInt, Field(ge=0, le=511)]
+WriteFileArgsModeOption2Type: TypeAlias = Annotated[
+    int,
+    Field(ge=0, le=511),
+    BeforeValidator(integral),
+]
 
 WriteFileArgs.model_rebuild()

@@ -7,7 +7,7 @@ from typing import Annotated, Literal, TypeAlias
 
 from pydantic import BeforeValidator, ConfigDict, Field, PlainValidator
 
-from .._jsonschema import JsonInt, WireModel, one_of, reject_null, unique_items
+from .._jsonschema import WireModel, integral, one_of, reject_null, unique_items
 from ..envelope import ErrorInfo
 from ..shared import OrderId
 
@@ -75,24 +75,9 @@ class CancelarPedidosDataMetadataMultiItem(WireModel):
     )
 
     status: Literal["SUCCESS", "PARTIAL_SUCCESS", "FAILED"]
-    items_count: Annotated[
-        JsonInt,
-        Field(
-            ge=0,
-        ),
-    ]
-    items_succeeded_count: Annotated[
-        JsonInt,
-        Field(
-            ge=0,
-        ),
-    ]
-    items_failed_count: Annotated[
-        JsonInt,
-        Field(
-            ge=0,
-        ),
-    ]
+    items_count: Annotated[int, Field(ge=0), BeforeValidator(integral)]
+    items_succeeded_count: Annotated[int, Field(ge=0), BeforeValidator(integral)]
+    items_failed_count: Annotated[int, Field(ge=0), BeforeValidator(integral)]
     primary_tool: Literal["cancelar_pedidos"]
 
 
