@@ -5,13 +5,11 @@ and where that keyword is in the published schema."""
 
 from __future__ import annotations
 
-import importlib
-import sys
 from typing import Any
 
 import pydantic
 import pytest
-from toolc import verbs
+from built_package import built_tools
 
 CONFIG = """\
 tools:
@@ -46,16 +44,7 @@ tools:
 
 @pytest.fixture(scope="module")
 def tools(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    root = tmp_path_factory.mktemp("why")
-    (root / "cfg").mkdir()
-    (root / "cfg" / "tools.yaml").write_text(CONFIG, encoding="utf-8")
-    result = verbs.build(root / "cfg", root / "why_pkg", root / "why.json", write=True)
-    assert result.written, [str(d) for d in result.diagnostics]
-    sys.path.insert(0, str(root))
-    try:
-        return importlib.import_module("why_pkg").TOOLS
-    finally:
-        sys.path.remove(str(root))
+    return built_tools(tmp_path_factory.mktemp("why"), CONFIG, "why_pkg")
 
 
 def _error(model: Any, value: Any) -> dict[str, Any]:

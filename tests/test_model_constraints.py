@@ -6,15 +6,12 @@ report as the published schema's (`json_schema`). Verdicts stay the reference's.
 
 from __future__ import annotations
 
-import importlib
-import sys
-from pathlib import Path
 from typing import Any
 
 import pydantic
 import pytest
+from built_package import built_tools
 from reference import EcmaValidator
-from toolc import verbs
 
 CONFIG = """\
 tools:
@@ -40,16 +37,7 @@ tools:
 
 @pytest.fixture(scope="module")
 def tool(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    root: Path = tmp_path_factory.mktemp("constraints")
-    (root / "cfg").mkdir()
-    (root / "cfg" / "tools.yaml").write_text(CONFIG, encoding="utf-8")
-    result = verbs.build(root / "cfg", root / "bounds_pkg", root / "n.json", write=True)
-    assert result.written, [str(d) for d in result.diagnostics]
-    sys.path.insert(0, str(root))
-    try:
-        return importlib.import_module("bounds_pkg").TOOLS["t"]
-    finally:
-        sys.path.remove(str(root))
+    return built_tools(tmp_path_factory.mktemp("constraints"), CONFIG, "bounds_pkg")["t"]
 
 
 def _errors(tool: Any, instance: dict[str, Any]) -> list[tuple[str, str]]:

@@ -6,14 +6,12 @@ judged in both published forms, standard and portable, against the reference val
 
 from __future__ import annotations
 
-import importlib
-import sys
 from typing import Any
 
 import pydantic
 import pytest
+from built_package import built_tools
 from reference import EcmaValidator
-from toolc import verbs
 
 ARGS = """\
     args_schema:
@@ -73,16 +71,7 @@ def _config(form: str) -> str:
 def tool(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Any:
     form = request.param
     root = tmp_path_factory.mktemp(f"nulls_{form}")
-    (root / "cfg").mkdir()
-    (root / "cfg" / "tools.yaml").write_text(_config(form), encoding="utf-8")
-    package = f"nulls_{form}_pkg"
-    result = verbs.build(root / "cfg", root / package, root / "n.json", write=True)
-    assert result.written, [str(d) for d in result.diagnostics]
-    sys.path.insert(0, str(root))
-    try:
-        return importlib.import_module(package).TOOLS["t"]
-    finally:
-        sys.path.remove(str(root))
+    return built_tools(root, _config(form), f"nulls_{form}_pkg")["t"]
 
 
 @pytest.mark.parametrize("instance", CASES, ids=repr)

@@ -6,14 +6,12 @@ models judge these instances as the reference validator does."""
 
 from __future__ import annotations
 
-import importlib
-import sys
 from typing import Any
 
 import pydantic
 import pytest
+from built_package import built_tools
 from reference import EcmaValidator
-from toolc import verbs
 
 CONFIG = """\
 tools:
@@ -37,16 +35,7 @@ tools:
 
 @pytest.fixture(scope="module")
 def tool(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    root = tmp_path_factory.mktemp("numbers")
-    (root / "cfg").mkdir()
-    (root / "cfg" / "tools.yaml").write_text(CONFIG, encoding="utf-8")
-    result = verbs.build(root / "cfg", root / "numbers_pkg", root / "n.json", write=True)
-    assert result.written, [str(d) for d in result.diagnostics]
-    sys.path.insert(0, str(root))
-    try:
-        return importlib.import_module("numbers_pkg").TOOLS["t"]
-    finally:
-        sys.path.remove(str(root))
+    return built_tools(tmp_path_factory.mktemp("numbers"), CONFIG, "numbers_pkg")["t"]
 
 
 @pytest.mark.parametrize(
