@@ -134,6 +134,28 @@ def _check(where: str, value: Any) -> None:
         )
 
 
+@functools.cache
+def _rest(where: str) -> Callable[[Any], bool]:
+    """What the object schema at `where` says beyond its `properties`' subschemas: a
+    model's fields are typed exactly (`pychecks`: a type wider than its schema checks
+    itself), so the model does not judge its members twice. A `false` subschema is
+    kept: its field is typed `Any`, and the object's check refuses it. Each name stays
+    (as `true`): it still says which members `additionalProperties` leaves out."""
+    evaluator, schema, valid = _target(where)
+    members = schema.get("properties") if isinstance(schema, dict) else None
+    if not isinstance(members, dict):
+        return valid
+    judged = {name: sub is not False for name, sub in members.items()}
+    rest = {**schema, "properties": judged}
+    if all(judged.values()) and _NAMES_MATTER.isdisjoint(schema):
+        del rest["properties"]  # then no keyword reads them: no loop over the members
+    return evaluator.check_of(rest)  # the evaluator keeps `rest` with its check
+
+
+# Keywords for which the names `properties` lists matter.
+_NAMES_MATTER = frozenset({"additionalProperties", "unevaluatedProperties"})
+
+
 def _at(value: Any, pointer: str) -> Any:
     for raw in pointer.split("/")[1:]:
         part = raw.replace("~1", "/").replace("~0", "~")
@@ -166,7 +188,10 @@ class CheckedModel(WireModel):
     ) -> Any:
         by_name = isinstance(info.context, dict) and info.context.get("toolc.by_name")
         if isinstance(value, dict) and not by_name:
-            _check(cls.__toolc_schema__, value)
+            # The fields judge their members, each exactly (an error names its field);
+            # the schema's own keywords are checked here, first (decision 0132).
+            if not _rest(cls.__toolc_schema__)(wire(value)):
+                _check(cls.__toolc_schema__, value)
             return handler(value)
         made = handler(value)
         _check(cls.__toolc_schema__, made)
