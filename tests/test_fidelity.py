@@ -22,6 +22,7 @@ CONFIGS = [
     FIXTURES / "good" / "fidelity",
     FIXTURES / "good" / "adversarial",
     FIXTURES / "good" / "kitchen-sink",
+    FIXTURES / "good" / "checked-objects",  # objects with keywords of their own (0132)
     *EXAMPLES,
 ]
 
