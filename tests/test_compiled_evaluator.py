@@ -118,6 +118,13 @@ def test_explaining_failures_memoizes_nothing_per_call() -> None:
         ({"enum": [[0], "x"]}, [False], False),
         ({"enum": [[2, {"b": None}]]}, [2.0, {"b": None}], True),
         ({"enum": [[2, {"b": None}]]}, [2, {"b": 0}], False),
+        # the same JSON text, or a text of its own for an equal value
+        ({"const": {"a": [True], "b": 1}}, {"a": [True], "b": 1}, True),
+        ({"const": {"a": [True], "b": 1}}, {"b": 1, "a": [True]}, True),
+        ({"const": {"a": [True], "b": 1}}, {"a": [True], "b": 1.0}, True),
+        ({"const": {"a": [True], "b": 1}}, {"a": [1], "b": True}, False),
+        ({"enum": [[True, 1], [1, True]]}, [1, 1], False),
+        ({"enum": [[True, 1], [1, True]]}, [1, True], True),
         ({"uniqueItems": True}, [1, True], True),
         ({"uniqueItems": True}, [1, 1.0], False),
         ({"uniqueItems": True}, ["a", "b", "a"], False),

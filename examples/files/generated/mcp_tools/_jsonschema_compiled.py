@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from pydantic_core import to_json
+
 from ._jsonschema_eval import (
     Evaluator,
     _key,
@@ -263,13 +265,25 @@ def _among(allowed: list[Any] | tuple[Any, ...]) -> Check:
     # Python's == holds wherever JSON's does, and runs in C. It also takes true for 1
     # (and 1.0): where no allowed value holds a boolean, a 0 or a 1, it decides alone.
     exact = not any(map(_may_confuse, values))
+    texts = frozenset(map(_text, values)) - {None}
 
     def among(v: Any) -> bool:
         if type(v) is str:
             return v in strings
-        return v in values and (exact or _key(v) in keys)
+        if v not in values:
+            return False
+        # Else the same JSON text (true is not 1 there) is the same value, found in
+        # C; a text of its own may still be equal (1.0 for 1, keys in another order).
+        return exact or _text(v) in texts or _key(v) in keys
 
     return among
+
+
+def _text(value: Any) -> bytes | None:
+    try:
+        return to_json(value)
+    except ValueError:  # not JSON (a tuple is; an object of some other class is not)
+        return None
 
 
 def _may_confuse(value: Any) -> bool:
