@@ -57,6 +57,20 @@ page = ListDirectoryData.model_validate(
 assert page.next_cursor is None
 assert not verdict(ListDirectoryData, {"entries": []})  # the cursor is required, null or not
 assert ListDirectoryArgs.model_validate({"path": "/"}).page_size == 50
+# each failing argument under its field; the rule across arguments at the arguments (0132)
+from mcp_tools.server_calls import invalid_arguments
+def failing(value):
+    try:
+        ListDirectoryArgs.model_validate(value)
+    except pydantic.ValidationError as exc:
+        return exc
+    raise AssertionError(value)
+both = failing({"path": "", "page_size": 0, "glob": ""})
+assert [e["loc"] for e in both.errors()] == [("path",), ("page_size",), ("glob",)], both
+error = invalid_arguments("list_directory", both)
+assert error["message"] == "Invalid arguments for list_directory: path, page_size, glob.", error
+rule = failing({"path": "/", "glob": "*.py", "regex": "x"}).errors()
+assert [(e["loc"], e["type"], e["ctx"]["keyword"]) for e in rule] == [((), "json_schema", "not")]
 print("ok")
 """
 
