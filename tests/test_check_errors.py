@@ -99,8 +99,28 @@ def test_a_checked_object_reports_each_failing_member(tools: Any) -> None:
     }  # fmt: skip
 
 
-def test_a_checked_objects_own_keyword_is_judged_before_its_members(tools: Any) -> None:
-    """A value its object's own keyword refuses gets that one error (its members are not
-    judged then), as the published schema explains it."""
-    error = _error(tools["t"].args_model, {"pick": "a", "items": [{"n": 4}]})
-    assert (error["loc"], error["ctx"]["keyword"]) == ((), "dependentRequired")
+def test_a_checked_objects_own_keyword_comes_first_and_its_members_beside_it(
+    tools: Any,
+) -> None:
+    """A value its object's own keyword refuses gets that error first, at the object, and
+    each failing member's error beside it: every independent mistake in one error."""
+    with pytest.raises(pydantic.ValidationError) as caught:
+        tools["t"].args_model.model_validate({"pick": "a", "items": [{"n": 4}]})
+    errors = caught.value.errors()
+    found = [(e["type"], e["loc"], e["ctx"]["keyword"]) for e in errors]
+    assert found == [
+        ("json_schema", (), "dependentRequired"), ("json_schema", ("items", 0, "n"), "multipleOf")
+    ]  # fmt: skip
+    assert errors[1]["msg"].startswith("4 fails `multipleOf` of the published schema")
+    assert caught.value.json()  # made again as pydantic's own: it still writes itself
+
+
+def test_pydantics_own_errors_are_made_again_beside_the_objects(tools: Any) -> None:
+    """A member's error of pydantic's own kind keeps its type, context and text."""
+    with pytest.raises(pydantic.ValidationError) as caught:
+        tools["t"].args_model.model_validate({"pick": "a", "items": "no"})
+    errors = caught.value.errors(include_url=False)
+    assert [(e["type"], e["loc"]) for e in errors] == [
+        ("json_schema", ()), ("list_type", ("items",))
+    ]  # fmt: skip
+    assert errors[1]["msg"] == "Input should be a valid list"

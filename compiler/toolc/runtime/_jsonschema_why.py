@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import ValidationError
+from pydantic_core import PydanticCustomError
+
 from ._jsonschema_eval import Evaluator
 
 Where = tuple[str, str, str]  # instance pointer, schema pointer, keyword
@@ -114,3 +117,34 @@ def _array(
         key = next((k for k in ("minContains", "maxContains") if k in s), "contains")
         return at, f"{s_at}/{key}", key
     return None
+
+
+def schema_error(ctx: dict[str, str]) -> PydanticCustomError:
+    """The error of a value the published schema refuses: `ctx` holds the `instance`
+    pointer inside the value checked, the failing `value` as JSON, the `keyword` and the
+    `schema` (`<document>#<pointer>` of the keyword)."""
+    return PydanticCustomError(
+        "json_schema",
+        ("at {instance}: " if ctx["instance"] else "")
+        + "{value} fails `{keyword}` of the published schema ({schema})",
+        ctx,
+    )
+
+
+def joined(own: Exception, members: ValidationError, value: Any) -> Exception:
+    """An object's own keyword's error (`own`) and its members' (`members`), as one
+    error: every independent mistake is reported. `own` alone if pydantic cannot make
+    one of the members' errors again."""
+    details: list[Any] = [{"type": own, "loc": (), "input": value}]
+    try:
+        for e in members.errors(include_url=False):
+            again = {"type": e["type"], "loc": e["loc"], "input": e["input"]}
+            ctx = e.get("ctx")
+            if e["type"] == "json_schema" and ctx:  # ours: made again with its text
+                again["type"] = schema_error(ctx)
+            elif ctx:  # pydantic's own: its type and context make its text
+                again["ctx"] = ctx
+            details.append(again)
+        return ValidationError.from_exception_data(members.title, details)
+    except Exception:  # noqa: BLE001 -- an error type pydantic cannot make again
+        return own

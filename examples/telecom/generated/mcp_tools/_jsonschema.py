@@ -21,13 +21,14 @@ from pydantic import (
     ModelWrapValidatorHandler,
     Tag,
     TypeAdapter,
+    ValidationError,
     ValidationInfo,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
 
 from ._jsonschema_compiled import CompiledEvaluator
-from ._jsonschema_why import why
+from ._jsonschema_why import joined, schema_error, why
 
 T = TypeVar("T")
 
@@ -121,16 +122,13 @@ def _check(where: str, value: Any) -> None:
         # for `propertyNames` what fails is the name, not its value
         name = at.rpartition("/")[2].replace("~1", "/").replace("~0", "~")
         failing = name if keyword == "propertyNames" else _at(data, at)
-        raise PydanticCustomError(
-            "json_schema",
-            ("at {instance}: " if at else "")
-            + "{value} fails `{keyword}` of the published schema ({schema})",
+        raise schema_error(
             {
                 "instance": at,  # a JSON pointer into the value checked ("": all of it)
                 "value": json.dumps(failing, ensure_ascii=False)[:80],
                 "keyword": keyword,
                 "schema": f"{document}#{schema_at}",
-            },
+            }
         )
 
 
@@ -190,8 +188,16 @@ class CheckedModel(WireModel):
         if isinstance(value, dict) and not by_name:
             # The fields judge their members, each exactly (an error names its field);
             # the schema's own keywords are checked here, first (decision 0132).
-            if not _rest(cls.__toolc_schema__)(wire(value)):
+            if _rest(cls.__toolc_schema__)(wire(value)):
+                return handler(value)
+            try:
                 _check(cls.__toolc_schema__, value)
+            except PydanticCustomError as own:  # and each failing member beside it
+                try:
+                    handler(value)
+                except ValidationError as members:
+                    raise joined(own, members, value) from None
+                raise
             return handler(value)
         made = handler(value)
         _check(cls.__toolc_schema__, made)
