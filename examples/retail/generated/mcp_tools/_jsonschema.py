@@ -114,8 +114,12 @@ def _target(where: str) -> tuple[CompiledEvaluator, Any, Callable[[Any], bool]]:
 
 
 def _check(where: str, value: Any) -> None:
+    _judge(where, wire(value))
+
+
+def _judge(where: str, data: Any) -> None:
+    """Raise the `json_schema` error of JSON `data` the schema at `where` refuses."""
     evaluator, schema, valid = _target(where)
-    data = wire(value)
     if not valid(data):
         document, _, pointer = where.partition("#")
         at, schema_at, keyword = why(evaluator, schema, data, "", pointer)
@@ -188,10 +192,11 @@ class CheckedModel(WireModel):
         if isinstance(value, dict) and not by_name:
             # The fields judge their members, each exactly (an error names its field);
             # the schema's own keywords are checked here, first (decision 0132).
-            if _rest(cls.__toolc_schema__)(wire(value)):
+            data = wire(value)
+            if _rest(cls.__toolc_schema__)(data):
                 return handler(value)
             try:
-                _check(cls.__toolc_schema__, value)
+                _judge(cls.__toolc_schema__, data)
             except PydanticCustomError as own:  # and each failing member beside it
                 try:
                     handler(value)
