@@ -49,7 +49,8 @@ test: setup
 ## Hunt for new random cases, a new seed each run (decision 0115); a failure names its seed.
 fuzz: setup
 	TOOLC_RANDOM_SEED=random TOOLC_RANDOM_PORTABLE=300 TOOLC_RANDOM_CONFIGS=200 \
-	  $(BIN)/python -m pytest -p no:cacheprovider tests/test_portable.py tests/test_random_configs.py -k random
+	  TOOLC_RANDOM_VERDICTS=300 $(BIN)/python -m pytest -p no:cacheprovider \
+	  tests/test_portable.py tests/test_random_configs.py tests/test_random_verdicts.py -k random
 
 lint: setup
 	$(BIN)/ruff check --no-cache compiler tests bench

@@ -234,8 +234,10 @@ class Schemas:
                 schema["format"] = draw(st.sampled_from(FORMATS))
         elif kind in ("integer", "number"):
             bounded = st.floats(-1e300, 1e300, allow_nan=False)  # room for the upper bound
+            # an integer's bounds need not be whole, nor within 64 bits (0.5, 1e19)
+            fractions = st.sampled_from([0.5, -2.5, 3.0, 1e19, -1e19])
             low = draw(
-                INTS
+                st.one_of(INTS, fractions)
                 if kind == "integer"
                 else st.one_of(bounded, st.sampled_from([1e16, -0.0, 1.5e-7]))
             )

@@ -32,6 +32,10 @@ tools:
       checked: {type: string, maxLength: 3, not: {const: ab}}
       count: {type: integer, minimum: 1, maximum: 10}
       maybe: {type: [integer, "null"], exclusiveMinimum: 0}
+      half: {type: integer, exclusiveMinimum: 0.5, maximum: 9.5}
+      range: {type: integer, minimum: 2.5, exclusiveMaximum: 4.5}
+      huge: {type: integer, minimum: -1e19, maximum: 1e19}
+      items: {type: array, items: {type: integer, maximum: 1.5}}
 """
 
 
@@ -107,3 +111,27 @@ def test_an_integral_number_is_an_integer(tool: Any) -> None:
     made = tool.args_model.model_validate({"ids": ["x"], "count": 10.0, "maybe": 3.0})
     assert (made.count, made.maybe) == (10, 3)
     assert type(made.count) is int and type(made.maybe) is int
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        (field, value)
+        for field, values in {
+            "half": [0, 1, 9, 10, 0.5, 1.0, 9.5],
+            "range": [2, 3, 4, 5, 3.0, 2.5, 4.5],
+            "huge": [10**19, 10**19 + 1, -(10**19), -(10**19) - 1, 1e19, 0],
+            "items": [[1], [2], [1, 1.0], [-5]],
+        }.items()
+        for value in values
+    ],
+)
+def test_integer_bounds_that_are_not_whole_or_beyond_64_bits(
+    tool: Any, field: str, value: Any
+) -> None:
+    """pydantic's `int` takes whole bounds only: the model has each bound's floor or
+    ceiling, which an integer meets exactly when it meets the bound (a fraction, a float
+    beyond 64 bits made every validation of the model a `SchemaError`)."""
+    instance = {"ids": ["a"], field: value}
+    expected = EcmaValidator(dict(tool.input_schema)).is_valid(instance)
+    assert (_errors(tool, instance) == []) is expected, (instance, _errors(tool, instance))

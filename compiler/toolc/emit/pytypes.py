@@ -7,6 +7,7 @@ declaring another tool never renames anything here.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from typing import Any
 
@@ -40,6 +41,16 @@ def _is_model(schema: Any) -> bool:
         and not {"$ref", "enum", "const"} & set(schema)
         and Lowering._types(schema) == {"object"}
     )
+
+
+def whole_bound(key: str, bound: Any) -> Any:
+    """The whole number an integer meets exactly when it meets `bound` under `key`:
+    pydantic's `int` takes no other bound (a `SchemaError` at every validation for
+    `exclusiveMinimum: 0.5` or `maximum: 1e19`, floats). A float's floor and ceiling are
+    exact; the published schema keeps the bound as written."""
+    if not isinstance(bound, float):
+        return bound
+    return math.floor(bound) if key in ("maximum", "exclusiveMinimum") else math.ceil(bound)
 
 
 class Lowering:
@@ -257,8 +268,11 @@ class Lowering:
                 stated["pattern"] = model_pattern(stated["pattern"])
             expr.constraints += [(STRING_KEYS[k], py_value(v)) for k, v in stated.items()]
         if kinds & {"number", "integer"}:
+            whole = "number" not in kinds  # an `int`'s bounds: whole numbers only
             expr.constraints += [
-                (NUMBER_KEYS[k], py_value(schema[k])) for k in NUMBER_KEYS if k in schema
+                (NUMBER_KEYS[k], py_value(whole_bound(k, schema[k]) if whole else schema[k]))
+                for k in NUMBER_KEYS
+                if k in schema
             ]
         if "array" in kinds:
             expr.constraints += [
