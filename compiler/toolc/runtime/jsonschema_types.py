@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, TypeVar, overload
 from pydantic import (
     BaseModel,
     BeforeValidator,
+    ConfigDict,
     Discriminator,
     ModelWrapValidatorHandler,
     Tag,
@@ -306,5 +307,8 @@ def validated(tp: type[T], value: Any) -> T: ...
 def validated(tp: Any, value: Any) -> Any: ...
 def validated(tp: Any, value: Any) -> Any:
     """`value`, JSON by wire names, validated as `tp`: the default of a field whose type
-    holds models (`default_factory=lambda: validated(list[Label], [{...}])`)."""
-    return TypeAdapter(tp).validate_python(value)
+    holds models (`default_factory=lambda: validated(list[Label], [{...}])`), strictly
+    as the models judge."""
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        return tp.model_validate(value)
+    return TypeAdapter(tp, config=ConfigDict(strict=True)).validate_python(value)

@@ -16,7 +16,7 @@ from typing import Any, Generic, Literal, Protocol, TypeVar
 
 import anyio
 from mcp import types
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from .server_content import ContentView
 from .server_framework import FRAMEWORK_ERRORS
@@ -157,7 +157,10 @@ def _path(loc: Sequence[int | str]) -> str:
 
 @cache
 def _adapter(tp: Any) -> TypeAdapter[Any]:
-    return TypeAdapter(tp)
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        return TypeAdapter(tp)
+    # A list or a union has no model's config: strict as the models are ("5" is not 5)
+    return TypeAdapter(tp, config=ConfigDict(strict=True))
 
 
 def _fit(tp: Any, value: Any) -> tuple[Any, tuple[str, ...]]:
