@@ -10,6 +10,7 @@ from typing import Any
 import pydantic
 import pytest
 from built_package import built_tools
+from reference import EcmaValidator
 
 CONFIG = """\
 tools:
@@ -124,3 +125,45 @@ def test_pydantics_own_errors_are_made_again_beside_the_objects(tools: Any) -> N
         ("json_schema", ()), ("list_type", ("items",))
     ]  # fmt: skip
     assert errors[1]["msg"] == "Input should be a valid list"
+
+
+NUMBERS = """\
+tools:
+  n:
+    version: 1.0.0
+    description: numbers beside a rule across arguments
+    mcp_server: s
+    tool_type: query
+    args_schema:
+      x: {type: number, maximum: 9007199254740992}
+      m: {type: number, multipleOf: 2}
+      o:
+        type: object
+        properties: {m: {type: number, multipleOf: 2}}
+        minProperties: 1
+      k: {type: integer, maximum: 3}
+    args_keywords:
+      not: {required: [zzz]}
+"""
+
+
+@pytest.fixture(scope="module")
+def numbers(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return built_tools(tmp_path_factory.mktemp("numbers"), NUMBERS, "numbers_pkg")
+
+
+@pytest.mark.parametrize(
+    "value",
+    [{"x": 2**53 + 1}, {"m": 2**53 + 1}, {"o": {"m": 2**53 + 1}}, {"x": 2**53}, {"k": 3}],
+)
+def test_a_checked_objects_numbers_are_judged_exactly(numbers: Any, value: dict[str, Any]) -> None:
+    """pydantic's `float` makes 2**53 + 1 the float 2**53 before a bound or a check sees
+    it: a member that bounds a number stays in the object's own check, which judges the
+    integer itself (decision 0132)."""
+    expected = EcmaValidator(dict(numbers["n"].input_schema)).is_valid(value)
+    try:
+        numbers["n"].args_model.model_validate(value)
+        accepted = True
+    except pydantic.ValidationError:
+        accepted = False
+    assert accepted is expected

@@ -142,21 +142,47 @@ def _rest(where: str) -> Callable[[Any], bool]:
     """What the object schema at `where` says beyond its `properties`' subschemas: a
     model's fields are typed exactly (`pychecks`: a type wider than its schema checks
     itself), so the model does not judge its members twice. A `false` subschema is
-    kept: its field is typed `Any`, and the object's check refuses it. Each name stays
-    (as `true`): it still says which members `additionalProperties` leaves out."""
+    kept: its field is typed `Any`, and the object's check refuses it. So is one that
+    bounds a number somewhere (`_rounds`). Each other name stays (as `true`): it still
+    says which members `additionalProperties` leaves out."""
     evaluator, schema, valid = _target(where)
     members = schema.get("properties") if isinstance(schema, dict) else None
     if not isinstance(members, dict):
         return valid
-    judged = {name: sub is not False for name, sub in members.items()}
+    judged = {
+        name: sub if sub is False or _rounds(evaluator, sub, set()) else True
+        for name, sub in members.items()
+    }
     rest = {**schema, "properties": judged}
-    if all(judged.values()) and _NAMES_MATTER.isdisjoint(schema):
+    if all(v is True for v in judged.values()) and _NAMES_MATTER.isdisjoint(schema):
         del rest["properties"]  # then no keyword reads them: no loop over the members
     return evaluator.check_of(rest)  # the evaluator keeps `rest` with its check
 
 
 # Keywords for which the names `properties` lists matter.
 _NAMES_MATTER = frozenset({"additionalProperties", "unevaluatedProperties"})
+_NUMBER_BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
+
+
+def _rounds(evaluator: CompiledEvaluator, node: Any, seen: set[int]) -> bool:
+    """Whether a number in `node` is bounded (or `multipleOf`) where its type may be
+    `float`: pydantic's `float` makes an integer beyond 2**53 the nearest float before
+    the bound sees it, so such a member is judged by the object's check too. Walks
+    every value, `$ref`s followed (data that looks like a bound only keeps more)."""
+    if id(node) in seen or not isinstance(node, dict | list):
+        return False
+    seen.add(id(node))
+    if isinstance(node, list):
+        return any(_rounds(evaluator, item, seen) for item in node)
+    kinds = node.get("type", "number")
+    if "number" in (kinds if isinstance(kinds, list) else [kinds]) and (
+        "multipleOf" in node or any(k in node for k in _NUMBER_BOUNDS)
+    ):
+        return True
+    ref = node.get("$ref")
+    if isinstance(ref, str) and _rounds(evaluator, evaluator.resolve(ref), seen):
+        return True
+    return any(_rounds(evaluator, value, seen) for value in node.values())
 
 
 def _at(value: Any, pointer: str) -> Any:
