@@ -167,3 +167,13 @@ def test_a_checked_objects_numbers_are_judged_exactly(numbers: Any, value: dict[
     except pydantic.ValidationError:
         accepted = False
     assert accepted is expected
+
+
+def test_a_mistake_both_checks_find_is_reported_once(numbers: Any) -> None:
+    """A bounded number stays in the object's check and has its field's: its mistake is
+    reported once, under its field."""
+    with pytest.raises(pydantic.ValidationError) as caught:
+        numbers["n"].args_model.model_validate({"m": 3, "k": 4})
+    assert [(e["loc"], e["type"]) for e in caught.value.errors()] == [
+        (("m",), "json_schema"), (("k",), "less_than_equal")
+    ]  # fmt: skip

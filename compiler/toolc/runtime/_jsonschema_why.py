@@ -131,13 +131,20 @@ def schema_error(ctx: dict[str, str]) -> PydanticCustomError:
     )
 
 
-def joined(own: Exception, members: ValidationError, value: Any) -> Exception:
-    """An object's own keyword's error (`own`) and its members' (`members`), as one
-    error: every independent mistake is reported. `own` alone if pydantic cannot make
-    one of the members' errors again."""
+def joined(own: PydanticCustomError, members: ValidationError, value: Any) -> Exception:
+    """An object's own check's error (`own`) and its members' (`members`), as one
+    error: every independent mistake is reported. Where `own` is about a member that
+    reports its own error, that is the same mistake: `members` alone. `own` alone if
+    pydantic cannot make one of the members' errors again."""
+    errors = members.errors(include_url=False)
+    at = str((own.context or {}).get("instance", ""))
+    if at:  # a member the object's check judges too (`_rest`: a bounded number)
+        name = at.split("/")[1].replace("~1", "/").replace("~0", "~")
+        if any(e["loc"][:1] == (name,) for e in errors):
+            return members
     details: list[Any] = [{"type": own, "loc": (), "input": value}]
     try:
-        for e in members.errors(include_url=False):
+        for e in errors:
             again = {"type": e["type"], "loc": e["loc"], "input": e["input"]}
             ctx = e.get("ctx")
             if e["type"] == "json_schema" and ctx:  # ours: made again with its text
