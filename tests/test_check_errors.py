@@ -149,7 +149,7 @@ tools:
 
 @pytest.fixture(scope="module")
 def numbers(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    return built_tools(tmp_path_factory.mktemp("numbers"), NUMBERS, "numbers_pkg")
+    return built_tools(tmp_path_factory.mktemp("numbers"), NUMBERS, "checked_numbers_pkg")
 
 
 @pytest.mark.parametrize(
