@@ -17,6 +17,7 @@ from typing import Any
 
 import pydantic
 import pytest
+from agreement import assert_models_agree
 from conftest import EXAMPLES, FIXTURES
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
@@ -293,22 +294,7 @@ def test_random_portable_packages_have_models_that_agree(
         package = importlib.import_module(name)
     finally:
         sys.path.remove(str(root / "out"))
-    for spec in package.TOOLS.values():
-        schema = dict(spec.input_schema)
-        reference = EcmaValidator(schema)
-        for _ in range(6):
-            try:
-                instance = data.draw(valid(schema, {}))
-                if data.draw(st.booleans()):
-                    instance = data.draw(near_miss(instance, schema, {}))
-            except InvalidArgument:
-                break
-            try:
-                spec.args_model.model_validate(instance)
-                accepted = True
-            except pydantic.ValidationError:
-                accepted = False
-            assert accepted == reference.is_valid(instance), (SEED_VALUE, spec.name, instance)
+    assert_models_agree(data, package, SEED_VALUE, 6)
 
 
 def _contract(text: str, form: str) -> dict[str, Any]:
