@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import ValidationError
 from pydantic_core import PydanticCustomError
 
-from ._jsonschema_eval import Evaluator
+from ._jsonschema_eval import Evaluator, segment
 
 Where = tuple[str, str, str]  # instance pointer, schema pointer, keyword
 _ASSERTIONS = (
@@ -140,7 +140,7 @@ def joined(own: PydanticCustomError, members: ValidationError, value: Any) -> Ex
     errors = members.errors(include_url=False)
     at = str((own.context or {}).get("instance", ""))
     if at:  # a member the object's check judges too (`_rest`: a bounded number)
-        name = at.split("/")[1].replace("~1", "/").replace("~0", "~")
+        name = segment(at.split("/")[1])
         if any(e["loc"][:1] == (name,) for e in errors):
             return members
     details: list[Any] = [{"type": own, "loc": (), "input": value}]

@@ -29,6 +29,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from ._jsonschema_compiled import CompiledEvaluator
+from ._jsonschema_eval import segment
 from ._jsonschema_why import joined, schema_error, why
 
 T = TypeVar("T")
@@ -125,7 +126,7 @@ def _judge(where: str, data: Any) -> None:
         document, _, pointer = where.partition("#")
         at, schema_at, keyword = why(evaluator, schema, data, "", pointer)
         # for `propertyNames` what fails is the name, not its value
-        name = at.rpartition("/")[2].replace("~1", "/").replace("~0", "~")
+        name = segment(at.rpartition("/")[2])
         failing = name if keyword == "propertyNames" else _at(data, at)
         raise schema_error(
             {
@@ -187,7 +188,7 @@ def _rounds(evaluator: CompiledEvaluator, node: Any, seen: set[int]) -> bool:
 
 def _at(value: Any, pointer: str) -> Any:
     for raw in pointer.split("/")[1:]:
-        part = raw.replace("~1", "/").replace("~0", "~")
+        part = segment(raw)
         value = value[int(part)] if isinstance(value, list) else value[part]
     return value
 

@@ -6,18 +6,30 @@ besides its data (`Items`, `Reply`, `ToolFailure`; content items: server_content
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from mcp.server.context import ServerRequestContext
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict, TypeAdapter
 
 from .server_client import ClientChannel, Elicited, LogLevel, Sampled
 from .server_content import Content, Image
 
 DataT = TypeVar("DataT")
 ItemT = TypeVar("ItemT")
+
+
+@functools.cache
+def data_adapter(kind: Any) -> TypeAdapter[Any]:
+    """`kind` (a tool's data type) judged as the generated models judge: a model by its
+    own config; a list or a union, which has none, strictly ("5" is not 5, true not 1)
+    where pydantic's default is lax. The server checks returned data with it, the
+    client types arriving data."""
+    if isinstance(kind, type) and issubclass(kind, BaseModel):
+        return TypeAdapter(kind)
+    return TypeAdapter(kind, config=ConfigDict(strict=True))
 
 
 class ErrorSpecLike(Protocol):

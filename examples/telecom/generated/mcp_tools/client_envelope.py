@@ -11,15 +11,15 @@ import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
 import anyio
 from mcp import types
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from .server_content import ContentView
 from .server_framework import FRAMEWORK_ERRORS
+from .server_types import data_adapter
 
 logger = logging.getLogger(__name__)
 
@@ -155,20 +155,12 @@ def _path(loc: Sequence[int | str]) -> str:
     )
 
 
-@cache
-def _adapter(tp: Any) -> TypeAdapter[Any]:
-    if isinstance(tp, type) and issubclass(tp, BaseModel):
-        return TypeAdapter(tp)
-    # A list or a union has no model's config: strict as the models are ("5" is not 5)
-    return TypeAdapter(tp, config=ConfigDict(strict=True))
-
-
 def _fit(tp: Any, value: Any) -> tuple[Any, tuple[str, ...]]:
     """`value` validated as `tp`, after dropping the fields closed models refuse."""
     dropped: list[str] = []
     while True:
         try:
-            return _adapter(tp).validate_python(value), tuple(dropped)
+            return data_adapter(tp).validate_python(value), tuple(dropped)
         except ValidationError as exc:
             errors = exc.errors(include_url=False, include_input=False)
             if any(e["type"] != "extra_forbidden" for e in errors):

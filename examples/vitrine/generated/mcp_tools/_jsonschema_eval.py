@@ -97,6 +97,11 @@ def _ratio(number: Any) -> tuple[int, int]:
         raise ValueError(f"not a finite number: {number!r}") from None
 
 
+def segment(raw: str) -> str:
+    """A JSON pointer's segment as the name it stands for (`~1` is `/`, `~0` is `~`)."""
+    return raw.replace("~1", "/").replace("~0", "~")
+
+
 class Evaluator:
     """Evaluates values against schemas of one document (its `$ref`s point into it)."""
 
@@ -120,7 +125,7 @@ class Evaluator:
             return self._resolved[ref]
         node = self.document
         for raw in ref[2:].split("/") if ref != "#" else ():
-            part = unquote(raw).replace("~1", "/").replace("~0", "~")
+            part = segment(unquote(raw))
             node = node[int(part)] if isinstance(node, list) else node[part]
         self._resolved[ref] = node
         return node
