@@ -8,6 +8,7 @@ then passed its types and every check on its way: exactly what the schema accept
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from toolc.model.schemas import DEFS_REF, MANY, NAMED, ONE, VALUES, pointer_segment
@@ -24,6 +25,19 @@ NATIVE = ANNOTATIONS | {
     "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems", "items",
     "properties", "required", "additionalProperties",
 }  # fmt: skip
+# A double holds every integer up to 2**53 exactly, and pydantic's `float` rounds any other
+# to the nearest double: a bound below it judges the rounded integer as it would the integer
+# (both lie on the same side), one at or beyond it may not (2**53 + 1 passes `> 2**53` and
+# its double does not). Such a bound is the published schema's check, not the float's.
+DOUBLE_EXACT = 2**53
+BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
+# Keywords that say something of one JSON type only (a schema without `type` but with one
+# of them is typed as the union of every JSON type).
+TYPE_SPECIFIC = frozenset((
+    "minLength", "maxLength", "pattern", "minimum", "maximum", "exclusiveMinimum",
+    "exclusiveMaximum", "minItems", "maxItems", "items", "properties", "required",
+    "additionalProperties", "uniqueItems",
+))  # fmt: skip
 # Keywords that give a schema a type of its own (a union of them is lowered only without).
 TYPED = frozenset(NATIVE - ANNOTATIONS) | {"$ref", "prefixItems", "contains"}
 
@@ -44,11 +58,62 @@ def needs_check(schema: Any, exact: str | None) -> bool:
     if not isinstance(schema, dict):
         return False
     keys = set(schema) - NATIVE - {exact}
-    if keys:
+    if keys or beyond_double(schema):
         return True
     if schema.get("items") is False:
         return True
     return any(sub is False for sub in (schema.get("properties") or {}).values())
+
+
+def may_be_number(schema: dict[str, Any]) -> bool:
+    """Whether `schema` may take a number (pydantic's `float` then rounds an integer
+    beyond 2**53 before any later check sees it)."""
+    kind = schema.get("type", "number")
+    return "number" in (kind if isinstance(kind, list) else [kind])
+
+
+def beyond_double(schema: dict[str, Any]) -> bool:
+    """Whether a number `schema` may take has a bound a double cannot judge."""
+    return may_be_number(schema) and any(
+        type(schema.get(key)) in (int, float) and abs(schema[key]) >= DOUBLE_EXACT for key in BOUNDS
+    )
+
+
+# The subschemas a lowered type is made of (a value they type is what a check reads later).
+TYPING_ONE = ("items", "additionalProperties")
+TYPING_MANY = ("anyOf", "oneOf", "allOf")
+
+
+def types_float(schema: Any) -> bool:
+    """Whether the lowered type of `schema` may be pydantic's `float` itself: a `type`
+    with `number`, or none with a keyword of some type (then every JSON type is one)."""
+    if not isinstance(schema, dict) or not {"$ref", "enum", "const"}.isdisjoint(schema):
+        return False
+    if "type" in schema:
+        return may_be_number(schema)
+    return not TYPE_SPECIFIC.isdisjoint(schema)
+
+
+def holds_numbers(schema: Any, resolve: Callable[[str], Any]) -> bool:
+    """Whether a value of `schema` may hold a `float` below its top (an item, a member,
+    an alternative; `$ref`s followed with `resolve`): that number reaches a check of
+    `schema` made after validation as its double."""
+    seen: set[int] = set()
+
+    def below(node: Any) -> list[Any]:
+        if not isinstance(node, dict) or id(node) in seen:
+            return []
+        seen.add(id(node))
+        found = [node[k] for k in TYPING_ONE if k in node and "prefixItems" not in node]
+        found += [v for k in TYPING_MANY for v in node.get(k) or ()]
+        found += list((node.get("properties") or {}).values())
+        ref = node.get("$ref")
+        return found + ([resolve(ref)] if isinstance(ref, str) else [])
+
+    def holds(node: Any) -> bool:
+        return any(types_float(sub) or holds(sub) for sub in below(node))
+
+    return holds(schema)
 
 
 def pointers(document: Any) -> dict[int, str]:

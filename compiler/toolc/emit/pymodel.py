@@ -21,6 +21,7 @@ class TypeExpr(msgspec.Struct, dict=True):
     null_ok: bool = False  # accepts null itself (a shared type's alias or an enum includes None)
     plain: Expr | str | None = None  # PlainValidator(...): validates instead of the type
     after: list[Expr] = field(default_factory=list)  # AfterValidator(...) arguments
+    wrap: list[Expr] = field(default_factory=list)  # WrapValidator(...) arguments
 
     @property
     def refuses_null(self) -> bool:
@@ -41,7 +42,7 @@ class TypeExpr(msgspec.Struct, dict=True):
         if self.plain is not None:
             return False
         takes_null = self.nullable and not self.refuses_null
-        return takes_null or not self.after
+        return takes_null or not (self.after or self.wrap)
 
     def annotation(self) -> Expr:
         if not self.nullable or self.base.head in ("Any", "None"):
@@ -52,7 +53,8 @@ class TypeExpr(msgspec.Struct, dict=True):
     def metadata(self) -> list[Expr]:
         plain = [call("PlainValidator", self.plain)] if self.plain is not None else []
         after = [call("AfterValidator", v) for v in self.after]
-        return plain + [call("BeforeValidator", v) for v in self.validators] + after
+        wrap = [call("WrapValidator", v) for v in self.wrap]
+        return plain + [call("BeforeValidator", v) for v in self.validators] + after + wrap
 
     def inline(self) -> Expr:
         """The type as one expression, constraints included (for list items and unions)."""

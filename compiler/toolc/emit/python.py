@@ -45,6 +45,7 @@ RUNTIME = FilePath(__file__).resolve().parent.parent / "runtime" / "jsonschema_t
 EVALUATOR = RUNTIME.parent / "_jsonschema_eval.py"
 COMPILED = RUNTIME.parent / "_jsonschema_compiled.py"  # the evaluator's closures
 EXPLAINER = RUNTIME.parent / "_jsonschema_why.py"  # where a value fails, for the errors
+CHECKER = RUNTIME.parent / "_jsonschema_checks.py"  # the checks against published schemas
 
 
 def _lowered(
@@ -168,10 +169,12 @@ def tool_module(
         version=tool.decl.version,
         module=models_module(groups, blocks),
     )
-    checked = bool(
-        lowering.used & {"CheckedModel", "conforms"} or "CheckedModel" in used_by(blocks)
-    )
+    checked = bool(lowering.used & CHECKS or "CheckedModel" in used_by(blocks))
     return source, names, client, frozenset(local), checked
+
+
+# What makes a module check values against the package's published schemas.
+CHECKS = frozenset({"CheckedModel", "conforms", "conforms_number", "conforms_sent"})
 
 
 def root_named(cls: str) -> Naming:
@@ -197,9 +200,7 @@ def shared_module(
     local = {b.name for b in blocks} | set(type_names.values())
     used = lowering.used | used_by(blocks)
     groups = imports(used, local, set(), ".")
-    return write("shared.py.j2", module=models_module(groups, blocks)), bool(
-        used & {"CheckedModel", "conforms"}
-    )
+    return write("shared.py.j2", module=models_module(groups, blocks)), bool(used & CHECKS)
 
 
 class ToolPython(msgspec.Struct, frozen=True):
@@ -266,6 +267,7 @@ def python_files(
         "_jsonschema_eval.py": (HEADER + "\n" + EVALUATOR.read_text(encoding="utf-8")).encode(),
         "_jsonschema_compiled.py": (HEADER + "\n" + COMPILED.read_text(encoding="utf-8")).encode(),
         "_jsonschema_why.py": (HEADER + "\n" + EXPLAINER.read_text(encoding="utf-8")).encode(),
+        "_jsonschema_checks.py": (HEADER + "\n" + CHECKER.read_text(encoding="utf-8")).encode(),
         "shared.py": shared,
         "tools/__init__.py": write("tools_init.py.j2"),
     }

@@ -11,7 +11,15 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from toolc.emit.pychecks import ANNOTATIONS, needs_check, type_ref
+from toolc.emit.pychecks import (
+    ANNOTATIONS,
+    DOUBLE_EXACT,
+    TYPE_SPECIFIC,
+    holds_numbers,
+    may_be_number,
+    needs_check,
+    type_ref,
+)
 from toolc.emit.pyenums import enum_type
 from toolc.emit.pyexpr import Expr, call, name, sub, union
 from toolc.emit.pyliterals import py_str, py_value
@@ -25,10 +33,6 @@ from toolc.validate.ecma_regex import model_pattern
 STRING_KEYS = {"minLength": "min_length", "maxLength": "max_length", "pattern": "pattern"}
 NUMBER_KEYS = {"minimum": "ge", "maximum": "le", "exclusiveMinimum": "gt", "exclusiveMaximum": "lt"}
 ARRAY_KEYS = {"minItems": "min_length", "maxItems": "max_length"}
-TYPE_SPECIFIC = (
-    *STRING_KEYS, *NUMBER_KEYS, *ARRAY_KEYS,
-    "items", "properties", "required", "additionalProperties", "uniqueItems",
-)  # fmt: skip
 ENVELOPE_DEFS = {"envelope.ErrorInfo": "ErrorInfo", "envelope.Meta": "Meta"}
 ALL_TYPES = ("array", "boolean", "number", "object", "string")  # and null
 
@@ -95,9 +99,21 @@ class Lowering:
         return f"{self.document_file}#{self.pointer_of[id(schema)]}"
 
     def checked(self, schema: Any, expr: TypeExpr) -> TypeExpr:
-        """`expr`, checked against the published schema after its own validation."""
-        self.used |= {"AfterValidator", "conforms"}
-        expr.after.append(call("conforms", py_str(self.where(schema))))
+        """`expr`, checked against the published schema after its own validation; a
+        number, and a value holding one, as it was sent (decision 0133): pydantic's
+        `float` rounds an integer beyond 2**53 before a later check would see it."""
+        where = py_str(self.where(schema))
+        top = may_be_number(schema)
+        if top:  # a number itself: before `float`, and not again
+            self.used |= {"BeforeValidator", "conforms_number"}
+            expr.validators.append(call("conforms_number", where))
+        rest = [("numbers", "False")] if top else []
+        if holds_numbers(schema, lambda ref: resolve(self.document, ref)):
+            self.used |= {"WrapValidator", "conforms_sent"}
+            expr.wrap.append(call("conforms_sent", where, kwargs=rest))
+        elif schema.get("type") not in ("number", ["number"]):  # it takes more than numbers
+            self.used |= {"AfterValidator", "conforms"}
+            expr.after.append(call("conforms", where, kwargs=rest))
         return expr
 
     def _models(self) -> set[str]:
@@ -267,12 +283,17 @@ class Lowering:
             if "pattern" in stated:
                 stated["pattern"] = model_pattern(stated["pattern"])
             expr.constraints += [(STRING_KEYS[k], py_value(v)) for k, v in stated.items()]
-        if kinds & {"number", "integer"}:
-            whole = "number" not in kinds  # an `int`'s bounds: whole numbers only
+        if "integer" in kinds:  # an `int`'s bounds: whole numbers only
             expr.constraints += [
-                (NUMBER_KEYS[k], py_value(whole_bound(k, schema[k]) if whole else schema[k]))
+                (NUMBER_KEYS[k], py_value(whole_bound(k, schema[k])))
                 for k in NUMBER_KEYS
                 if k in schema
+            ]
+        elif "number" in kinds:  # a bound a double cannot judge is the check's (pychecks)
+            expr.constraints += [
+                (NUMBER_KEYS[k], py_value(schema[k]))
+                for k in NUMBER_KEYS
+                if k in schema and not abs(schema[k]) >= DOUBLE_EXACT
             ]
         if "array" in kinds:
             expr.constraints += [

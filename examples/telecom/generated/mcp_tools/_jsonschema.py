@@ -3,15 +3,13 @@
 generated models: an integer that accepts 5.0 (JSON Schema's integer is a number with
 no fractional part), equality by JSON value for `enum`, `const` and `uniqueItems`,
 `null` refused where a property is optional but not nullable, the models' base,
-built by Python name and validated by wire name, and the checks against the published
-schema itself where a type cannot say all of it (`conforms`, `CheckedModel`)."""
+built by Python name and validated by wire name, and the model that checks itself
+against the published schema where its fields cannot say all of it (`CheckedModel`;
+the checks are `_jsonschema_checks`', the field validators `conforms` among them)."""
 
 from __future__ import annotations
 
-import functools
-import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, TypeVar, overload
 
 from pydantic import (
@@ -28,11 +26,15 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from ._jsonschema_compiled import CompiledEvaluator
-from ._jsonschema_eval import segment
-from ._jsonschema_why import joined, schema_error, why
+from . import _jsonschema_checks
+from ._jsonschema_checks import check_made, judge, rest, wire
+from ._jsonschema_why import joined
 
 T = TypeVar("T")
+# The field validators the generated models import from here.
+conforms = _jsonschema_checks.conforms
+conforms_number = _jsonschema_checks.conforms_number
+conforms_sent = _jsonschema_checks.conforms_sent
 
 
 class WireModel(BaseModel):
@@ -61,147 +63,6 @@ class WireModel(BaseModel):
 # Marks a validation by Python names (keyword construction): what a check reads then is
 # the validated model's wire form, not the keyword arguments.
 _BY_NAME = {"toolc.by_name": True}
-_PACKAGE = Path(__file__).resolve().parent
-
-
-@functools.cache
-def _evaluator(document: str) -> CompiledEvaluator:
-    """The evaluator of a published schema of the package (`schemas/<tool>.input.json`,
-    `shared.json`), with the translations of its patterns (`patterns/<tool>.json`,
-    `shared.patterns.json`)."""
-    schema = json.loads((_PACKAGE / document).read_text(encoding="utf-8"))
-    if document.startswith(
-        "schemas/"
-    ):  # schemas/<tool>.input.json: patterns/<tool>.json
-        tool = document.removeprefix("schemas/").removesuffix(".json")
-        sidecar = _PACKAGE / "patterns" / (tool.rpartition(".")[0] + ".json")
-    else:  # shared.json
-        sidecar = _PACKAGE / document.replace(".json", ".patterns.json")
-    patterns = (
-        json.loads(sidecar.read_text(encoding="utf-8")) if sidecar.exists() else {}
-    )
-    return CompiledEvaluator(schema, patterns)
-
-
-_SCALARS = frozenset({str, int, float, bool, type(None)})
-
-
-def wire(value: Any) -> Any:
-    """A validated value as JSON: models as their wire form."""
-    kind = type(
-        value
-    )  # JSON's own types first: every call of a checked model comes here
-    if kind in _SCALARS:
-        return value
-    if kind is dict:
-        return {k: wire(v) for k, v in value.items()}
-    if kind is list:
-        return [wire(v) for v in value]
-    if isinstance(value, BaseModel):
-        return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
-    if isinstance(value, list | tuple):
-        return [wire(v) for v in value]
-    if isinstance(value, dict):
-        return {k: wire(v) for k, v in value.items()}
-    return value
-
-
-@functools.cache
-def _target(where: str) -> tuple[CompiledEvaluator, Any, Callable[[Any], bool]]:
-    """The evaluator, the schema and its compiled check at `where`, found once."""
-    document, _, pointer = where.partition("#")
-    evaluator = _evaluator(document)
-    schema = evaluator.resolve("#" + pointer)
-    return evaluator, schema, evaluator.check_of(schema)
-
-
-def _check(where: str, value: Any) -> None:
-    _judge(where, wire(value))
-
-
-def _judge(where: str, data: Any) -> None:
-    """Raise the `json_schema` error of JSON `data` the schema at `where` refuses."""
-    evaluator, schema, valid = _target(where)
-    if not valid(data):
-        document, _, pointer = where.partition("#")
-        at, schema_at, keyword = why(evaluator, schema, data, "", pointer)
-        # for `propertyNames` what fails is the name, not its value
-        name = segment(at.rpartition("/")[2])
-        failing = name if keyword == "propertyNames" else _at(data, at)
-        raise schema_error(
-            {
-                "instance": at,  # a JSON pointer into the value checked ("": all of it)
-                "value": json.dumps(failing, ensure_ascii=False)[:80],
-                "keyword": keyword,
-                "schema": f"{document}#{schema_at}",
-            }
-        )
-
-
-@functools.cache
-def _rest(where: str) -> Callable[[Any], bool]:
-    """What the object schema at `where` says beyond its `properties`' subschemas: a
-    model's fields are typed exactly (`pychecks`: a type wider than its schema checks
-    itself), so the model does not judge its members twice. A `false` subschema is
-    kept: its field is typed `Any`, and the object's check refuses it. So is one that
-    bounds a number somewhere (`_rounds`). Each other name stays (as `true`): it still
-    says which members `additionalProperties` leaves out."""
-    evaluator, schema, valid = _target(where)
-    members = schema.get("properties") if isinstance(schema, dict) else None
-    if not isinstance(members, dict):
-        return valid
-    judged = {
-        name: sub if sub is False or _rounds(evaluator, sub, set()) else True
-        for name, sub in members.items()
-    }
-    rest = {**schema, "properties": judged}
-    if all(v is True for v in judged.values()) and _NAMES_MATTER.isdisjoint(schema):
-        del rest["properties"]  # then no keyword reads them: no loop over the members
-    return evaluator.check_of(rest)  # the evaluator keeps `rest` with its check
-
-
-# Keywords for which the names `properties` lists matter.
-_NAMES_MATTER = frozenset({"additionalProperties", "unevaluatedProperties"})
-_NUMBER_BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
-
-
-def _rounds(evaluator: CompiledEvaluator, node: Any, seen: set[int]) -> bool:
-    """Whether a number in `node` is bounded (or `multipleOf`) where its type may be
-    `float`: pydantic's `float` makes an integer beyond 2**53 the nearest float before
-    the bound sees it, so such a member is judged by the object's check too. Walks
-    every value, `$ref`s followed (data that looks like a bound only keeps more)."""
-    if id(node) in seen or not isinstance(node, dict | list):
-        return False
-    seen.add(id(node))
-    if isinstance(node, list):
-        return any(_rounds(evaluator, item, seen) for item in node)
-    kinds = node.get("type", "number")
-    if "number" in (kinds if isinstance(kinds, list) else [kinds]) and (
-        "multipleOf" in node or any(k in node for k in _NUMBER_BOUNDS)
-    ):
-        return True
-    ref = node.get("$ref")
-    if isinstance(ref, str) and _rounds(evaluator, evaluator.resolve(ref), seen):
-        return True
-    return any(_rounds(evaluator, value, seen) for value in node.values())
-
-
-def _at(value: Any, pointer: str) -> Any:
-    for raw in pointer.split("/")[1:]:
-        part = segment(raw)
-        value = value[int(part)] if isinstance(value, list) else value[part]
-    return value
-
-
-def conforms(where: str) -> Callable[[Any], Any]:
-    """An after-validator: the value must be valid against the published schema at
-    `where` (`<document>#<JSON pointer>`)."""
-
-    def check(value: Any) -> Any:
-        _check(where, value)
-        return value
-
-    return check
 
 
 class CheckedModel(WireModel):
@@ -221,10 +82,10 @@ class CheckedModel(WireModel):
             # The fields judge their members, each exactly (an error names its field);
             # the schema's own keywords are checked here, first (decision 0132).
             data = wire(value)
-            if _rest(cls.__toolc_schema__)(data):
+            if rest(cls.__toolc_schema__)(data):
                 return handler(value)
             try:
-                _judge(cls.__toolc_schema__, data)
+                judge(cls.__toolc_schema__, data)
             except PydanticCustomError as own:  # and each failing member beside it
                 try:
                     handler(value)
@@ -233,7 +94,7 @@ class CheckedModel(WireModel):
                 raise
             return handler(value)
         made = handler(value)
-        _check(cls.__toolc_schema__, made)
+        check_made(cls.__toolc_schema__, made)
         return made
 
 
