@@ -16,7 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import pydantic
 import pytest
+from built_package import built_tools
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from node_support import node_modules
@@ -285,3 +287,32 @@ def test_a_server_of_proxied_tools_only_needs_no_handler(tmp_path: Path) -> None
     contract = json.loads(compiled.files["contracts/echo.json"])
     assert contract["proxied"] == {"tool": "echo", "version": "1.0.0"}
     assert "origin-server" not in json.dumps(contract)  # where it runs is a setting
+
+
+def test_an_origins_object_with_keywords_of_its_own_builds_and_checks(tmp_path: Path) -> None:
+    """`returns` whose root object has keywords of its own (`not`) and `$defs`: the build
+    once failed with a KeyError (the root's lowered copy had no pointer), a traceback."""
+    config = """\
+tools:
+  weather:
+    version: 1.0.0
+    description: The weather, from the origin.
+    mcp_server: gateway
+    tool_type: query
+    args_schema:
+      location: {type: string}
+    returns:
+      type: object
+      not: {required: [stale]}
+      $defs:
+        Degrees: {type: number}
+      properties:
+        temperature: {$ref: "#/$defs/Degrees"}
+        samples: {type: array, items: {type: number}, contains: {minimum: 1.0e16}}
+    proxy: {tool: get-structured-content, command: [origin]}
+"""
+    model = built_tools(tmp_path, config, "proxied_keywords_pkg")["weather"].data_model
+    assert model.model_validate({"temperature": 5}).temperature == 5.0
+    for refused in ({"stale": True}, {"samples": [9999999999999999]}, {"temperature": "5"}):
+        with pytest.raises(pydantic.ValidationError):
+            model.model_validate(refused)

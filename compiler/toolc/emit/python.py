@@ -152,6 +152,7 @@ def tool_module(
         schema = success_data(schema)  # in either published form (decision 0106)
     else:
         schema = {k: v for k, v in schema.items() if k != "$defs"}
+        lowering.pointer_of[id(schema)] = ""  # the root: a check of its own reads it there
     expr = lowering.lower(schema, data, (), special=data_names, doc=f"What `{tool.name}` returns.")
     blocks += _lowered(lowering, expr, data, f"What `{tool.name}` returns.")
     if multi and not any(b.name == item for b in blocks):
