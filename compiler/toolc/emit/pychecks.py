@@ -104,7 +104,9 @@ def holds_numbers(schema: Any, resolve: Callable[[str], Any]) -> bool:
         if not isinstance(node, dict) or id(node) in seen:
             return []
         seen.add(id(node))
-        found = [node[k] for k in TYPING_ONE if k in node and "prefixItems" not in node]
+        # beside `prefixItems`, `items` types nothing (the items are `Any`)
+        skip = "items" if "prefixItems" in node else None
+        found = [node[k] for k in TYPING_ONE if k in node and k != skip]
         found += [v for k in TYPING_MANY for v in node.get(k) or ()]
         found += list((node.get("properties") or {}).values())
         ref = node.get("$ref")

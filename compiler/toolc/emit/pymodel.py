@@ -42,7 +42,7 @@ class TypeExpr(msgspec.Struct, dict=True):
         if self.plain is not None:
             return False
         takes_null = self.nullable and not self.refuses_null
-        return takes_null or not (self.after or self.wrap)
+        return takes_null or not self.after  # `conforms_number` needs them inside
 
     def annotation(self) -> Expr:
         if not self.nullable or self.base.head in ("Any", "None"):

@@ -104,9 +104,9 @@ class Lowering:
         `float` rounds an integer beyond 2**53 before a later check would see it."""
         where = py_str(self.where(schema))
         top = may_be_number(schema)
-        if top:  # a number itself: before `float`, and not again
-            self.used |= {"BeforeValidator", "conforms_number"}
-            expr.validators.append(call("conforms_number", where))
+        if top:  # a number itself: an integer beyond 2**53 as sent, and kept so
+            self.used |= {"WrapValidator", "conforms_number"}
+            expr.wrap.insert(0, call("conforms_number", where))
         rest = [("numbers", "False")] if top else []
         if holds_numbers(schema, lambda ref: resolve(self.document, ref)):
             self.used |= {"WrapValidator", "conforms_sent"}

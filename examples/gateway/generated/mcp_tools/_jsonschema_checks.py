@@ -143,17 +143,28 @@ def conforms(where: str, numbers: bool = True) -> Callable[[Any], Any]:
 _NUMBERS = frozenset({int, float})
 
 
-def conforms_number(where: str) -> Callable[[Any], Any]:
-    """A before-validator: a number must be valid against the published schema at
-    `where` as it arrives. pydantic's `float` makes an integer beyond 2**53 the nearest
-    double, which a bound or `multipleOf` may judge otherwise (decision 0133)."""
+def conforms_number(
+    where: str,
+) -> Callable[[Any, ValidatorFunctionWrapHandler], Any]:
+    """A wrap-validator: a number must be valid against the published schema at
+    `where`. pydantic's `float` makes an integer beyond 2**53 the nearest double,
+    which a bound or `multipleOf` may judge otherwise, and whose wire form the schema
+    may refuse: such an integer is judged as sent and kept (decision 0133). Any other
+    number is validated first (the type's own errors), then judged."""
 
-    def validator(value: Any) -> Any:
+    def validator(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        if type(value) is int and not -_DOUBLE_EXACT <= value <= _DOUBLE_EXACT:
+            judge(where, value)
+            return value
+        made = handler(value)
         if type(value) in _NUMBERS:
             judge(where, value)
-        return value
+        return made
 
     return validator
+
+
+_DOUBLE_EXACT = 2**53
 
 
 def conforms_sent(
