@@ -72,11 +72,14 @@ def may_be_number(schema: dict[str, Any]) -> bool:
     return "number" in (kind if isinstance(kind, list) else [kind])
 
 
+def judged_as_double(bound: Any) -> bool:
+    """Whether pydantic's `float` judges a bound as the schema does (one below 2**53)."""
+    return type(bound) not in (int, float) or abs(bound) < DOUBLE_EXACT
+
+
 def beyond_double(schema: dict[str, Any]) -> bool:
     """Whether a number `schema` may take has a bound a double cannot judge."""
-    return may_be_number(schema) and any(
-        type(schema.get(key)) in (int, float) and abs(schema[key]) >= DOUBLE_EXACT for key in BOUNDS
-    )
+    return may_be_number(schema) and not all(judged_as_double(schema.get(key)) for key in BOUNDS)
 
 
 # The subschemas a lowered type is made of (a value they type is what a check reads later).

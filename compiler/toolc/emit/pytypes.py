@@ -13,9 +13,9 @@ from typing import Any
 
 from toolc.emit.pychecks import (
     ANNOTATIONS,
-    DOUBLE_EXACT,
     TYPE_SPECIFIC,
     holds_numbers,
+    judged_as_double,
     may_be_number,
     needs_check,
     type_ref,
@@ -293,7 +293,7 @@ class Lowering:
             expr.constraints += [
                 (NUMBER_KEYS[k], py_value(schema[k]))
                 for k in NUMBER_KEYS
-                if k in schema and not abs(schema[k]) >= DOUBLE_EXACT
+                if k in schema and judged_as_double(schema[k])
             ]
         if "array" in kinds:
             expr.constraints += [

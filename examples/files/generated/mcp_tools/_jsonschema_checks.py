@@ -127,6 +127,17 @@ def _at(value: Any, pointer: str) -> Any:
     return value
 
 
+# Marks a validation by Python names (keyword construction): what a check reads then is
+# the validated model's wire form, not the keyword arguments.
+BY_NAME = {"toolc.by_name": True}
+
+
+def by_name(info: ValidationInfo) -> bool:
+    """Whether this validation is a keyword construction (`BY_NAME`)."""
+    context = info.context
+    return isinstance(context, dict) and bool(context.get("toolc.by_name"))
+
+
 def conforms(where: str, numbers: bool = True) -> Callable[[Any], Any]:
     """An after-validator: the value must be valid against the published schema at
     `where` (`<document>#<JSON pointer>`); but a number, with `numbers=False`
@@ -181,8 +192,7 @@ def conforms_sent(
     ) -> Any:
         made = handler(value)
         if numbers or type(value) not in _NUMBERS:
-            context = info.context
-            if isinstance(context, dict) and context.get("toolc.by_name"):
+            if by_name(info):
                 check_made(where, made)
             else:
                 judge(where, wire(value))

@@ -27,7 +27,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from . import _jsonschema_checks
-from ._jsonschema_checks import check_made, judge, rest, wire
+from ._jsonschema_checks import BY_NAME, by_name, check_made, judge, rest, wire
 from ._jsonschema_why import joined
 
 T = TypeVar("T")
@@ -52,17 +52,12 @@ class WireModel(BaseModel):
         def __init__(self, /, **data: Any) -> None:
             __tracebackhide__ = True
             self.__pydantic_validator__.validate_python(
-                data, self_instance=self, by_alias=False, by_name=True, context=_BY_NAME
+                data, self_instance=self, by_alias=False, by_name=True, context=BY_NAME
             )
 
         # Marked as pydantic's own __init__ (as pydantic marks RootModel's): validation
         # then never calls it, and keeps the models' by-alias configuration.
         __init__.__pydantic_base_init__ = True
-
-
-# Marks a validation by Python names (keyword construction): what a check reads then is
-# the validated model's wire form, not the keyword arguments.
-_BY_NAME = {"toolc.by_name": True}
 
 
 class CheckedModel(WireModel):
@@ -77,8 +72,7 @@ class CheckedModel(WireModel):
     def _conforms(
         cls, value: Any, handler: ModelWrapValidatorHandler[Any], info: ValidationInfo
     ) -> Any:
-        by_name = isinstance(info.context, dict) and info.context.get("toolc.by_name")
-        if isinstance(value, dict) and not by_name:
+        if isinstance(value, dict) and not by_name(info):
             # The fields judge their members, each exactly (an error names its field);
             # the schema's own keywords are checked here, first (decision 0132).
             data = wire(value)
