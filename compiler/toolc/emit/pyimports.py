@@ -13,11 +13,12 @@ from toolc.emit.pywidth import width
 TYPING = ("Annotated", "Any", "Literal", "Optional", "TypeAlias", "Union")
 PYDANTIC = (
     "AfterValidator", "BaseModel", "BeforeValidator", "ConfigDict", "Field", "PlainValidator",
-    "WrapValidator",
+    "WrapSerializer", "WrapValidator",
 )  # fmt: skip
 HELPERS = (
-    "CheckedModel", "JsonInt", "WireModel", "conforms", "conforms_number", "conforms_sent",
-    "integral", "one_of", "reject_null", "tag_of", "tagged", "unique_items", "validated",
+    "CheckedModel", "JsonInt", "WireModel", "as_sent", "conforms", "conforms_number",
+    "conforms_sent", "integral", "one_of", "reject_null", "tag_of", "tagged", "unique_items",
+    "validated",
 )  # fmt: skip
 ENVELOPE = ("ErrorInfo", "Meta")
 # What a models module may import: no class or alias it defines may take one of these names.

@@ -22,6 +22,7 @@ class TypeExpr(msgspec.Struct, dict=True):
     plain: Expr | str | None = None  # PlainValidator(...): validates instead of the type
     after: list[Expr] = field(default_factory=list)  # AfterValidator(...) arguments
     wrap: list[Expr] = field(default_factory=list)  # WrapValidator(...) arguments
+    serializer: Expr | None = None  # WrapSerializer(...) argument
 
     @property
     def refuses_null(self) -> bool:
@@ -54,7 +55,9 @@ class TypeExpr(msgspec.Struct, dict=True):
         plain = [call("PlainValidator", self.plain)] if self.plain is not None else []
         after = [call("AfterValidator", v) for v in self.after]
         wrap = [call("WrapValidator", v) for v in self.wrap]
-        return plain + [call("BeforeValidator", v) for v in self.validators] + after + wrap
+        written = [call("WrapSerializer", self.serializer)] if self.serializer else []
+        before = [call("BeforeValidator", v) for v in self.validators]
+        return plain + before + after + wrap + written
 
     def inline(self) -> Expr:
         """The type as one expression, constraints included (for list items and unions)."""

@@ -105,8 +105,9 @@ class Lowering:
         where = py_str(self.where(schema))
         top = may_be_number(schema)
         if top:  # a number itself: an integer beyond 2**53 as sent, and kept so
-            self.used |= {"WrapValidator", "conforms_number"}
+            self.used |= {"WrapValidator", "conforms_number", "WrapSerializer", "as_sent"}
             expr.wrap.insert(0, call("conforms_number", where))
+            expr.serializer = name("as_sent")  # and written as the integer it is
         rest = [("numbers", "False")] if top else []
         if holds_numbers(schema, lambda ref: resolve(self.document, ref)):
             self.used |= {"WrapValidator", "conforms_sent"}

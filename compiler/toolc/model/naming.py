@@ -16,6 +16,7 @@ _RESERVED = frozenset(
         "float",
         "bool",
         "list",
+        "as_sent",
         "conforms",
         "conforms_number",
         "conforms_sent",

@@ -31,7 +31,8 @@ from ._jsonschema_checks import BY_NAME, by_name, check_made, judge, rest, wire
 from ._jsonschema_why import joined
 
 T = TypeVar("T")
-# The field validators the generated models import from here.
+# The field validators (and serializer) the generated models import from here.
+as_sent = _jsonschema_checks.as_sent
 conforms = _jsonschema_checks.conforms
 conforms_number = _jsonschema_checks.conforms_number
 conforms_sent = _jsonschema_checks.conforms_sent

@@ -12,7 +12,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ValidationInfo, ValidatorFunctionWrapHandler
+from pydantic import (
+    BaseModel,
+    SerializerFunctionWrapHandler,
+    ValidationInfo,
+    ValidatorFunctionWrapHandler,
+)
 
 from ._jsonschema_compiled import CompiledEvaluator
 from ._jsonschema_eval import segment
@@ -176,6 +181,13 @@ def conforms_number(
 
 
 _DOUBLE_EXACT = 2**53
+
+
+def as_sent(value: Any, handler: SerializerFunctionWrapHandler) -> Any:
+    """A wrap-serializer: an integer `conforms_number` kept is written as the integer,
+    not as the double `float`'s serializer would make of it (which the schema may
+    refuse: 2**53 + 1 under `exclusiveMinimum: 2**53`)."""
+    return value if type(value) is int else handler(value)
 
 
 def conforms_sent(
