@@ -6,7 +6,7 @@ from __future__ import annotations
 import black
 import pytest
 from toolc.emit.pyexpr import Expr, call, literal, name, sub
-from toolc.emit.pylines import annotated, members
+from toolc.emit.pylines import annotated, class_header, members
 
 LONG = "VeryLongTypeNameThatGoesOnAndOn"
 ANNOTATIONS: list[Expr] = [
@@ -95,3 +95,13 @@ def test_comments_hold_no_character_python_source_cannot() -> None:
     compile(text + "\nx = 1\n", "<comment>", "exec")
     assert "\x00" not in text and "\r" not in text
     assert all(line.startswith("# ") for line in text.splitlines())
+
+
+@pytest.mark.parametrize("base", ["ToolClient", "Protocol", "CheckedModel"])
+@pytest.mark.parametrize("length", range(60, 100))
+def test_a_class_header_is_laid_out_as_black_lays_it_out(base: str, length: int) -> None:
+    """`make fuzz` seed 4009309889: a server named with 64 characters made `class
+    <Server>Client(ToolClient):` 92 columns wide, which black splits at its parentheses."""
+    for name in ("C" * length, "Ｃ" * (length // 2)):  # wide characters count two columns
+        source = f"{class_header(name, base)}\n    x: int\n"
+        assert black.format_str(source, mode=black.Mode()) == source, (name, base)

@@ -26,7 +26,7 @@ from toolc.emit.pyimports import (
     isort_key,
     natural_key,
 )
-from toolc.emit.pylines import annotated
+from toolc.emit.pylines import annotated, class_header
 from toolc.emit.pyliterals import docblock, py_str
 from toolc.emit.pymodel import NOT_DECLARED, PyField, PyModel
 from toolc.emit.pywidth import width
@@ -63,6 +63,10 @@ class ClientClass(msgspec.Struct, frozen=True):
     name: str
     server: str
     methods: tuple[ClientPiece, ...]
+
+    @property
+    def header(self) -> str:
+        return class_header(self.name, "ToolClient")
 
 
 def _param(f: PyField) -> tuple[str, str]:

@@ -18,6 +18,13 @@ from toolc.emit.pyexpr import LINE_LENGTH, Expr, has_exploded, one_line, render
 from toolc.emit.pywidth import width
 
 
+def class_header(name: str, base: str) -> str:
+    """`class Name(Base):`, split at its parentheses as black splits it when it is too wide
+    (a server's name may be 64 characters long)."""
+    line = f"class {name}({base}):"
+    return line if width(line) <= LINE_LENGTH else f"class {name}(\n    {base}\n):"
+
+
 def members(text: str) -> list[str]:
     """The members of a union written out (`A | B[C | D]` → `A`, `B[C | D]`)."""
     parts, depth, start = [], 0, 0

@@ -7,7 +7,7 @@ makes the same files as a full one."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -17,6 +17,7 @@ from toolc.contract.semver import Version
 from toolc.emit.pyexpr import LINE_LENGTH, Expr, one_line, render, sub
 from toolc.emit.pyfile import HEADER, write
 from toolc.emit.pyimports import FUTURE, import_line, natural_key
+from toolc.emit.pylines import annotated, class_header
 from toolc.emit.pyliterals import docblock, py_str
 from toolc.emit.pywidth import width
 from toolc.model import ToolDecl
@@ -93,19 +94,31 @@ def _result_alias(name: str, kind: Kind) -> tuple[str, set[str]]:
     return head + "(\n    " + "\n    | ".join(members) + "\n)", names
 
 
-def def_line(indent: str, head: str, params: list[str], returns: Expr | str, body: str = "") -> str:
+Param = str | tuple[str, Expr]  # a parameter, or its name and a hint black may split
+
+
+def def_line(
+    indent: str, head: str, params: Sequence[Param], returns: Expr | str, body: str = ""
+) -> str:
     """`{head}(params) -> returns:` as black lays it out: one line, or the parameters on one
     line of their own, or one per line (`body`: what follows the colon on the same line,
     such as an overload's ` ...`, which counts towards the line's length)."""
-    joined = ", ".join(params)
+    flat = [x if isinstance(x, str) else f"{x[0]}: {one_line(x[1])}" for x in params]
+    joined = ", ".join(flat)
     one = f"{indent}{head}({joined}) -> {one_line(returns)}:{body}"
     if width(one) <= LINE_LENGTH:
         return one
     inner = indent + "    "
     if len(params) > 1 and width(inner + joined) <= LINE_LENGTH:
         return f"{indent}{head}(\n{inner}{joined}\n{def_tail(indent, returns, body)}"
-    # one per line with a trailing comma (black adds one to a lone parameter)
-    lines = "".join(f"{inner}{x},\n" for x in params)
+    # one per line with a trailing comma (black adds one to a lone parameter); a hint too
+    # wide for its line split at its brackets (a server's name in `Literal[...]`)
+    lines = "".join(
+        f"{inner}{x},\n"
+        if isinstance(x, str)
+        else annotated(len(inner), x[0], x[1], end=",", parameter=True) + "\n"
+        for x in params
+    )
     return f"{indent}{head}(\n{lines}{def_tail(indent, returns, body)}"
 
 
@@ -144,6 +157,10 @@ class Protocol(msgspec.Struct, frozen=True):
     name: str
     server: str
     methods: tuple[Serving, ...]
+
+    @property
+    def header(self) -> str:
+        return class_header(self.name, "Protocol")
 
 
 def handlers_module(per_tool: Mapping[str, Serving]) -> bytes:
@@ -237,7 +254,11 @@ def server_values(per_tool: Mapping[str, Serving]) -> dict[str, object]:
             def_line(
                 "",
                 "def create_server",
-                [f"handlers: {handlers_class(s)}", f"server: Literal[{py_str(s)}]", *keywords],
+                [
+                    f"handlers: {handlers_class(s)}",
+                    ("server", sub("Literal", py_str(s))),
+                    *keywords,
+                ],
                 "Server[Any]",
                 " ...",
             )

@@ -1,5 +1,5 @@
 # Compiled by Jinja from templates/client.py.j2 (make templates). DO NOT EDIT.
-SOURCE_SHA256 = 'dfef89cb5d2b5e7580790e02411fc501b98c1758398ca06cfcf84441980ccea5'
+SOURCE_SHA256 = '23051c8369d9a9693b2c9ead828147dc4a38a8f8bf64c4d0f046cd39d62f66a9'
 JINJA = '3.1.6'
 OPTIONS = "('{%', '%}', '{{', '}}', '{#', '#}', None, None, False, False, '\\n', True, False, True, False, [], ['abs', 'attr', 'batch', 'capitalize', 'center', 'count', 'd', 'default', 'dictsort', 'e', 'escape', 'filesizeformat', 'first', 'float', 'forceescape', 'format', 'groupby', 'indent', 'int', 'items', 'join', 'last', 'length', 'list', 'lower', 'map', 'max', 'min', 'pprint', 'random', 'reject', 'rejectattr', 'replace', 'reverse', 'round', 'safe', 'select', 'selectattr', 'slice', 'sort', 'string', 'striptags', 'sum', 'title', 'tojson', 'trim', 'truncate', 'unique', 'upper', 'urlencode', 'urlize', 'wordcount', 'wordwrap', 'xmlattr'], ['!=', '<', '<=', '==', '>', '>=', 'boolean', 'callable', 'defined', 'divisibleby', 'eq', 'equalto', 'escaped', 'even', 'false', 'filter', 'float', 'ge', 'greaterthan', 'gt', 'in', 'integer', 'iterable', 'le', 'lessthan', 'lower', 'lt', 'mapping', 'ne', 'none', 'number', 'odd', 'sameas', 'sequence', 'string', 'test', 'true', 'undefined', 'upper'])"
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
@@ -32,9 +32,9 @@ def root(context, missing=missing):
     for l_1_c in (undefined(name='classes') if l_0_classes is missing else l_0_classes):
         _loop_vars = {}
         pass
-        yield '\n\nclass '
-        yield str(environment.getattr(l_1_c, 'name'))
-        yield '(ToolClient):\n    """The tools of the MCP server `'
+        yield '\n\n'
+        yield str(environment.getattr(l_1_c, 'header'))
+        yield '\n    """The tools of the MCP server `'
         yield str(environment.getattr(l_1_c, 'server'))
         yield '`.\n\n    `async with '
         yield str(environment.getattr(l_1_c, 'name'))

@@ -1,5 +1,5 @@
 # Compiled by Jinja from templates/handlers.py.j2 (make templates). DO NOT EDIT.
-SOURCE_SHA256 = '340629741da60026d4b591af10ba88c92df3dfbb3c7bebfdf6e9c8f80e2dd207'
+SOURCE_SHA256 = 'cea368606782937db734b058fa36e196d6fafc84c38447be29176f8c69637584'
 JINJA = '3.1.6'
 OPTIONS = "('{%', '%}', '{{', '}}', '{#', '#}', None, None, False, False, '\\n', True, False, True, False, [], ['abs', 'attr', 'batch', 'capitalize', 'center', 'count', 'd', 'default', 'dictsort', 'e', 'escape', 'filesizeformat', 'first', 'float', 'forceescape', 'format', 'groupby', 'indent', 'int', 'items', 'join', 'last', 'length', 'list', 'lower', 'map', 'max', 'min', 'pprint', 'random', 'reject', 'rejectattr', 'replace', 'reverse', 'round', 'safe', 'select', 'selectattr', 'slice', 'sort', 'string', 'striptags', 'sum', 'title', 'tojson', 'trim', 'truncate', 'unique', 'upper', 'urlencode', 'urlize', 'wordcount', 'wordwrap', 'xmlattr'], ['!=', '<', '<=', '==', '>', '>=', 'boolean', 'callable', 'defined', 'divisibleby', 'eq', 'equalto', 'escaped', 'even', 'false', 'filter', 'float', 'ge', 'greaterthan', 'gt', 'in', 'integer', 'iterable', 'le', 'lessthan', 'lower', 'lt', 'mapping', 'ne', 'none', 'number', 'odd', 'sameas', 'sequence', 'string', 'test', 'true', 'undefined', 'upper'])"
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
@@ -39,9 +39,9 @@ def root(context, missing=missing):
     for l_1_p in (undefined(name='protocols') if l_0_protocols is missing else l_0_protocols):
         _loop_vars = {}
         pass
-        yield '\n\nclass '
-        yield str(environment.getattr(l_1_p, 'name'))
-        yield '(Protocol):\n    """The tools of the MCP server `'
+        yield '\n\n'
+        yield str(environment.getattr(l_1_p, 'header'))
+        yield '\n    """The tools of the MCP server `'
         yield str(environment.getattr(l_1_p, 'server'))
         yield '`, one method each."""\n'
         for l_2_m in environment.getattr(l_1_p, 'methods'):
