@@ -102,6 +102,6 @@ def test_comments_hold_no_character_python_source_cannot() -> None:
 def test_a_class_header_is_laid_out_as_black_lays_it_out(base: str, length: int) -> None:
     """`make fuzz` seed 4009309889: a server named with 64 characters made `class
     <Server>Client(ToolClient):` 92 columns wide, which black splits at its parentheses."""
-    for name in ("C" * length, "Ｃ" * (length // 2)):  # wide characters count two columns
-        source = f"{class_header(name, base)}\n    x: int\n"
-        assert black.format_str(source, mode=black.Mode()) == source, (name, base)
+    for cls in ("C" * length, "Ｃ" * (length // 2)):  # wide characters count two columns
+        source = f"{class_header(cls, base)}\n    x: int\n"
+        assert black.format_str(source, mode=black.Mode()) == source, (cls, base)
