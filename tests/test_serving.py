@@ -25,6 +25,7 @@ from harness import sealed
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 EXAMPLES = ROOT / "examples"
+FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def _published(config: Path) -> dict[str, dict[str, Any]]:
@@ -442,3 +443,25 @@ def test_a_portable_config_is_mocked_from_its_inlined_output_schema(tmp_path: Pa
     result = _session([str(BIN / "toolc"), "serve", str(tmp_path), "--mock"], script)
     envelope = sealed(published["consultar_pedidos"], result)
     assert [r["order_id"] for r in envelope["data"]["results"]] == asked
+
+
+def test_scaffold_of_a_server_with_the_longest_name_passes_the_gates(tmp_path: Path) -> None:
+    """Its protocol's name (about 140 columns) once sat in `handlers: <Protocol> =
+    Handlers()`, a line black rewrites, differently at different widths. It is now
+    `serve`'s parameter, which black leaves long."""
+    config = tmp_path / "adversarial"
+    shutil.copytree(FIXTURES / "good" / "adversarial", config)
+    server = ("a" + "Long_server-name.0123456789" * 5)[:128]
+    toolc = str(BIN / "toolc")
+    for verb in (["build"], ["scaffold", "--server", server]):
+        done = subprocess.run([toolc, *verb, str(config)], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+    (starter,) = (config / "generated").glob("*_server.py")
+    assert "def serve(\n    handlers: " in starter.read_text()  # one parameter, left long
+    for tool in (["black", "--check", "-q"], ["ruff", "check", "--isolated", "-q"]):
+        gate = subprocess.run([str(BIN / tool[0]), *tool[1:], str(starter)], capture_output=True)
+        assert gate.returncode == 0, gate.stdout + gate.stderr
+    from mypy import api
+
+    out, err, status = api.run(["--strict", str(starter), "--cache-dir", str(tmp_path / ".mypy")])
+    assert status == 0, out + err

@@ -50,5 +50,7 @@ def scaffold_module(package: str, server: str, serving: Mapping[str, Serving]) -
         protocol=protocol,
         imports=imports,
         methods=[_starter(n, serving[n].doc, serving[n].args_class) for n in names],
+        # the protocol as a parameter: black leaves a long name there as it is
+        serve_def=def_line("", "def serve", [f"handlers: {protocol}"], "None"),
         main_call=render(call("main", "handlers", kwargs=[("server", py_str(server))]), 4),
     )

@@ -1,5 +1,5 @@
 # Compiled by Jinja from templates/scaffold.py.j2 (make templates). DO NOT EDIT.
-SOURCE_SHA256 = '6efc390fbe7e9ffd4ee9695b6f693b7bc4f89c01371c08bd5029a1d77a61a80e'
+SOURCE_SHA256 = '8377cfbf0cb1293fbacaaad87d0bedc13aff5ddcb13b292da29a4e15affd38e1'
 JINJA = '3.1.6'
 OPTIONS = "('{%', '%}', '{{', '}}', '{#', '#}', None, None, False, False, '\\n', True, False, True, False, [], ['abs', 'attr', 'batch', 'capitalize', 'center', 'count', 'd', 'default', 'dictsort', 'e', 'escape', 'filesizeformat', 'first', 'float', 'forceescape', 'format', 'groupby', 'indent', 'int', 'items', 'join', 'last', 'length', 'list', 'lower', 'map', 'max', 'min', 'pprint', 'random', 'reject', 'rejectattr', 'replace', 'reverse', 'round', 'safe', 'select', 'selectattr', 'slice', 'sort', 'string', 'striptags', 'sum', 'title', 'tojson', 'trim', 'truncate', 'unique', 'upper', 'urlencode', 'urlize', 'wordcount', 'wordwrap', 'xmlattr'], ['!=', '<', '<=', '==', '>', '>=', 'boolean', 'callable', 'defined', 'divisibleby', 'eq', 'equalto', 'escaped', 'even', 'false', 'filter', 'float', 'ge', 'greaterthan', 'gt', 'in', 'integer', 'iterable', 'le', 'lessthan', 'lower', 'lt', 'mapping', 'ne', 'none', 'number', 'odd', 'sameas', 'sequence', 'string', 'test', 'true', 'undefined', 'upper'])"
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
@@ -15,6 +15,7 @@ def root(context, missing=missing):
     l_0_imports = resolve('imports')
     l_0_protocol = resolve('protocol')
     l_0_methods = resolve('methods')
+    l_0_serve_def = resolve('serve_def')
     l_0_main_call = resolve('main_call')
     pass
     yield '"""The `'
@@ -47,11 +48,11 @@ def root(context, missing=missing):
         yield str(environment.getattr(l_1_m, 'todo'))
         yield ')\n'
     l_1_m = missing
-    yield '\n\ndef serve() -> None:\n    handlers: '
-    yield str((undefined(name='protocol') if l_0_protocol is missing else l_0_protocol))
-    yield ' = Handlers()  # mypy proves the protocol is implemented\n    '
+    yield '\n\n'
+    yield str((undefined(name='serve_def') if l_0_serve_def is missing else l_0_serve_def))
+    yield '\n    '
     yield str((undefined(name='main_call') if l_0_main_call is missing else l_0_main_call))
-    yield '\n\n\nif __name__ == "__main__":\n    serve()\n'
+    yield '\n\n\nif __name__ == "__main__":\n    serve(Handlers())  # mypy proves that Handlers implements the protocol\n'
 
 blocks = {}
-debug_info = '1=17&2=19&10=21&14=28&15=32&16=36&17=38&18=43&22=47&23=49'
+debug_info = '1=18&2=20&10=22&14=29&15=33&16=37&17=39&18=44&21=48&22=50'
