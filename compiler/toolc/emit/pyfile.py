@@ -18,6 +18,7 @@ import msgspec
 from toolc import __version__
 from toolc.emit import precompiled
 from toolc.emit.pyimports import Groups
+from toolc.emit.pylines import class_header
 from toolc.resources import data_dir
 
 HEADER = (
@@ -29,13 +30,16 @@ class ClassDef(msgspec.Struct, frozen=True):
     """A model class: `class <name>(WireModel):`, its docstring, its `model_config`, fields."""
 
     name: str
-    wrapped: bool  # its head is wider than a line: `class <name>(\n    <base>\n):`
     doc: str  # its docstring, indented; "" for none
     extra: str  # model_config's `extra`: "forbid" | "ignore" | "allow"
     fields: tuple[str, ...]  # each field's statement, laid out (typed extra values last)
     refs: frozenset[str]  # the names its fields' types and defaults refer to
     base: str = "WireModel"  # `CheckedModel` when its published schema is checked too
     check: str = ""  # then `__toolc_schema__ = "<where>"`, laid out
+
+    @property
+    def header(self) -> str:
+        return class_header(self.name, self.base)
 
 
 class AliasDef(msgspec.Struct, frozen=True):

@@ -56,11 +56,10 @@ def class_def(m: PyModel) -> ClassDef:
         refs.update(names_in(extra))
         fields.append(annotated(4, "__pydantic_extra__", extra))
     base = "WireModel" if m.check is None else "CheckedModel"
-    wrapped = width(f"class {m.name}({base}):") > LINE_LENGTH
     doc = docblock(m.doc, "    ")
     check = "" if m.check is None else _check_line(m.check)
     return ClassDef(
-        m.name, wrapped, doc, m.extra, tuple(fields), frozenset(refs), base, check
+        m.name, doc, m.extra, tuple(fields), frozenset(refs), base, check
     )  # fmt: skip
 
 

@@ -1,5 +1,5 @@
 # Compiled by Jinja from templates/_models.py.j2 (make templates). DO NOT EDIT.
-SOURCE_SHA256 = 'e475dbce3e63270ec59d2f971f96a32ac2149c1657b3f53c2504d6dcff301cbf'
+SOURCE_SHA256 = '26a2148709ea3ab2ffa62e179b43199e9278df86c279dd8aaa41d8cbbf55de89'
 JINJA = '3.1.6'
 OPTIONS = "('{%', '%}', '{{', '}}', '{#', '#}', None, None, False, False, '\\n', True, False, True, False, [], ['abs', 'attr', 'batch', 'capitalize', 'center', 'count', 'd', 'default', 'dictsort', 'e', 'escape', 'filesizeformat', 'first', 'float', 'forceescape', 'format', 'groupby', 'indent', 'int', 'items', 'join', 'last', 'length', 'list', 'lower', 'map', 'max', 'min', 'pprint', 'random', 'reject', 'rejectattr', 'replace', 'reverse', 'round', 'safe', 'select', 'selectattr', 'slice', 'sort', 'string', 'striptags', 'sum', 'title', 'tojson', 'trim', 'truncate', 'unique', 'upper', 'urlencode', 'urlize', 'wordcount', 'wordwrap', 'xmlattr'], ['!=', '<', '<=', '==', '>', '>=', 'boolean', 'callable', 'defined', 'divisibleby', 'eq', 'equalto', 'escaped', 'even', 'false', 'filter', 'float', 'ge', 'greaterthan', 'gt', 'in', 'integer', 'iterable', 'le', 'lessthan', 'lower', 'lt', 'mapping', 'ne', 'none', 'number', 'odd', 'sameas', 'sequence', 'string', 'test', 'true', 'undefined', 'upper'])"
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
@@ -28,20 +28,7 @@ def root(context, missing=missing):
         _loop_vars = {}
         pass
         yield '\n\n'
-        if environment.getattr(l_1_c, 'wrapped'):
-            pass
-            yield 'class '
-            yield str(environment.getattr(l_1_c, 'name'))
-            yield '(\n    '
-            yield str(environment.getattr(l_1_c, 'base'))
-            yield '\n):'
-        else:
-            pass
-            yield 'class '
-            yield str(environment.getattr(l_1_c, 'name'))
-            yield '('
-            yield str(environment.getattr(l_1_c, 'base'))
-            yield '):'
+        yield str(environment.getattr(l_1_c, 'header'))
         yield '\n'
         if environment.getattr(l_1_c, 'doc'):
             pass
@@ -100,4 +87,4 @@ def root(context, missing=missing):
         l_1_name = missing
 
 blocks = {}
-debug_info = '2=12&3=16&6=23&8=27&9=32&10=37&11=42&14=47&20=49&21=53&22=56&25=64&26=68&27=71&28=77&30=81&32=88&33=91'
+debug_info = '2=12&3=16&6=23&8=27&9=29&12=34&18=36&19=40&20=43&23=51&24=55&25=58&26=64&28=68&30=75&31=78'
