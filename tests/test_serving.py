@@ -148,6 +148,17 @@ def test_serve_needs_mock_and_a_server_choice(tmp_path: Path) -> None:
     assert unknown.returncode == 2 and "'nope'" in unknown.stderr
 
 
+def _assert_passes_the_gates(starter: Path, tmp_path: Path) -> None:
+    """The scaffold's file passes black, ruff and mypy --strict."""
+    for tool in (["black", "--check", "-q"], ["ruff", "check", "--isolated", "-q"]):
+        gate = subprocess.run([str(BIN / tool[0]), *tool[1:], str(starter)], capture_output=True)
+        assert gate.returncode == 0, gate.stdout + gate.stderr
+    from mypy import api
+
+    out, err, status = api.run(["--strict", str(starter), "--cache-dir", str(tmp_path / ".mypy")])
+    assert status == 0, out + err
+
+
 def test_scaffold_writes_a_typed_starting_server_once(tmp_path: Path) -> None:
     config = tmp_path / "retail"
     shutil.copytree(EXAMPLES / "retail", config)
@@ -162,13 +173,7 @@ def test_scaffold_writes_a_typed_starting_server_once(tmp_path: Path) -> None:
     assert again.returncode == 1 and "never overwrites" in again.stderr
     assert starter.read_bytes() == first + b"# my edits\n"
 
-    for tool in (["black", "--check", "-q"], ["ruff", "check", "--isolated", "-q"]):
-        gate = subprocess.run([str(BIN / tool[0]), *tool[1:], str(starter)], capture_output=True)
-        assert gate.returncode == 0, gate.stdout + gate.stderr
-    from mypy import api
-
-    out, err, status = api.run(["--strict", str(starter), "--cache-dir", str(tmp_path / ".mypy")])
-    assert status == 0, out + err
+    _assert_passes_the_gates(starter, tmp_path)
 
     # It serves: every tool answers TOOL_ERROR (not implemented yet), sealed, no internals.
     published = _published(config)
@@ -458,10 +463,4 @@ def test_scaffold_of_a_server_with_the_longest_name_passes_the_gates(tmp_path: P
         assert done.returncode == 0, done.stderr
     (starter,) = (config / "generated").glob("*_server.py")
     assert "def serve(\n    handlers: " in starter.read_text()  # one parameter, left long
-    for tool in (["black", "--check", "-q"], ["ruff", "check", "--isolated", "-q"]):
-        gate = subprocess.run([str(BIN / tool[0]), *tool[1:], str(starter)], capture_output=True)
-        assert gate.returncode == 0, gate.stdout + gate.stderr
-    from mypy import api
-
-    out, err, status = api.run(["--strict", str(starter), "--cache-dir", str(tmp_path / ".mypy")])
-    assert status == 0, out + err
+    _assert_passes_the_gates(starter, tmp_path)
