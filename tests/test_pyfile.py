@@ -24,7 +24,7 @@ def _alias(alias: str, *refs: str) -> AliasDef:
 
 
 def _class(cls: str, *refs: str) -> ClassDef:
-    return ClassDef(cls, False, "", "forbid", (), frozenset(refs))
+    return ClassDef(cls, "", "forbid", (), frozenset(refs))
 
 
 def test_a_literal_names_nothing_whatever_its_text_says() -> None:
