@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import EXAMPLES, run_toolc
 from toolc.checks.names import PACKAGE_NAMES
+from toolc.emit.pyimports import IMPORTABLE
 
 SHARED_NAMESPACES = ("__init__.py", "registry.py", "handlers.py", "client.py", "server.py")
 
@@ -46,7 +47,17 @@ def test_the_package_s_own_names_are_all_known(example: Path) -> None:
     assert not unknown, f"names the collision check does not know: {sorted(unknown)}"
 
 
-@pytest.mark.parametrize("name", ["ToolClient", "Unset", "UNSET", "WireModel", "Items"])
+def test_every_class_a_models_module_may_import_is_a_package_name() -> None:
+    """A tool module imports shared types beside its helpers: a type named like one
+    (`CheckedModel`) was imported twice, the helper shadowed. Only a capitalized name can be
+    a type's class name (pascal case)."""
+    importable = {n for n in IMPORTABLE if n[:1].isupper()}
+    assert importable - PACKAGE_NAMES == set()
+
+
+@pytest.mark.parametrize(
+    "name", ["ToolClient", "Unset", "UNSET", "WireModel", "Items", "CheckedModel", "ExtrasModel"]
+)
 def test_a_type_taking_a_package_name_is_refused(tmp_path: Path, name: str) -> None:
     (tmp_path / "tools.yaml").write_text(
         "tools:\n  t:\n    version: 1.0.0\n    description: D.\n    mcp_server: s\n"

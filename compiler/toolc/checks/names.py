@@ -62,7 +62,8 @@ PACKAGE_NAMES = frozenset({
     "PlainValidator", "WireModel", "TypeAdapter", "ArgsT", "Generic", "TypeVar", "TypedDict",
     "TYPE_CHECKING", "Mapping", "MappingProxyType", "Sequence", "Protocol", "Items", "Reply",
     "Image", "ToolContext", "ToolFailure", "Server", "ServerName", "VERSIONS", "ToolClient",
-    "Unset", "UNSET", "METRICS", "Observer", "AuditHook", "SingleUseStore",
+    "Unset", "UNSET", "METRICS", "Observer", "AuditHook", "SingleUseStore", "AfterValidator",
+    "WrapSerializer", "WrapValidator", "CheckedModel", "ExtrasModel", "CheckedExtrasModel",
 })  # fmt: skip
 
 TOOL_SUFFIXES = ("Args", "Data", "Item", "ErrorCode")

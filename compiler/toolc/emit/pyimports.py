@@ -16,9 +16,9 @@ PYDANTIC = (
     "WrapSerializer", "WrapValidator",
 )  # fmt: skip
 HELPERS = (
-    "CheckedModel", "JsonInt", "WireModel", "as_sent", "conforms", "conforms_number",
-    "conforms_sent", "integral", "one_of", "reject_null", "tag_of", "tagged", "unique_items",
-    "validated",
+    "CheckedExtrasModel", "CheckedModel", "ExtrasModel", "JsonInt", "WireModel", "as_sent",
+    "conforms", "conforms_number", "conforms_sent", "integral", "one_of", "reject_null", "tag_of",
+    "tagged", "unique_items", "validated",
 )  # fmt: skip
 ENVELOPE = ("ErrorInfo", "Meta")
 # What a models module may import: no class or alias it defines may take one of these names.

@@ -55,12 +55,22 @@ def class_def(m: PyModel) -> ClassDef:
         extra = sub("dict", "str", m.extra_type)
         refs.update(names_in(extra))
         fields.append(annotated(4, "__pydantic_extra__", extra))
-    base = "WireModel" if m.check is None else "CheckedModel"
+    base = _base(m)
     doc = docblock(m.doc, "    ")
     check = "" if m.check is None else _check_line(m.check)
     return ClassDef(
         m.name, doc, m.extra, tuple(fields), frozenset(refs), base, check
     )  # fmt: skip
+
+
+def _base(m: PyModel) -> str:
+    """The runtime's model class `m` derives from: `CheckedModel` when it checks its published
+    schema; an `ExtrasModel` when it allows additional members beside a field whose Python name
+    is not its wire name (pydantic would count a member named like that field as setting it)."""
+    extras = m.extra == "allow" and any(f.alias is not None for f in m.fields)
+    if m.check is None:
+        return "ExtrasModel" if extras else "WireModel"
+    return "CheckedExtrasModel" if extras else "CheckedModel"
 
 
 def _check_line(where: str) -> str:

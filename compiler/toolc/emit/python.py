@@ -170,12 +170,14 @@ def tool_module(
         version=tool.decl.version,
         module=models_module(groups, blocks),
     )
-    checked = bool(lowering.used & CHECKS or "CheckedModel" in used_by(blocks))
+    checked = bool((lowering.used | used_by(blocks)) & CHECKS)
     return source, names, client, frozenset(local), checked
 
 
 # What makes a module check values against the package's published schemas.
-CHECKS = frozenset({"CheckedModel", "conforms", "conforms_number", "conforms_sent"})
+CHECKS = frozenset(
+    {"CheckedExtrasModel", "CheckedModel", "conforms", "conforms_number", "conforms_sent"}
+)
 
 
 def root_named(cls: str) -> Naming:

@@ -3,12 +3,14 @@
 generated models: an integer that accepts 5.0 (JSON Schema's integer is a number with
 no fractional part), equality by JSON value for `enum`, `const` and `uniqueItems`,
 `null` refused where a property is optional but not nullable, the models' base,
-built by Python name and validated by wire name, and the model that checks itself
+built by Python name and validated by wire name, the model that checks itself
 against the published schema where its fields cannot say all of it (`CheckedModel`;
-the checks are `_jsonschema_checks`', the field validators `conforms` among them)."""
+the checks are `_jsonschema_checks`', the field validators `conforms` among them), and
+the one that keeps additional members apart from renamed fields (`ExtrasModel`)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, TypeVar, overload
 
@@ -91,6 +93,40 @@ class CheckedModel(WireModel):
         made = handler(value)
         check_made(cls.__toolc_schema__, made)
         return made
+
+
+class ExtrasModel(WireModel):
+    """A model that allows additional members and has a field whose Python name is not
+    its wire name (`my_name` for `my-name`). pydantic counts an additional member in
+    `model_fields_set`: one named like such a field's Python name would mark the field
+    set, and the wire form (`exclude_unset`) would write it as null, which the schema
+    refuses. Here such a field is set only when its wire name arrived."""
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _extras_apart(
+        cls, value: Any, handler: ModelWrapValidatorHandler[Any], info: ValidationInfo
+    ) -> Any:
+        made = handler(value)
+        if isinstance(value, dict) and not by_name(info):
+            for name, wire_name in _renamed(cls):
+                if name in value and wire_name not in value:
+                    made.__pydantic_fields_set__.discard(name)
+        return made
+
+
+@functools.cache  # read once a model is complete (its fields may name later classes)
+def _renamed(model: type[BaseModel]) -> tuple[tuple[str, str], ...]:
+    """(Python name, wire name) of each field whose names differ."""
+    return tuple(
+        (name, field.alias)
+        for name, field in model.__pydantic_fields__.items()
+        if field.alias is not None and field.alias != name
+    )
+
+
+class CheckedExtrasModel(ExtrasModel, CheckedModel):
+    """A `CheckedModel` that is also an `ExtrasModel`."""
 
 
 def integral(value: Any) -> Any:
