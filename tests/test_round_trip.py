@@ -28,6 +28,10 @@ tools:
         properties:
           my-name: {type: integer}
         minProperties: 1
+      defaulted:
+        type: object
+        properties:
+          mimeType: {type: string, default: text/plain}
 """
 
 
@@ -65,3 +69,21 @@ def test_a_model_built_by_keyword_sends_its_fields(tool: Any, member: str) -> No
     made = model(my_name=3)
     assert made.model_fields_set == {"my_name"}
     assert made.model_dump(mode="json", by_alias=True, exclude_unset=True) == {"my-name": 3}
+
+
+def test_a_member_named_like_a_defaulted_field_does_not_send_the_default(tool: Any) -> None:
+    """Before `ExtrasModel`, `{"mime_type": "x"}` also sent `"mimeType": "text/plain"`, a
+    member nobody sent (accepted by the schema, but not what arrived)."""
+    wire = _again(tool, {"defaulted": {"mime_type": "x"}})
+    assert wire == {"defaulted": {"mime_type": "x"}}
+    made = tool.args_model.model_validate({"defaulted": {"mime_type": "x"}})
+    assert made.defaulted.mime_type == "text/plain"
+
+
+@pytest.mark.parametrize("member", ["o", "checked"])
+def test_validating_by_python_name_sets_the_field(tool: Any, member: str) -> None:
+    """pydantic's `by_name=True` reads `my_name` as the field: the field is set, and sent."""
+    made = tool.args_model.model_validate({member: {"my_name": 2}}, by_name=True)
+    assert getattr(made, member).model_fields_set == {"my_name"}
+    wire = made.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    assert wire == {member: {"my-name": 2}}

@@ -97,20 +97,21 @@ class CheckedModel(WireModel):
 
 class ExtrasModel(WireModel):
     """A model that allows additional members and has a field whose Python name is not
-    its wire name (`my_name` for `my-name`). pydantic counts an additional member in
-    `model_fields_set`: one named like such a field's Python name would mark the field
-    set, and the wire form (`exclude_unset`) would write it as null, which the schema
-    refuses. Here such a field is set only when its wire name arrived."""
+    its wire name (`my_name` for `my-name`, `mime_type` for `mimeType`). pydantic counts
+    an additional member in `model_fields_set`: one named like such a field's Python
+    name marked the field set, and the wire form (`exclude_unset`) then wrote the field
+    too, a member never sent (its default, or a null the schema may refuse). Here an
+    additional member never sets a field: the field is set only when its wire name
+    arrived."""
 
     @model_validator(mode="wrap")
     @classmethod
-    def _extras_apart(
-        cls, value: Any, handler: ModelWrapValidatorHandler[Any], info: ValidationInfo
-    ) -> Any:
+    def _extras_apart(cls, value: Any, handler: ModelWrapValidatorHandler[Any]) -> Any:
         made = handler(value)
-        if isinstance(value, dict) and not by_name(info):
+        extra = made.__pydantic_extra__
+        if extra and isinstance(value, dict):  # most calls have no additional member
             for name, wire_name in _renamed(cls):
-                if name in value and wire_name not in value:
+                if name in extra and wire_name not in value:
                     made.__pydantic_fields_set__.discard(name)
         return made
 
