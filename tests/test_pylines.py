@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import black
 import pytest
-from toolc.emit.pyexpr import Expr, call, literal, name, sub
+from toolc.emit.pyexpr import Expr, call, literal, name, sub, union
 from toolc.emit.pylines import annotated, class_header, members
+from toolc.emit.pymodel import PyAlias
+from toolc.emit.pymodules import alias_def
+from toolc.emit.serving import _result_alias
 
 LONG = "VeryLongTypeNameThatGoesOnAndOn"
 ANNOTATIONS: list[Expr] = [
@@ -105,3 +108,27 @@ def test_a_class_header_is_laid_out_as_black_lays_it_out(base: str, length: int)
     for cls in ("C" * length, "Ｃ" * (length // 2)):  # wide characters count two columns
         source = f"{class_header(cls, base)}\n    x: int\n"
         assert black.format_str(source, mode=black.Mode()) == source, (cls, base)
+
+
+@pytest.mark.parametrize("kind", ["plain", "multi", "workflow"])
+@pytest.mark.parametrize("length", range(2, 90, 3))
+def test_a_handler_s_result_alias_is_laid_out_as_black_lays_it_out(kind: str, length: int) -> None:
+    """A review found `<Tool>Result: TypeAlias = (` wider than 88 columns for a tool named
+    with 84 characters: black splits the annotation instead (`X: (\\n    TypeAlias\\n) =`),
+    as it does for the models' aliases, whose layout handlers.py now shares."""
+    statement, _names = _result_alias("t" * length, kind)  # type: ignore[arg-type]
+    source = f"{statement}\n"
+    assert black.format_str(source, mode=black.Mode()) == source, (length, kind)
+
+
+@pytest.mark.parametrize("alias", [2, 40, 80, 90])
+@pytest.mark.parametrize("member", range(30, 100, 7))
+def test_a_union_alias_with_members_too_wide_is_laid_out_as_black_lays_it_out(
+    alias: int, member: int
+) -> None:
+    """Black splits a union at each `|`, then each operand still too wide at its brackets."""
+    inner = "M" * member
+    union_ = union(name(inner), sub("list", sub("Annotated", inner, "X")), name("None"))
+    statement = alias_def(PyAlias("A" * alias, None, union_)).statement
+    source = f"{statement}\n"
+    assert black.format_str(source, mode=black.Mode()) == source, (alias, member)

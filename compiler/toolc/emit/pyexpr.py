@@ -129,8 +129,7 @@ def render(e: Expr | str, indent: int, trailer: str = "", lead: int = 0, reserve
         if alone and indent + width(flat) + reserve > LINE_LENGTH:
             # a union alone on its line that does not fit: black splits it at each `|`
             assert isinstance(e, Expr)
-            pad = "\n" + " " * indent + "| "
-            return pad.join(one_line(m) for m in e.members) + trailer
+            return union_lines(e.members, indent) + trailer
         return flat
     if not e.items():  # `[]`, `{}`, `f()`: nothing to lay out
         return one_line(e) + trailer
@@ -150,3 +149,12 @@ def render(e: Expr | str, indent: int, trailer: str = "", lead: int = 0, reserve
         else:
             elements.append(inner + render(item, indent + 4, comma))
     return f"{e.head}{open_}\n" + "\n".join(elements) + f"\n{' ' * indent}{close}{trailer}"
+
+
+def union_lines(members: Sequence[Expr | str], indent: int) -> str:
+    """A union's members one per line at `indent` (the first line's indent not written),
+    `| ` before all but the first: each member too wide for its line is split at its
+    brackets in turn, as black splits each operand of a split union."""
+    pad = "\n" + " " * indent + "| "
+    first, *rest = members
+    return render(first, indent) + "".join(pad + render(m, indent, lead=2) for m in rest)

@@ -53,6 +53,13 @@ class AliasDef(msgspec.Struct, frozen=True):
     comment: tuple[str, ...]
     refs: frozenset[str]  # the names its value refers to
 
+    @property
+    def statement(self) -> str:
+        """The assignment, laid out (its comment lines aside)."""
+        if self.wrapped:
+            return f"{self.name}: (\n    TypeAlias\n) = {self.value}"
+        return f"{self.name}{': TypeAlias' if self.typed else ''} = {self.value}"
+
 
 class ModelsModule(msgspec.Struct, frozen=True):
     """A models module: its imports, then its definitions in an order that imports."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from toolc.emit.pyexpr import LINE_LENGTH, Expr, has_exploded, one_line, render
+from toolc.emit.pyexpr import LINE_LENGTH, Expr, has_exploded, one_line, render, union_lines
 from toolc.emit.pywidth import width
 
 
@@ -132,9 +132,7 @@ def _annotation(indent: int, annotation: Annotation, lead: int, rest: int, param
     if len(parts) > 1:
         if width(f"{pad}    {text}") <= LINE_LENGTH:
             return f"(\n{pad}    {text}\n{pad})"
-        lines = [render(parts[0], indent + 4)]
-        lines += ["| " + render(m, indent + 4, lead=2) for m in parts[1:]]
-        return f"(\n{pad}    " + f"\n{pad}    ".join(lines) + f"\n{pad})"
+        return f"(\n{pad}    " + union_lines(parts, indent + 4) + f"\n{pad})"
     assert not isinstance(annotation, list)
     if _bracketed(annotation):
         return render(annotation, indent, "", lead=lead, reserve=rest)

@@ -8,7 +8,16 @@ from collections.abc import Iterable
 
 from msgspec.structs import replace
 
-from toolc.emit.pyexpr import LINE_LENGTH, Expr, call, names_in, one_line, render, sub
+from toolc.emit.pyexpr import (
+    LINE_LENGTH,
+    Expr,
+    call,
+    names_in,
+    one_line,
+    render,
+    sub,
+    union_lines,
+)
 from toolc.emit.pyfile import AliasDef, ClassDef
 from toolc.emit.pylines import annotated
 from toolc.emit.pyliterals import comment_lines, docblock, py_expr, py_str
@@ -100,7 +109,7 @@ def _value(head: str, expr: Expr) -> str | None:
     if expr.members:
         if 4 + width(flat) <= LINE_LENGTH:
             return "(\n    " + flat + "\n)"
-        return "(\n    " + "\n    | ".join(one_line(m) for m in expr.members) + "\n)"
+        return "(\n    " + union_lines(expr.members, 4) + "\n)"
     return "(\n    " + render(expr, 4) + "\n)"
 
 
@@ -116,7 +125,7 @@ def _after_split_annotation(expr: Expr, head: str) -> str:
             return f"({flat})"
         if 4 + width(flat) <= LINE_LENGTH:
             return f"(\n    {flat}\n)"
-        return "(\n    " + "\n    | ".join(one_line(m) for m in expr.members) + "\n)"
+        return "(\n    " + union_lines(expr.members, 4) + "\n)"
     if expr.args is None and not expr.call:
         return flat
     if split:

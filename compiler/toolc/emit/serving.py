@@ -14,11 +14,14 @@ from typing import Literal
 import msgspec
 
 from toolc.contract.semver import Version
-from toolc.emit.pyexpr import LINE_LENGTH, Expr, one_line, render, sub
+from toolc.emit.pyexpr import LINE_LENGTH, Expr, one_line, render, sub, union
+from toolc.emit.pyexpr import name as expr_name
 from toolc.emit.pyfile import HEADER, write
 from toolc.emit.pyimports import FUTURE, import_line, natural_key
 from toolc.emit.pylines import annotated, class_header
 from toolc.emit.pyliterals import docblock, py_str
+from toolc.emit.pymodel import PyAlias
+from toolc.emit.pymodules import alias_def
 from toolc.emit.pywidth import width
 from toolc.model import ToolDecl
 from toolc.model.naming import pascal, snake
@@ -75,23 +78,20 @@ def runtime_files() -> dict[str, bytes]:
 
 def _result_alias(name: str, kind: Kind) -> tuple[str, set[str]]:
     """`<Tool>Result: TypeAlias = ...`: what the handler may return (the runtime normalizes a
-    multi-item answer itself, so those return `Items` of the item model, not `<Tool>Data`)."""
+    multi-item answer itself, so those return `Items` of the item model, not `<Tool>Data`),
+    laid out as the models' aliases are."""
     p = pascal(name)
     if kind == "plain":
-        members = [f"{p}Data", f"Reply[{p}Data]"]
+        one: Expr = expr_name(f"{p}Data")
         names = {f"{p}Data"}
     else:
-        items = f"Items[{p}Item]"
-        members = [items, f"Reply[{items}]"]
+        one = sub("Items", f"{p}Item")
         names = {f"{p}Item"}
-        if kind == "workflow":  # or the workflow's own output, read at `output[<tool>]`
-            members = ["Mapping[str, Any]", *members, "Reply[Mapping[str, Any]]"]
-    head, expr = f"{p}Result: TypeAlias = ", " | ".join(members)
-    if len(head) + len(expr) <= LINE_LENGTH:
-        return head + expr, names
-    if 4 + len(expr) <= LINE_LENGTH:
-        return head + "(\n    " + expr + "\n)", names
-    return head + "(\n    " + "\n    | ".join(members) + "\n)", names
+    members = [one, sub("Reply", one)]
+    if kind == "workflow":  # or the workflow's own output, read at `output[<tool>]`
+        mapping = sub("Mapping", "str", "Any")
+        members = [mapping, *members, sub("Reply", mapping)]
+    return alias_def(PyAlias(f"{p}Result", None, union(*members))).statement, names
 
 
 Param = str | tuple[str, Expr]  # a parameter, or its name and a hint black may split

@@ -1,5 +1,5 @@
 # Compiled by Jinja from templates/_models.py.j2 (make templates). DO NOT EDIT.
-SOURCE_SHA256 = '26a2148709ea3ab2ffa62e179b43199e9278df86c279dd8aaa41d8cbbf55de89'
+SOURCE_SHA256 = '2c0a1a638ccedb2d3730fad092e66ef3a541285d617cc2ee9ca3e08ea9e533bc'
 JINJA = '3.1.6'
 OPTIONS = "('{%', '%}', '{{', '}}', '{#', '#}', None, None, False, False, '\\n', True, False, True, False, [], ['abs', 'attr', 'batch', 'capitalize', 'center', 'count', 'd', 'default', 'dictsort', 'e', 'escape', 'filesizeformat', 'first', 'float', 'forceescape', 'format', 'groupby', 'indent', 'int', 'items', 'join', 'last', 'length', 'list', 'lower', 'map', 'max', 'min', 'pprint', 'random', 'reject', 'rejectattr', 'replace', 'reverse', 'round', 'safe', 'select', 'selectattr', 'slice', 'sort', 'string', 'striptags', 'sum', 'title', 'tojson', 'trim', 'truncate', 'unique', 'upper', 'urlencode', 'urlize', 'wordcount', 'wordwrap', 'xmlattr'], ['!=', '<', '<=', '==', '>', '>=', 'boolean', 'callable', 'defined', 'divisibleby', 'eq', 'equalto', 'escaped', 'even', 'false', 'filter', 'float', 'ge', 'greaterthan', 'gt', 'in', 'integer', 'iterable', 'le', 'lessthan', 'lower', 'lt', 'mapping', 'ne', 'none', 'number', 'odd', 'sameas', 'sequence', 'string', 'test', 'true', 'undefined', 'upper'])"
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
@@ -65,15 +65,7 @@ def root(context, missing=missing):
             yield str(l_2_line)
             yield '\n'
         l_2_line = missing
-        yield str(environment.getattr(l_1_a, 'name'))
-        if environment.getattr(l_1_a, 'wrapped'):
-            pass
-            yield ': (\n    TypeAlias\n)'
-        elif environment.getattr(l_1_a, 'typed'):
-            pass
-            yield ': TypeAlias'
-        yield ' = '
-        yield str(environment.getattr(l_1_a, 'value'))
+        yield str(environment.getattr(l_1_a, 'statement'))
         yield '\n'
     l_1_loop = l_1_a = missing
     if environment.getattr((undefined(name='module') if l_0_module is missing else l_0_module), 'rebuilt'):
@@ -87,4 +79,4 @@ def root(context, missing=missing):
         l_1_name = missing
 
 blocks = {}
-debug_info = '2=12&3=16&6=23&8=27&9=29&12=34&18=36&19=40&20=43&23=51&24=55&25=58&26=64&28=68&30=75&31=78'
+debug_info = '2=12&3=16&6=23&8=27&9=29&12=34&18=36&19=40&20=43&23=51&24=55&25=58&26=64&28=67&29=70'
