@@ -78,6 +78,11 @@ def test_a_member_named_like_a_defaulted_field_does_not_send_the_default(tool: A
     assert wire == {"defaulted": {"mime_type": "x"}}
     made = tool.args_model.model_validate({"defaulted": {"mime_type": "x"}})
     assert made.defaulted.mime_type == "text/plain"
+    # the default sent beside it is left out of the wire form, which means the same
+    sent = {"mimeType": "text/plain", "mime_type": "x"}
+    assert _again(tool, {"defaulted": sent}) == {"defaulted": {"mime_type": "x"}}
+    sent = {"mimeType": "image/png", "mime_type": "x"}
+    assert _again(tool, {"defaulted": sent}) == {"defaulted": sent}
 
 
 @pytest.mark.parametrize("member", ["o", "checked"])
