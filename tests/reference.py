@@ -36,8 +36,13 @@ def _pattern_properties(
 
 
 def _exact(number: int | float) -> Fraction:
-    """The number a JSON text writes: a float as its shortest repr (0.1 is 1/10)."""
-    return Fraction(number) if isinstance(number, int) else Fraction(Decimal(repr(number)))
+    """The number a JSON text writes: a float with a fraction as its shortest repr (0.1 is
+    1/10); a float at or beyond 2**53, where every double is an integer, as that integer,
+    as `jsonschema` compares it with bounds and as JavaScript clients hold it (decision
+    0133)."""
+    if isinstance(number, int) or abs(number) >= 2**53:
+        return Fraction(number)
+    return Fraction(Decimal(repr(number)))
 
 
 def _multiple_of(

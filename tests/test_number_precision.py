@@ -50,6 +50,8 @@ tools:
       distinct: {{type: array, items: {{type: number}}, uniqueItems: true}}
       anything: {{minItems: 1, contains: {{multipleOf: 3}}}}
       bounded_thirds: {{type: number, minimum: 0, maximum: 100, multipleOf: 3}}
+      fives: {{type: number, multipleOf: 5}}
+      whole_fives: {{type: integer, multipleOf: 5}}
       tuple_map:
         type: object
         prefixItems: [{{type: string}}]
@@ -118,6 +120,14 @@ def tool(tmp_path_factory: pytest.TempPathFactory) -> Any:
         ({"tuple_map": {"k": BIG}}, True),
         ({"bounded_thirds": 99}, True),
         ({"bounded_thirds": 300}, False),
+        # a float beyond 2**53 is the integer it is, in every position (review, session
+        # 24: the `integer` position refused what the `number` one took)
+        ({"fives": 1.1957010862761908e19}, False),  # 11957010862761908224
+        ({"whole_fives": 1.1957010862761908e19}, False),
+        ({"fives": 11957010862761908000}, True),  # the same double, sent as an integer
+        ({"whole_fives": 11957010862761908000}, True),
+        ({"fives": 1e20}, True),  # 100000000000000000000 exactly
+        ({"whole_fives": 1e20}, True),
     ],
 )
 def test_numbers_are_judged_as_sent(tool: Any, instance: Any, valid: bool) -> None:

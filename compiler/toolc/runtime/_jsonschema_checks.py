@@ -19,7 +19,7 @@ from pydantic import (
 )
 
 from ._jsonschema_compiled import CompiledEvaluator
-from ._jsonschema_eval import segment
+from ._jsonschema_eval import DOUBLE_EXACT, segment
 from ._jsonschema_why import schema_error, why
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -168,7 +168,7 @@ def conforms_number(
     number is validated first (the type's own errors), then judged."""
 
     def validator(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
-        if type(value) is int and not -_DOUBLE_EXACT <= value <= _DOUBLE_EXACT:
+        if type(value) is int and not -DOUBLE_EXACT <= value <= DOUBLE_EXACT:
             judge(where, value)
             return value
         made = handler(value)
@@ -177,9 +177,6 @@ def conforms_number(
         return made
 
     return validator
-
-
-_DOUBLE_EXACT = 2**53
 
 
 def as_sent(value: Any, handler: SerializerFunctionWrapHandler) -> Any:
