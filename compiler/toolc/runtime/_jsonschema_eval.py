@@ -89,8 +89,8 @@ def _ratio(number: Any) -> tuple[int, int]:
     positions read it, so `1.1957010862761908e+19` (11957010862761908224) is not a
     multiple of 5 in any position (decision 0133). Exact at every magnitude: Decimal's
     28-digit arithmetic refused 1e300 as a multiple of 0.01, which the reference
-    validator and jsonschema-rs (the check of defaults) accept. `Decimal.as_integer_ratio`
-    is exact, and 5x faster than `Fraction` (measured)."""
+    validator and jsonschema-rs (the check of defaults) accept.
+    `Decimal.as_integer_ratio` is exact, and 5x faster than `Fraction` (measured)."""
     if isinstance(number, int):
         return number, 1
     try:
