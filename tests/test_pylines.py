@@ -132,3 +132,15 @@ def test_a_union_alias_with_members_too_wide_is_laid_out_as_black_lays_it_out(
     statement = alias_def(PyAlias("A" * alias, None, union_)).statement
     source = f"{statement}\n"
     assert black.format_str(source, mode=black.Mode()) == source, (alias, member)
+
+
+@pytest.mark.parametrize("wide", range(70, 82))
+def test_the_last_member_of_a_split_union_counts_what_follows_it(wide: int) -> None:
+    """Review (session 24): the last member was sized without the `,` after it, so at 89
+    columns black split it and toolc did not."""
+    u = union(name("A" * 60), sub("list", "B" * wide))
+    statement = alias_def(PyAlias("X", None, sub("dict", "str", u))).statement
+    assert black.format_str(f"{statement}\n", mode=black.Mode()) == f"{statement}\n", wide
+    field = sub("Annotated", u, call("Field", kwargs=[("alias", '"a"')], exploded=True))
+    line = f"class C:\n{annotated(4, 'x', field)}\n"
+    assert black.format_str(line, mode=black.Mode()) == line, wide

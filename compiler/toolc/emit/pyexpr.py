@@ -129,7 +129,7 @@ def render(e: Expr | str, indent: int, trailer: str = "", lead: int = 0, reserve
         if alone and indent + width(flat) + reserve > LINE_LENGTH:
             # a union alone on its line that does not fit: black splits it at each `|`
             assert isinstance(e, Expr)
-            return union_lines(e.members, indent) + trailer
+            return union_lines(e.members, indent, trailer, reserve)
         return flat
     if not e.items():  # `[]`, `{}`, `f()`: nothing to lay out
         return one_line(e) + trailer
@@ -151,10 +151,15 @@ def render(e: Expr | str, indent: int, trailer: str = "", lead: int = 0, reserve
     return f"{e.head}{open_}\n" + "\n".join(elements) + f"\n{' ' * indent}{close}{trailer}"
 
 
-def union_lines(members: Sequence[Expr | str], indent: int) -> str:
+def union_lines(
+    members: Sequence[Expr | str], indent: int, trailer: str = "", reserve: int = 0
+) -> str:
     """A union's members one per line at `indent` (the first line's indent not written),
-    `| ` before all but the first: each member too wide for its line is split at its
-    brackets in turn, as black splits each operand of a split union."""
+    `| ` before all but the first, `trailer` after the last (`reserve`: as for `render`):
+    each member too wide for its line is split at its brackets in turn, as black splits
+    each operand of a split union."""
     pad = "\n" + " " * indent + "| "
-    first, *rest = members
-    return render(first, indent) + "".join(pad + render(m, indent, lead=2) for m in rest)
+    *before, last = members
+    lines = [render(m, indent, lead=2 if i else 0) for i, m in enumerate(before)]
+    lines.append(render(last, indent, trailer, lead=2 if before else 0, reserve=reserve))
+    return pad.join(lines)
