@@ -152,6 +152,11 @@ CASES: tuple[Case, ...] = (
     Case("multipleOf-neither-divides", {**INT, "multipleOf": 2}, {**INT, "multipleOf": 3},
          ("bound-tightened breaking /multipleOf",),
          ("output-constraint-loosened warning /multipleOf",)),
+    # decimals, as the models read them: 0.01 divides 0.1, though their doubles do not (review)
+    Case("multipleOf-decimal-relaxed", {"type": "number", "multipleOf": 0.1},
+         {"type": "number", "multipleOf": 0.01},
+         ("bound-loosened compatible /multipleOf",),
+         ("output-constraint-loosened warning /multipleOf",)),
     # objects
     Case("minProperties-raised", {**OBJ, "minProperties": 1}, {**OBJ, "minProperties": 2},
          ("bound-tightened breaking /minProperties",),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Mapping
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Literal, Protocol
 
@@ -182,8 +183,13 @@ def values(
 
 
 def _number(value: Any) -> Fraction | None:
+    """A keyword's number as the models read it (decision 0133): a float with a fraction as
+    the decimal it writes, so `multipleOf` 0.1 → 0.01 loosens (the double of 0.01 does not
+    divide the double of 0.1); any other number as its exact value."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
+    if isinstance(value, float) and math.isfinite(value) and abs(value) < 2**53:
+        return Fraction(Decimal(repr(value)))
     return Fraction(value)
 
 
