@@ -33,18 +33,20 @@ def assert_models_agree(data: st.DataObject, package: Any, seed: int, draws: int
                 accepted = False
             assert accepted == reference.is_valid(instance), (seed, spec.name, instance)
             if accepted and not _beyond_double(instance):
-                _assert_round_trip(spec.args_model, made, (seed, spec.name, instance))
+                assert_round_trip(spec.args_model, made, (seed, spec.name, instance))
 
 
-def _assert_round_trip(model: Any, made: Any, case: Any) -> None:
-    """What a client sends of a model it made (its wire form) is accepted again, and makes
-    the same model: the typed client's calls, a server re-validating resolved arguments."""
+def assert_round_trip(model: Any, made: Any, case: Any) -> Any:
+    """What a client sends of a model it made (its wire form, returned) is accepted again,
+    and makes the same model: the typed client's calls, a server re-validating resolved
+    arguments."""
     wire = made.model_dump(mode="json", by_alias=True, exclude_unset=True)
     try:
         again = model.model_validate(wire)
     except pydantic.ValidationError as refused:
         raise AssertionError((case, wire, str(refused))) from None
     assert again == made, (case, wire)
+    return wire
 
 
 def _beyond_double(value: Any) -> bool:

@@ -27,14 +27,14 @@ HEADER = (
 
 
 class ClassDef(msgspec.Struct, frozen=True):
-    """A model class: `class <name>(WireModel):`, its docstring, its `model_config`, fields."""
+    """A model class: `class <name>(<base>):`, its docstring, its `model_config`, fields."""
 
     name: str
     doc: str  # its docstring, indented; "" for none
     extra: str  # model_config's `extra`: "forbid" | "ignore" | "allow"
     fields: tuple[str, ...]  # each field's statement, laid out (typed extra values last)
     refs: frozenset[str]  # the names its fields' types and defaults refer to
-    base: str = "WireModel"  # `CheckedModel` when its published schema is checked too
+    base: str = "WireModel"  # the runtime's model class it derives from (pymodules._base)
     check: str = ""  # then `__toolc_schema__ = "<where>"`, laid out
 
     @property
