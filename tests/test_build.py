@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import marshal
 import os
 import shutil
 from pathlib import Path
@@ -360,7 +361,7 @@ def test_a_build_undoes_a_hand_edit(config: Path, rel: str, cache: bool) -> None
 def test_a_hand_edit_is_found_after_the_signatures_were_lost(config: Path) -> None:
     """A new machine (or a cleared cache) has no recorded signatures: every file is hashed."""
     assert run_toolc("build", str(config)).returncode == 0
-    for stats in Path(os.environ["TOOLC_CACHE_DIR"]).glob("*.stats.json"):
+    for stats in Path(os.environ["TOOLC_CACHE_DIR"]).glob("*.stats"):
         stats.unlink()
     assert "up to date" in run_toolc("build", str(config)).stderr  # same bytes: a no-op
     target = config / "generated" / "mcp_tools" / "server.py"
@@ -379,15 +380,16 @@ def test_a_touched_file_is_hashed_once_then_trusted_under_its_new_signature(
     monkeypatch.setenv("TOOLC_CACHE_DIR", str(tmp_path / "cache"))
     assert run_toolc("build", str(config)).returncode == 0
     out = config / "generated" / "mcp_tools"
-    (stats,) = (tmp_path / "cache").glob("*.stats.json")
-    inputs = json.loads(stats.read_bytes().partition(b"\n")[0])["inputs"]
-    before = filestats.load(stats, inputs)
+    (stats,) = (tmp_path / "cache").glob("*.stats")
+    manifest = json.loads((config / "generated" / "mcp_tools" / workspace.MANIFEST).read_bytes())
+    inputs = manifest["inputs"]
+    before = filestats.load(str(stats), inputs)
     assert before is not None and before.names and "server.py" in before.names
     assert filestats.current(f"{out}{os.sep}", before.names) == before.flat
     target = out / "server.py"
     os.utime(target, ns=(1, 1_000_000_000))
     assert "up to date" in run_toolc("build", str(config)).stderr
-    after = filestats.load(stats, inputs)
+    after = filestats.load(str(stats), inputs)
     assert after is not None and after.names == before.names and after.flat != before.flat
     assert (
         dict(zip(after.names, filestats.triples(after.flat), strict=True))["server.py"][1] == 10**9
@@ -396,23 +398,40 @@ def test_a_touched_file_is_hashed_once_then_trusted_under_its_new_signature(
 
 
 def test_signatures_in_an_older_layout_are_not_used(tmp_path: Path) -> None:
-    """A record keyed by file name (the layout before the flat one), even with a valid MAC,
-    is ignored: the no-op then hashes every file, as without a record."""
+    """A record in the JSON layout before marshal's, even with a valid MAC, is ignored: the
+    no-op then hashes every file, as without a record. So is another build's record, and an
+    authentic record whose signatures are not three integers a name."""
     from toolc.cache import filestats
     from toolc.cache.key import record_mac
 
-    files = json.dumps({"server.py": [1, 2, 3]}).encode()
+    files = json.dumps({"names": ["a"], "flat": [1, 2, 3]}).encode()
     head = json.dumps({"inputs": "x", "mac": record_mac("x", files)}).encode()
-    (old := tmp_path / "old.stats.json").write_bytes(head + b"\n" + files)
-    assert filestats.load(old, "x") is None
-    (new := tmp_path / "new.stats.json").write_bytes(filestats.encode("x", {"a": (1, 2, 3)}))
-    loaded = filestats.load(new, "x")
+    (old := tmp_path / "old.stats").write_bytes(head + b"\n" + files)
+    assert filestats.load(str(old), "x") is None
+    (new := tmp_path / "new.stats").write_bytes(filestats.encode("x", {"a": (1, 2, 3)}))
+    loaded = filestats.load(str(new), "x")
     assert loaded is not None and loaded.names == ["a"] and loaded.flat == [1, 2, 3]
-    assert filestats.load(new, "y") is None  # another build's record
-    for body in (b'{"names": [1], "flat": [1, 2, 3]}', b'{"names": ["a"], "flat": "abc"}'):
-        head = json.dumps({"inputs": "x", "mac": record_mac("x", body)}).encode()
-        (odd := tmp_path / "odd.stats.json").write_bytes(head + b"\n" + body)
-        assert filestats.load(odd, "x") is None  # authentic but not of our shape: not used
+    assert loaded.packed == filestats.pack([1, 2, 3])
+    assert filestats.load(str(new), "y") is None  # another build's record
+    for body in (b"a\0\0" + filestats.pack([1, 2]), b"a\0\0" + marshal.dumps("abc")):
+        (odd := tmp_path / "odd.stats").write_bytes(record_mac("x", body).encode() + b"\n" + body)
+        odd_record = filestats.load(str(odd), "x")
+        assert odd_record is not None  # authentic: read, but its signatures are refused
+        with pytest.raises(ValueError):
+            odd_record.flat  # noqa: B018
+
+
+def test_equal_signatures_pack_to_equal_bytes() -> None:
+    """The no-op compares packed bytes: equal lists must give equal bytes whichever integer
+    objects they hold (marshal's later versions write back-references by identity)."""
+    from toolc.cache import filestats
+
+    big = 10**18 + 7
+    shared = [big, big, 5]
+    apart = [10**18 + int("7"), 10**18 + int("7"), int("5")]
+    assert shared == apart and shared[0] is shared[1] and apart[0] is not apart[1]
+    assert filestats.pack(shared) == filestats.pack(apart)
+    assert marshal.dumps(shared) != marshal.dumps(apart)  # what version 2 avoids
 
 
 def test_a_deleted_manifest_does_not_strand_a_hand_edit(config: Path) -> None:

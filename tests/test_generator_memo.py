@@ -4,7 +4,6 @@ of another key or a forged one is never taken for it."""
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -63,10 +62,9 @@ def test_a_record_of_another_key_or_forged_is_not_trusted(
 ) -> None:
     files, calls = _files(tmp_path), []
     generator.remembered(files, _counting(files, calls))
-    (record,) = cache.glob("generator-*.json")
-    forged = json.loads(record.read_text())
-    forged["fingerprint"] = b"forged".hex()
-    record.write_text(json.dumps(forged))
+    (record,) = cache.glob("generator-*.fingerprint")
+    mac, _, _fingerprint = record.read_bytes().partition(b"\n")
+    record.write_bytes(mac + b"\nforged")
     assert generator.remembered(files, _counting(files, calls)) == b"A = 1\nC = 2\n"
     monkeypatch.setenv("TOOLC_CACHE_KEY", "another key")
     assert generator.remembered(files, _counting(files, calls)) == b"A = 1\nC = 2\n"
@@ -90,4 +88,4 @@ def test_toolc_s_fingerprint_is_the_same_remembered_or_hashed(
     hashed_then_remembered = fingerprint(), fingerprint()
     monkeypatch.setenv("TOOLC_NO_CACHE", "1")
     assert hashed_then_remembered == (fingerprint(), fingerprint())
-    assert len(list(cache.glob("generator-*.json"))) == 1
+    assert len(list(cache.glob("generator-*.fingerprint"))) == 1

@@ -111,11 +111,11 @@ def test_the_workspace_s_lazy_names_are_the_ones_its_parts_define() -> None:
         value = getattr(workspace, name)
         homes = [
             part
-            for part in ("committing", "compare", "files", "lock", "manifest")
+            for part in ("committing", "comparing", "files", "lock", "manifest")
             if getattr(importlib.import_module(f"toolc.workspace.{part}"), name, None) is value
         ]
         assert homes, name
-    assert callable(workspace.compare) and workspace.compare.__module__.endswith(".compare")
+    assert callable(workspace.compare) and workspace.compare.__module__.endswith(".comparing")
     try:
         workspace.no_such_name  # type: ignore[attr-defined]  # noqa: B018
     except AttributeError as error:

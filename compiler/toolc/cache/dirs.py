@@ -15,13 +15,24 @@ if TYPE_CHECKING:
 
 def cache_path(config_dir: Path, out_dir: Path, snapshot_path: Path, suffix: str) -> Path | None:
     """The cache file of this build for `suffix` (e.g. `pickle`); None when caching is off."""
+    from pathlib import Path
+
+    found = cache_file(config_dir, out_dir, snapshot_path, suffix)
+    return None if found is None else Path(found)
+
+
+def cache_file(
+    config_dir: str | Path, out_dir: str | Path, snapshot_path: str | Path, suffix: str
+) -> str | None:
+    """`cache_path` as a string, for the no-op check, which imports no pathlib."""
     import hashlib
 
-    root = cache_root()
+    root = cache_folder()
     if root is None:
         return None
-    key = "\0".join(str(p.resolve()) for p in (config_dir, out_dir, snapshot_path))
-    return root / f"build-{hashlib.sha256(key.encode()).hexdigest()[:24]}.{suffix}"
+    # realpath is what Path.resolve() computes: the same name for the same three folders.
+    key = "\0".join(os.path.realpath(p) for p in (config_dir, out_dir, snapshot_path))
+    return os.path.join(root, f"build-{hashlib.sha256(key.encode()).hexdigest()[:24]}.{suffix}")
 
 
 def cache_folder() -> str | None:

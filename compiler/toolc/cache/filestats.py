@@ -1,39 +1,52 @@
 """What each output file looked like when the last build left it (size, mtime in ns, inode),
 kept in the user's cache directory: the no-op check (`uptodate`) hashes only the files whose
 signature changed since, so a hand edit of a generated file is noticed without reading the
-whole output. Plain JSON: the files' names in the build's order and their signatures as one
-flat list of integers, which a no-op compares in one step. Keyed by the build's inputs
-digest and authenticated with the user's cache key (cache.key); never trusted beyond a
-shortcut (a file whose signature differs is read and compared with the manifest's digest).
-Standard library and orjson only: this runs before anything else is imported."""
+whole output. The files' names in the build's order and their signatures as one flat list of
+integers, which a no-op compares in one step, in marshal's format (read in ~1.5 ms at 5,000
+tools, where orjson's import alone costs the no-op's fast path 13 ms). Keyed by the build's
+inputs digest and authenticated with the user's cache key (cache.key) before it is decoded;
+never trusted beyond a shortcut (a file whose signature differs is read and compared with the
+manifest's digest). Standard library only: this runs before anything else is imported."""
 
 from __future__ import annotations
 
 import hmac
+import marshal
 import os
-from collections.abc import Iterator, Mapping
 from itertools import chain
-from pathlib import Path
 
-import orjson
-
-from toolc.cache.dirs import cache_path
+from toolc.cache.dirs import cache_file
 from toolc.cache.key import record_mac
 from toolc.workspace.files import Signature, signature_of
 from toolc.workspace.private import refusal
 
+TYPE_CHECKING = False  # not typing's: see workspace.files
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
+    from pathlib import Path
 
-def stats_file(config_dir: Path, out_dir: Path, snapshot_path: Path) -> Path | None:
-    return cache_path(config_dir, out_dir, snapshot_path, "stats.json")
+
+def stats_file(
+    config_dir: str | Path, out_dir: str | Path, snapshot_path: str | Path
+) -> str | None:
+    return cache_file(config_dir, out_dir, snapshot_path, "stats")
 
 
 class Recorded:
-    """The files a build left (`names`) and their signatures, three integers each, flat."""
+    """The files a build left (`names`) and their signatures, three integers each, flat:
+    `flat`, decoded only when a no-op must look at single files (`packed` compares whole)."""
 
-    __slots__ = ("flat", "names")
+    __slots__ = ("names", "packed")
 
-    def __init__(self, names: list[str], flat: list[int]) -> None:
-        self.names, self.flat = names, flat
+    def __init__(self, names: list[str], packed: bytes) -> None:
+        self.names, self.packed = names, packed
+
+    @property
+    def flat(self) -> list[int]:
+        flat = marshal.loads(self.packed)
+        if type(flat) is not list or len(flat) != 3 * len(self.names):
+            raise ValueError("not a record of signatures")
+        return flat
 
 
 def triples(flat: list[int]) -> Iterator[Signature]:
@@ -48,30 +61,33 @@ def current(root: str, names: list[str]) -> list[int]:
     return list(chain.from_iterable(map(signature_of, map(os.stat, map(root.__add__, names)))))
 
 
+def pack(flat: list[int]) -> bytes:
+    """Signatures as a record holds them. marshal's version 2: it writes no back-references,
+    which depend on which equal integers are the same object, so equal lists give equal bytes
+    (and a no-op compares 60,000 integers in 1 ms at 5,000 tools, measured)."""
+    return marshal.dumps(flat, 2)
+
+
 def encode(inputs: str, stats: Mapping[str, Signature]) -> bytes:
-    files = orjson.dumps({"names": list(stats), "flat": list(chain.from_iterable(stats.values()))})
-    return orjson.dumps({"inputs": inputs, "mac": record_mac(inputs, files)}) + b"\n" + files
+    """The names joined by NUL (which no path holds), then the packed signatures."""
+    names = "\0".join(stats).encode("utf-8", "surrogateescape")
+    body = names + b"\0\0" + pack(list(chain.from_iterable(stats.values())))
+    return record_mac(inputs, body).encode() + b"\n" + body
 
 
-def load(path: Path | None, inputs: str) -> Recorded | None:
+def load(path: str | None, inputs: str) -> Recorded | None:
     """The recorded signatures of the build whose inputs digest is `inputs`, or None: also
     when the record is not the user's own (other users can write it, or its MAC fails)."""
     if path is None or refusal(path) is not None:
         return None
     try:
-        head, _, files = path.read_bytes().partition(b"\n")
-        meta = orjson.loads(head)
-        if meta["inputs"] != inputs or not hmac.compare_digest(
-            str(meta["mac"]), record_mac(inputs, files)
-        ):
+        with open(path, "rb") as stream:
+            mac, _, body = stream.read().partition(b"\n")
+        if not hmac.compare_digest(mac, record_mac(inputs, body).encode()):
             return None
-        data = orjson.loads(files)
-        # The MAC proved this is encode()'s own: names and three ints per name. A record in an
-        # older layout (a dict by name) fails here and is not used.
-        names, flat = data["names"], data["flat"]
-        if type(names) is not list or type(flat) is not list or len(flat) != 3 * len(names):
-            return None
-        "".join(names)  # TypeError unless every name is a string (a record of our own is)
-        return Recorded(names, flat)
-    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
+        # The MAC proved this is encode()'s own. A record in an older layout fails here.
+        names, _, packed = body.partition(b"\0\0")
+        listed = names.decode("utf-8", "surrogateescape").split("\0") if names else []
+        return Recorded(listed, packed)
+    except (OSError, ValueError):
         return None

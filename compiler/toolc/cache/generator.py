@@ -4,44 +4,49 @@ directory, as the output files' signatures are (filestats): a no-op build then s
 ~250 files instead of reading and hashing them (about 9 ms of a 0.1 s no-op, measured). A
 changed, added or removed file changes the signatures, and the fingerprint is hashed again.
 The record is authenticated with the user's cache key and refused when it is not the
-user's own. Standard library and orjson only: the no-op check runs it first."""
+user's own. Standard library only: the no-op check runs it first."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import marshal
 import os
-from collections.abc import Callable, Sequence
 
-import orjson
-
-from toolc.cache.dirs import cache_root
+from toolc.cache.dirs import cache_folder
 from toolc.cache.key import record_mac
-from toolc.workspace.files import save_cache_bytes
 from toolc.workspace.private import refusal
+
+TYPE_CHECKING = False  # not typing's: see workspace.files
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
 
 
 def remembered(files: Sequence[tuple[str, str]], compute: Callable[[], bytes]) -> bytes:
     """`compute()`, the fingerprint of `files` (`(name, path)` pairs), or what it gave
     before for files with these same signatures."""
-    root = cache_root()
+    root = cache_folder()
     if root is None:
         return compute()
     stats = []
     for name, path in files:
         st = os.stat(path)
         stats.append((name, st.st_size, st.st_mtime_ns, st.st_ino))
-    signatures = hashlib.sha256(orjson.dumps(stats)).hexdigest()
-    record = root / f"generator-{signatures[:32]}.json"
+    signatures = hashlib.sha256(marshal.dumps(stats)).hexdigest()
+    record = os.path.join(root, f"generator-{signatures[:32]}.fingerprint")
     if refusal(record) is None:
         try:
-            meta = orjson.loads(record.read_bytes())
-            fingerprint = bytes.fromhex(meta["fingerprint"])
-            if hmac.compare_digest(str(meta["mac"]), record_mac(signatures, fingerprint)):
+            with open(record, "rb") as stream:
+                mac, _, fingerprint = stream.read().partition(b"\n")
+            if hmac.compare_digest(mac, record_mac(signatures, fingerprint).encode()):
                 return fingerprint
-        except (OSError, ValueError, KeyError, TypeError):
+        except OSError:
             pass  # no record yet, or not one this user made: hash the files
     fingerprint = compute()
-    body = {"fingerprint": fingerprint.hex(), "mac": record_mac(signatures, fingerprint)}
-    save_cache_bytes(record, orjson.dumps(body))  # never raises: a cache costs only time
+    from pathlib import Path  # a new record: the no-op check's fast path never gets here
+
+    from toolc.workspace.files import save_cache_bytes
+
+    body = record_mac(signatures, fingerprint).encode() + b"\n" + fingerprint
+    save_cache_bytes(Path(record), body)  # never raises: a cache costs only time
     return fingerprint

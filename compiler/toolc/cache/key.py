@@ -7,14 +7,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
-from pathlib import Path
 
 from toolc.workspace.private import create_private
 
 
-def _config_dir() -> Path:
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "toolc"
+def _config_dir() -> str:
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return os.path.join(base, "toolc")
 
 
 def cache_key() -> bytes:
@@ -23,10 +22,11 @@ def cache_key() -> bytes:
     given = os.environ.get("TOOLC_CACHE_KEY")
     if given:
         return hashlib.sha256(b"toolc-cache-key\0" + given.encode()).digest()
-    path = _config_dir() / "cache.key"
+    path = os.path.join(_config_dir(), "cache.key")
     try:
-        data = path.read_bytes()
-        if len(data) >= 32 and (path.stat().st_mode & 0o077) == 0:
+        with open(path, "rb") as stream:
+            data = stream.read()
+        if len(data) >= 32 and (os.stat(path).st_mode & 0o077) == 0:
             return data[:32]
     except OSError:
         pass

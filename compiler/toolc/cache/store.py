@@ -83,7 +83,8 @@ def open_store(
     path = incremental.cache_file(config_dir, out_dir, snapshot_path)
     if path is None:
         return None
-    stats_path = filestats.stats_file(config_dir, out_dir, snapshot_path)
+    stats_file = filestats.stats_file(config_dir, out_dir, snapshot_path)
+    stats_path = None if stats_file is None else Path(stats_file)
     frames: Frames = {}
     load = resident.load if resident.enabled() else incremental.load
     return Store(path, stats_path, load(path, warn, frames), frames=frames)

@@ -11,12 +11,8 @@ measured)."""
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING
 
-# Eager: the function `compare` shares its module's name, and importing the module would
-# otherwise leave the module, not the function, under that name here.
-from toolc.workspace.compare import Drift, compare
-
+TYPE_CHECKING = False  # not typing's: its import costs the no-op build's fast path ~9 ms
 if TYPE_CHECKING:
     from toolc.workspace.committing import (
         GENERATED_MARK,
@@ -26,6 +22,7 @@ if TYPE_CHECKING:
         commit_tree,
         finish_cleanup,
     )
+    from toolc.workspace.comparing import Drift, compare
     from toolc.workspace.files import (
         Signature,
         create_new,
@@ -42,6 +39,8 @@ if TYPE_CHECKING:
     from toolc.workspace.manifest import MANIFEST, Manifest, digest
 
 _HOME = {
+    "Drift": "comparing",
+    "compare": "comparing",
     "GENERATED_MARK": "committing",
     "LockTimeout": "lock",
     "MANIFEST": "manifest",

@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import os
 import stat
-from pathlib import Path
+
+TYPE_CHECKING = False  # see workspace.files: the no-op build's fast path imports this first
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
-def refusal(path: Path) -> str | None:
+def refusal(path: str | Path) -> str | None:
     """Why the cache at `path` cannot be trusted, or None. A missing file is no reason
     (there is simply no cache yet); the caller tells the two apart with `exists`."""
     uid = os.getuid()
-    for where, follow in ((path.parent, True), (path, False)):
+    path = os.fspath(path)
+    for where, follow in ((os.path.dirname(path) or ".", True), (path, False)):
         try:
             st = os.stat(where) if follow else os.lstat(where)
         except FileNotFoundError:
@@ -32,17 +36,17 @@ def refusal(path: Path) -> str | None:
     return None
 
 
-def make_private_dir(folder: Path) -> None:
+def make_private_dir(folder: str | Path) -> None:
     """The cache directory, made readable and writable by the user alone when toolc makes it."""
-    if not folder.exists():
-        folder.mkdir(parents=True, exist_ok=True)
+    if not os.path.exists(folder):
+        os.makedirs(folder, exist_ok=True)
         os.chmod(folder, 0o700)
 
 
-def create_private(path: Path, data: bytes) -> None:
+def create_private(path: str | Path, data: bytes) -> None:
     """A new file readable by the user alone (the cache key), in a folder made 0700; never
     through a link planted at `path`."""
-    make_private_dir(path.parent)
+    make_private_dir(os.path.dirname(os.fspath(path)) or ".")
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
     with os.fdopen(fd, "wb") as stream:
         os.fchmod(stream.fileno(), 0o600)
