@@ -1,5 +1,7 @@
 """The `toolc` command: a `build` or `check` goes to the build daemon when one runs for this
-toolc (toolc.daemon), before anything else is imported; every command otherwise runs here."""
+toolc (toolc.daemon), before anything else is imported; a `build` that would change nothing
+ends before the CLI loads, when the last run of the same command line here left a ticket
+(cache.noop_ticket); every command otherwise runs here."""
 
 from __future__ import annotations
 
@@ -17,6 +19,20 @@ def main() -> None:
             sys.stdout.flush()
             sys.stderr.flush()
             os._exit(status)
+    if argv and argv[0] == "build":
+        from toolc.cache import noop_ticket
+
+        noop_ticket.command_line = argv
+        try:
+            message = noop_ticket.up_to_date(argv)
+        except KeyboardInterrupt:  # as the CLI ends on Ctrl-C: quietly
+            os._exit(130)
+        except Exception:  # a shortcut only: the CLI does the same work and reports it
+            if os.environ.get("TOOLC_DEBUG"):
+                raise
+            message = None
+        if message is not None:
+            noop_ticket.print_and_exit(message)
     from toolc.cli import main as run_here
 
     run_here()

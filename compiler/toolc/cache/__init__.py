@@ -5,4 +5,5 @@ previous build's per-tool units when only some tools changed; `Store.remember` k
 one. `uptodate` decides from raw bytes whether a build would change nothing at all. What is
 stored can never execute (`codec`, `trust`). Nothing below this package imports it.
 
-Kept light: the no-op check imports `toolc.cache.uptodate` before anything heavy."""
+Kept light: `toolc build` runs the no-op check (`uptodate`, with `noop_ticket`) before the CLI
+loads, so these import only the standard library (decision 0135)."""

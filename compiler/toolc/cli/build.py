@@ -24,7 +24,7 @@ from toolc.cli.common import (
     settings_for,
     strict_option,
 )
-from toolc.cli.settings import Settings
+from toolc.cli.settings import Settings, find_pyproject
 from toolc.diagnostics.paths import shown_path
 
 
@@ -106,31 +106,38 @@ def build(
     """Generate the package for the config in DIR: models, descriptors, schemas, contracts,
     registry, and the versioned snapshot (and the reference docs, with docs_out). Writes
     nothing unless everything succeeds."""
+    from toolc.cache import noop_ticket
+
+    taken = noop_ticket.facts(config_dir)  # before the settings are read: see leave()
     settings = settings_for(
         config_dir, format=fmt, strict=strict, out=out, snapshot=snapshot, docs_out=docs_out,
         metadata_lint=metadata_lint, targets=targets or None, package_project=package_project,
     )  # fmt: skip
     out_dir, snapshot_path = check_paths(settings, config_dir)
     docs_dir = docs_path(settings, config_dir, out_dir, snapshot_path, default=False)
-    from toolc.cache.uptodate import is_up_to_date
-
     # Under --strict the warnings matter, and the targets judge what is built: nothing is
     # skipped that would report them.
-    if (
-        not settings.strict
-        and not settings.targets
-        and against is None
-        and is_up_to_date(
-            config_dir,
-            out_dir,
-            snapshot_path,
-            cache=not no_cache,
-            docs_dir=docs_dir,
-            project=project_version(settings),
-        )
-    ):
-        click.echo(f"toolc build {config_dir}: up to date ({shown_path(out_dir)})", err=True)
-        sys.exit(EXIT_OK)
+    if not settings.strict and not settings.targets and against is None:
+        arguments = (
+            str(config_dir), str(out_dir), str(snapshot_path),
+            None if docs_dir is None else str(docs_dir), project_version(settings),
+        )  # fmt: skip
+        said = f"toolc build {config_dir}: up to date ({shown_path(out_dir)})"
+        if taken is not None and not no_cache:
+            resolved = [(settings.out_dir(config_dir), out_dir)]
+            resolved.append((settings.snapshot_path(config_dir), snapshot_path))
+            if docs_dir is not None:
+                resolved.append((settings.docs_dir(config_dir), docs_dir))
+            found = find_pyproject(config_dir.resolve())
+            noop_ticket.leave(taken, found, resolved, arguments, said)
+        from toolc.cache.uptodate import is_up_to_date
+
+        # The fast path (toolc.entry) may have made this very check a moment ago.
+        if arguments != noop_ticket.refused and is_up_to_date(
+            *arguments[:3], cache=not no_cache, docs_dir=arguments[3], project=arguments[4]
+        ):
+            click.echo(said, err=True)
+            sys.exit(EXIT_OK)
     from toolc.memory import collector_paused
 
     # Paused for the whole build, its imports and the cache's load included: what they

@@ -1,0 +1,167 @@
+"""The no-op build before the command line is parsed. Click, the settings and the CLI cost a
+no-op about 55 ms of imports (measured), more than its own work at 1,000 tools. So each
+`toolc build` run from a terminal leaves a ticket in the user's cache directory: for this
+command line in this folder, what the CLI resolved (the config, output, snapshot and docs
+folders, the package version) and everything that resolution read (the nearest
+pyproject.toml's bytes, where each path leads, the home folder). The next run of the same
+command line checks that all of that still holds, runs the no-op check (`uptodate`, standard
+library only) with the same arguments, and prints the same line; anything else (no ticket, a
+changed setting, a build that would write) runs the CLI as always. Tickets are authenticated
+like every cache record (cache.key) and never decide more than the CLI would."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import marshal
+import os
+import sys
+
+from toolc import __version__
+from toolc.cache.dirs import cache_folder
+from toolc.cache.key import record_mac
+from toolc.workspace.private import refusal
+
+TYPE_CHECKING = False  # not typing's: see workspace.files
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
+# The command line this process runs (set by toolc.entry; the build daemon runs commands
+# without one, and writes no tickets), and the arguments a no-op check already refused.
+command_line: list[str] | None = None
+refused: tuple[str | None, ...] | None = None
+
+_LAYOUT = 1  # bumped when a ticket's fields change: an older ticket is then not read
+
+
+def _ticket_file(argv: list[str]) -> str | None:
+    folder = cache_folder()
+    if folder is None:
+        return None
+    where = "\0".join((__version__, os.path.realpath(__file__), os.getcwd(), *argv))
+    return os.path.join(folder, f"noop-{hashlib.sha256(where.encode()).hexdigest()[:32]}")
+
+
+def settings_file(config_real: str) -> str | None:
+    """The nearest pyproject.toml at or above the config folder, as the CLI's settings find
+    it (`cli.settings.find_pyproject`)."""
+    folder = config_real
+    while True:
+        candidate = os.path.join(folder, "pyproject.toml")
+        if os.path.isfile(candidate):
+            return candidate
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
+def _digest(path: str | None) -> bytes | None:
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as stream:
+            return hashlib.sha256(stream.read()).digest()
+    except OSError:
+        return None
+
+
+def facts(config_dir: Path) -> tuple[Any, ...] | None:
+    """What the CLI's resolution of a `build` reads, taken before it reads it: a change made
+    while the CLI reads can then only make the ticket fail later, never pass. None: this
+    process leaves no ticket."""
+    if command_line is None or cache_folder() is None:
+        return None
+    home, cwd = os.path.expanduser("~"), os.getcwd()
+    config_real = os.path.realpath(config_dir)
+    found = settings_file(config_real)
+    pairs = [(cwd, os.path.realpath(cwd)), (home, os.path.realpath(home))]
+    pairs.append((os.fspath(config_dir), config_real))
+    return (_LAYOUT, command_line, cwd, home, pairs, config_real, found, _digest(found))
+
+
+def leave(
+    taken: tuple[Any, ...],
+    found: Path | None,
+    resolved: list[tuple[Path, Path]],
+    arguments: tuple[str | None, ...],
+    message: str,
+) -> None:
+    """After the CLI resolved a `build` it may skip (neither --strict, targets, --against nor
+    --no-cache): the ticket for its command line. `found`: the settings file the CLI read;
+    `resolved`: each folder as the settings or the command line give it, and where the CLI
+    resolved it; `arguments`: `is_up_to_date`'s; `message`: the line a no-op prints. Nothing
+    is written when the same ticket is there already."""
+    path = _ticket_file(taken[1])
+    if path is None or (None if found is None else os.fspath(found)) != taken[6]:
+        return
+    if not (message.isascii() and message.isprintable()):
+        return  # another encoding could print the line otherwise: the CLI prints it
+    pairs = taken[4] + [(os.fspath(raw), os.fspath(real)) for raw, real in resolved]
+    body = marshal.dumps((*taken[:4], pairs, *taken[5:], *arguments, message))
+    data = record_mac(path, body).encode() + b"\n" + body
+    try:
+        with open(path, "rb") as stream:
+            if stream.read() == data:
+                return
+    except OSError:
+        pass
+    from pathlib import Path
+
+    from toolc.workspace.files import save_cache_bytes
+
+    save_cache_bytes(Path(path), data)
+
+
+def _read(argv: list[str]) -> tuple[Any, ...] | None:
+    path = _ticket_file(argv)
+    if path is None or refusal(path) is not None:
+        return None
+    try:
+        with open(path, "rb") as stream:
+            mac, _, body = stream.read().partition(b"\n")
+        if not hmac.compare_digest(mac, record_mac(path, body).encode()):
+            return None
+        ticket: Any = marshal.loads(body)
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+    if type(ticket) is not tuple or len(ticket) != 14 or ticket[0] != _LAYOUT:
+        return None
+    return ticket
+
+
+def up_to_date(argv: list[str]) -> str | None:
+    """The line to print when the build `argv` would change nothing, as the CLI would decide
+    it; None: run the CLI (which skips the check this made, `refused`, when its arguments
+    come out the same)."""
+    global refused
+    ticket = _read(argv)
+    if ticket is None or ticket[1:4] != (argv, os.getcwd(), os.path.expanduser("~")):
+        return None
+    pairs, config_real, found, digest = ticket[4:8]
+    if not all(os.path.realpath(raw) == real for raw, real in pairs):
+        return None  # a link now leads elsewhere, or the home folder moved
+    if settings_file(config_real) != found or _digest(found) != digest:
+        return None
+    from toolc.cache.uptodate import is_up_to_date
+
+    config_dir, out_dir, snapshot_path, docs_dir, project, message = ticket[8:]
+    if not is_up_to_date(config_dir, out_dir, snapshot_path, docs_dir=docs_dir, project=project):
+        refused = (config_dir, out_dir, snapshot_path, docs_dir, project)
+        return None
+    return str(message)
+
+
+def print_and_exit(message: str) -> None:
+    """What the CLI does after a no-op: the line on stderr (none without one, as click.echo
+    does), status 0."""
+    try:
+        if sys.stderr is not None:
+            sys.stderr.write(message + "\n")
+            sys.stderr.flush()
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except OSError:  # a closed pipe: the line cannot be said
+        os._exit(1)
+    os._exit(0)
