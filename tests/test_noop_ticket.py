@@ -174,3 +174,76 @@ def test_the_cli_skips_the_check_the_fast_path_refused(
     assert run_cli(argv) == 0 and checks == []
     monkeypatch.setattr(noop_ticket, "refused", ("another", "set", "of", "arguments", None))
     assert run_cli(argv) == 0 and len(checks) == 1
+
+
+def test_a_folder_name_of_any_bytes_builds_and_takes_the_fast_path(project: Path) -> None:
+    """Names that are not UTF-8 reach Python with surrogate escapes: the ticket's name and
+    MAC must not depend on their being UTF-8."""
+    odd = Path(os.fsdecode(bytes(project) + b"/odd\xff"))
+    odd.mkdir()
+    config = str(project / "cfg")
+    first = run("build", config, "--out", "out/pkg", "--snapshot", "snap.json", cwd=odd)
+    assert first[2] == 0 and "wrote" in first[1], first[1]
+    again = run("build", config, "--out", "out/pkg", "--snapshot", "snap.json", cwd=odd)
+    assert again[2] == 0 and "up to date" in again[1], again[1]
+
+
+def test_the_manifest_head_is_read_as_its_parser_reads_it(tmp_path: Path) -> None:
+    """The bytes-level reading says "made from these inputs" only where the manifest's JSON
+    parser says so too; a head in another layout goes to the parser."""
+    from toolc.cache import uptodate
+    from toolc.workspace.manifest import MANIFEST, Manifest
+
+    inputs = "ab" * 32
+    heads = {
+        "toolc's own": f'{{\n  "generator": "toolc 0.1.0",\n  "inputs": "{inputs}",\n',
+        "empty generator": f'{{\n  "generator": "",\n  "inputs": "{inputs}",\n',
+        "quote shared": f'{{\n  "generator": ",\n  "inputs": "{inputs}",\n',
+        "escaped quote": f'{{\n  "generator": "a\\",\n  "inputs": "{inputs}",\n',
+        "another digest": f'{{\n  "generator": "toolc",\n  "inputs": "{"cd" * 32}",\n',
+        "reformatted": f'{{"generator": "toolc", "inputs": "{inputs}",\n',
+        "other order": f'{{\n  "inputs": "{inputs}",\n  "generator": "toolc",\n',
+    }
+    verdicts = {}
+    for name, head in heads.items():
+        folder = tmp_path / name.replace(" ", "_")
+        folder.mkdir()
+        (folder / MANIFEST).write_text(head + '  "files": {}\n}\n')
+        parsed = Manifest.read_head(folder)
+        verdicts[name] = uptodate._made_from(str(folder), inputs)
+        assert verdicts[name] == (parsed is not None and parsed.get("inputs") == inputs), name
+    assert verdicts == {
+        "toolc's own": True,
+        "empty generator": True,
+        "quote shared": False,
+        "escaped quote": False,
+        "another digest": False,
+        "reformatted": True,
+        "other order": True,
+    }
+
+
+def test_settings_read_after_a_change_leave_no_ticket(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The facts are taken before the CLI reads the settings; when the bytes it read are not
+    the ones the facts hold (a change came between, maybe undone since), no ticket."""
+    from toolc.cache import noop_ticket
+    from toolc.cli.settings import load_settings
+
+    (project / "pyproject.toml").write_text("[tool.toolc]\n")
+    monkeypatch.chdir(project)
+    monkeypatch.setattr(noop_ticket, "command_line", ["build", "cfg"])
+    taken = noop_ticket.facts(Path("cfg"))
+    assert taken is not None
+    (project / "pyproject.toml").write_text('[tool.toolc]\nout = "elsewhere/pkg"\n')
+    source = load_settings(Path("cfg")).source
+    assert source is not None and source[0] == str(project.resolve() / "pyproject.toml")
+    pairs = [(Path("out/pkg"), (project / "out/pkg").resolve())]
+    arguments = ("cfg", "a", "b", None, None)
+    noop_ticket.leave(taken, source, pairs, arguments, "toolc build cfg: up to date (a)")
+    assert tickets() == []
+    fresh = noop_ticket.facts(Path("cfg"))
+    assert fresh is not None
+    noop_ticket.leave(fresh, source, pairs, arguments, "toolc build cfg: up to date (a)")
+    assert len(tickets()) == 1  # the same call with facts of the bytes read leaves one

@@ -29,7 +29,9 @@ def main() -> None:
             os._exit(130)
         except Exception:  # a shortcut only: the CLI does the same work and reports it
             if os.environ.get("TOOLC_DEBUG"):
-                raise
+                import traceback
+
+                traceback.print_exc()
             message = None
         if message is not None:
             noop_ticket.print_and_exit(message)

@@ -32,7 +32,8 @@ def cache_file(
         return None
     # realpath is what Path.resolve() computes: the same name for the same three folders.
     key = "\0".join(os.path.realpath(p) for p in (config_dir, out_dir, snapshot_path))
-    return os.path.join(root, f"build-{hashlib.sha256(key.encode()).hexdigest()[:24]}.{suffix}")
+    named = hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()[:24]
+    return os.path.join(root, f"build-{named}.{suffix}")  # any name the system allows
 
 
 def cache_folder() -> str | None:

@@ -40,7 +40,8 @@ def _ticket_file(argv: list[str]) -> str | None:
     if folder is None:
         return None
     where = "\0".join((__version__, os.path.realpath(__file__), os.getcwd(), *argv))
-    return os.path.join(folder, f"noop-{hashlib.sha256(where.encode()).hexdigest()[:32]}")
+    named = hashlib.sha256(where.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    return os.path.join(folder, f"noop-{named}")  # a name of any bytes the system allows
 
 
 def settings_file(config_real: str) -> str | None:
@@ -83,24 +84,46 @@ def facts(config_dir: Path) -> tuple[Any, ...] | None:
 
 def leave(
     taken: tuple[Any, ...],
-    found: Path | None,
+    source: tuple[str, bytes] | None,
     resolved: list[tuple[Path, Path]],
     arguments: tuple[str | None, ...],
     message: str,
 ) -> None:
     """After the CLI resolved a `build` it may skip (neither --strict, targets, --against nor
-    --no-cache): the ticket for its command line. `found`: the settings file the CLI read;
-    `resolved`: each folder as the settings or the command line give it, and where the CLI
-    resolved it; `arguments`: `is_up_to_date`'s; `message`: the line a no-op prints. Nothing
-    is written when the same ticket is there already."""
+    --no-cache): the ticket for its command line. `source`: the settings file the CLI read
+    and the digest of the bytes it read; `resolved`: each folder as the settings or the
+    command line give it, and where the CLI resolved it; `arguments`: `is_up_to_date`'s;
+    `message`: the line a no-op prints. Nothing is written when the same ticket is there
+    already. Never fails the build: a ticket is only a shortcut."""
+    try:
+        _leave(taken, source, resolved, arguments, message)
+    except Exception:
+        if os.environ.get("TOOLC_DEBUG"):
+            raise
+
+
+def _printable(message: object) -> bool:
+    """A line every encoding prints alike (the CLI prints any other itself, through click)."""
+    return isinstance(message, str) and message.isascii() and message.isprintable()
+
+
+def _leave(
+    taken: tuple[Any, ...],
+    source: tuple[str, bytes] | None,
+    resolved: list[tuple[Path, Path]],
+    arguments: tuple[str | None, ...],
+    message: str,
+) -> None:
     path = _ticket_file(taken[1])
-    if path is None or (None if found is None else os.fspath(found)) != taken[6]:
+    # The settings were read from the bytes the facts were taken of, or a change came between
+    # the two readings (and may be undone by the next): no ticket.
+    if path is None or (source or (None, None)) != (taken[6], taken[7]):
         return
-    if not (message.isascii() and message.isprintable()):
-        return  # another encoding could print the line otherwise: the CLI prints it
+    if not _printable(message):
+        return
     pairs = taken[4] + [(os.fspath(raw), os.fspath(real)) for raw, real in resolved]
     body = marshal.dumps((*taken[:4], pairs, *taken[5:], *arguments, message))
-    data = record_mac(path, body).encode() + b"\n" + body
+    data = record_mac(os.path.basename(path), body).encode() + b"\n" + body
     try:
         with open(path, "rb") as stream:
             if stream.read() == data:
@@ -121,7 +144,7 @@ def _read(argv: list[str]) -> tuple[Any, ...] | None:
     try:
         with open(path, "rb") as stream:
             mac, _, body = stream.read().partition(b"\n")
-        if not hmac.compare_digest(mac, record_mac(path, body).encode()):
+        if not hmac.compare_digest(mac, record_mac(os.path.basename(path), body).encode()):
             return None
         ticket: Any = marshal.loads(body)
     except (OSError, ValueError, EOFError, TypeError):
@@ -139,6 +162,8 @@ def up_to_date(argv: list[str]) -> str | None:
     ticket = _read(argv)
     if ticket is None or ticket[1:4] != (argv, os.getcwd(), os.path.expanduser("~")):
         return None
+    if len(ticket[4]) != 5 + (ticket[11] is not None) or not _printable(ticket[13]):
+        return None  # not as `leave` writes: cwd, home, config, out, snapshot (and docs)
     pairs, config_real, found, digest = ticket[4:8]
     if not all(os.path.realpath(raw) == real for raw, real in pairs):
         return None  # a link now leads elsewhere, or the home folder moved

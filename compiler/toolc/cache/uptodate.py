@@ -202,7 +202,8 @@ def _made_from(out_dir: str, inputs: str) -> bool:
     opening, middle = b'{\n  "generator": "', b'",\n  "inputs": "'
     at = head.find(middle)
     said = head[len(opening) : at]
-    if head.startswith(opening) and at > 0 and _plain(said):
+    # `at` past the opening: its closing quote must not be `middle`'s opening one.
+    if head.startswith(opening) and at >= len(opening) and _plain(said):
         # A generator without quotes or escapes: `middle` is the manifest's own key, and the
         # string after it is `inputs` exactly when it holds these 64 characters.
         end, expected = at + len(middle), f'{inputs}",\n  "files": '.encode()

@@ -24,7 +24,7 @@ from toolc.cli.common import (
     settings_for,
     strict_option,
 )
-from toolc.cli.settings import Settings, find_pyproject
+from toolc.cli.settings import Settings
 from toolc.diagnostics.paths import shown_path
 
 
@@ -128,8 +128,7 @@ def build(
             resolved.append((settings.snapshot_path(config_dir), snapshot_path))
             if docs_dir is not None:
                 resolved.append((settings.docs_dir(config_dir), docs_dir))
-            found = find_pyproject(config_dir.resolve())
-            noop_ticket.leave(taken, found, resolved, arguments, said)
+            noop_ticket.leave(taken, settings.source, resolved, arguments, said)
         from toolc.cache.uptodate import is_up_to_date
 
         # The fast path (toolc.entry) may have made this very check a moment ago.

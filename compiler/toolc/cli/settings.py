@@ -3,6 +3,7 @@ Command-line flags override them. An unknown setting is a usage error, not silen
 
 from __future__ import annotations
 
+import hashlib
 import re
 import tomllib
 from pathlib import Path
@@ -38,6 +39,9 @@ class Settings(msgspec.Struct, frozen=True):
     package_version: str = "0.1.0"  # the version that pyproject.toml states
     # Where each path setting came from, for messages: `--out`, or `pyproject.toml:3:1`.
     origins: tuple[tuple[str, str], ...] = ()
+    # The settings file and the digest of the very bytes these settings were read from: a
+    # no-op ticket (cache.noop_ticket) is valid only for them.
+    source: tuple[str, bytes] | None = None
 
     def origin(self, key: str) -> str | None:
         return dict(self.origins).get(key)
@@ -72,7 +76,10 @@ def load_settings(config_dir: Path) -> Settings:
     if pyproject is None:
         return Settings()
     try:
-        document = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+        data = pyproject.read_bytes()  # once: the settings and their digest from one reading
+        # What read_text gives: universal newlines, as the file was read before.
+        text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+        document = tomllib.loads(text)
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise SettingsError(f"{pyproject}: cannot read [tool.toolc]: {exc}") from exc
     tool = document.get("tool", {})
@@ -111,7 +118,6 @@ def load_settings(config_dir: Path) -> Settings:
     if "format" in table and table["format"] not in FORMATS:
         raise SettingsError(f"{pyproject}: [tool.toolc] format must be one of {', '.join(FORMATS)}")
     # Paths in pyproject.toml are relative to the file that states them.
-    text = pyproject.read_text(encoding="utf-8")
     origins = tuple(
         (k, _located(pyproject, text, k))
         for k in ("docs_out", "listing_budget", "out", "snapshot")
@@ -120,7 +126,8 @@ def load_settings(config_dir: Path) -> Settings:
     paths = {
         k: pyproject.parent / table.pop(k) for k in ("out", "snapshot", "docs_out") if k in table
     }
-    return Settings(**table, **paths, origins=origins)
+    source = (str(pyproject), hashlib.sha256(data).digest())
+    return Settings(**table, **paths, origins=origins, source=source)
 
 
 def _located(pyproject: Path, text: str, key: str) -> str:
