@@ -96,7 +96,16 @@ def leave(
     `message`: the line a no-op prints. Nothing is written when the same ticket is there
     already. Never fails the build: a ticket is only a shortcut."""
     try:
-        _leave(taken, source, resolved, arguments, message)
+        path = _ticket_file(taken[1])
+        # The settings were read from the bytes the facts were taken of, or a change came
+        # between the two readings (and may be undone by the next): no ticket.
+        if path is None or (source or (None, None)) != (taken[6], taken[7]):
+            return
+        if not _printable(message):
+            return
+        pairs = taken[4] + [(os.fspath(raw), os.fspath(real)) for raw, real in resolved]
+        body = marshal.dumps((*taken[:4], pairs, *taken[5:], *arguments, message))
+        _save(path, record_mac(os.path.basename(path), body).encode() + b"\n" + body)
     except Exception:
         if os.environ.get("TOOLC_DEBUG"):
             raise
@@ -107,23 +116,7 @@ def _printable(message: object) -> bool:
     return isinstance(message, str) and message.isascii() and message.isprintable()
 
 
-def _leave(
-    taken: tuple[Any, ...],
-    source: tuple[str, bytes] | None,
-    resolved: list[tuple[Path, Path]],
-    arguments: tuple[str | None, ...],
-    message: str,
-) -> None:
-    path = _ticket_file(taken[1])
-    # The settings were read from the bytes the facts were taken of, or a change came between
-    # the two readings (and may be undone by the next): no ticket.
-    if path is None or (source or (None, None)) != (taken[6], taken[7]):
-        return
-    if not _printable(message):
-        return
-    pairs = taken[4] + [(os.fspath(raw), os.fspath(real)) for raw, real in resolved]
-    body = marshal.dumps((*taken[:4], pairs, *taken[5:], *arguments, message))
-    data = record_mac(os.path.basename(path), body).encode() + b"\n" + body
+def _save(path: str, data: bytes) -> None:
     try:
         with open(path, "rb") as stream:
             if stream.read() == data:
