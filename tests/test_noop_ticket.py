@@ -247,3 +247,33 @@ def test_settings_read_after_a_change_leave_no_ticket(
     assert fresh is not None
     noop_ticket.leave(fresh, source, pairs, arguments, "toolc build cfg: up to date (a)")
     assert len(tickets()) == 1  # the same call with facts of the bytes read leaves one
+
+
+_INTERRUPTED = """
+import sys
+from toolc.cache import uptodate
+def interrupted(*args, **kwargs):
+    raise KeyboardInterrupt
+uptodate.is_up_to_date = interrupted
+sys.argv = ["toolc", *sys.argv[1:]]
+from toolc.entry import main
+main()
+"""
+
+
+def test_ctrl_c_in_the_check_ends_as_the_cli_ends_it(project: Path) -> None:
+    """click ends an interrupted command with a blank line, "Aborted!" and status 1: the
+    fast path too."""
+    assert run(*ARGS, cwd=project)[2] == 0 and len(tickets()) == 1
+
+    def interrupted() -> tuple[str, int]:
+        done = subprocess.run(
+            [sys.executable, "-c", _INTERRUPTED, *ARGS],
+            cwd=project, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        return done.stderr, done.returncode
+
+    by_the_fast_path = interrupted()
+    for ticket in tickets():
+        ticket.unlink()
+    assert by_the_fast_path == interrupted() == ("\nAborted!\n", 1)

@@ -25,8 +25,8 @@ def main() -> None:
         noop_ticket.command_line = argv
         try:
             message = noop_ticket.up_to_date(argv)
-        except KeyboardInterrupt:  # as the CLI ends on Ctrl-C: quietly
-            os._exit(130)
+        except KeyboardInterrupt:  # as click ends a command on Ctrl-C
+            noop_ticket.print_and_exit("\nAborted!", 1)
         except Exception:  # a shortcut only: the CLI does the same work and reports it
             if os.environ.get("TOOLC_DEBUG"):
                 import traceback

@@ -32,7 +32,8 @@ def remembered(files: Sequence[tuple[str, str]], compute: Callable[[], bytes]) -
     for name, path in files:
         st = os.stat(path)
         stats.append((name, st.st_size, st.st_mtime_ns, st.st_ino))
-    signatures = hashlib.sha256(marshal.dumps(stats)).hexdigest()
+    # marshal's version 2: no back-references, so equal lists give equal bytes (filestats.pack)
+    signatures = hashlib.sha256(marshal.dumps(stats, 2)).hexdigest()
     record = os.path.join(root, f"generator-{signatures[:32]}.fingerprint")
     if refusal(record) is None:
         try:

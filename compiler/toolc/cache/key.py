@@ -1,5 +1,5 @@
-"""The user's cache key and the MAC of the small JSON cache records (filestats,
-cache.generator). Apart from the codec: the no-op check authenticates its records with it
+"""The user's cache key and the MAC of the small cache records (filestats, cache.generator,
+cache.noop_ticket). Apart from the codec: the no-op check authenticates its records with it
 and does not need the codec's import (about 3 ms of a 0.1 s no-op, measured)."""
 
 from __future__ import annotations
@@ -36,6 +36,6 @@ def cache_key() -> bytes:
 
 
 def record_mac(label: str, body: bytes) -> str:
-    """The MAC of a small JSON cache record (filestats, cache.generator): `body` under the
-    `label` it is only valid for, with the user's cache key."""
+    """The MAC of a small cache record (filestats, cache.generator, the no-op tickets):
+    `body` under the `label` it is only valid for, with the user's cache key."""
     return hmac.new(cache_key(), label.encode() + b"\0" + body, hashlib.sha256).hexdigest()

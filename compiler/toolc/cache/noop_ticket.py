@@ -32,7 +32,10 @@ if TYPE_CHECKING:
 command_line: list[str] | None = None
 refused: tuple[str | None, ...] | None = None
 
-_LAYOUT = 1  # bumped when a ticket's fields change: an older ticket is then not read
+_LAYOUT = 2  # bumped when a ticket's fields change: an older ticket is then not read
+# A ticket's fields: `facts` takes the first ones, `leave` adds the last three.
+_FACTS = ("layout", "argv", "cwd", "home", "pairs", "config_real", "settings", "digest")
+_FIELDS = frozenset((*_FACTS, "arguments", "message"))
 
 
 def _ticket_file(argv: list[str]) -> str | None:
@@ -68,7 +71,7 @@ def _digest(path: str | None) -> bytes | None:
         return None
 
 
-def facts(config_dir: Path) -> tuple[Any, ...] | None:
+def facts(config_dir: Path) -> dict[str, Any] | None:
     """What the CLI's resolution of a `build` reads, taken before it reads it: a change made
     while the CLI reads can then only make the ticket fail later, never pass. None: this
     process leaves no ticket."""
@@ -79,11 +82,12 @@ def facts(config_dir: Path) -> tuple[Any, ...] | None:
     found = settings_file(config_real)
     pairs = [(cwd, os.path.realpath(cwd)), (home, os.path.realpath(home))]
     pairs.append((os.fspath(config_dir), config_real))
-    return (_LAYOUT, command_line, cwd, home, pairs, config_real, found, _digest(found))
+    values = (_LAYOUT, command_line, cwd, home, pairs, config_real, found, _digest(found))
+    return dict(zip(_FACTS, values, strict=True))
 
 
 def leave(
-    taken: tuple[Any, ...],
+    taken: dict[str, Any],
     source: tuple[str, bytes] | None,
     resolved: list[tuple[Path, Path]],
     arguments: tuple[str | None, ...],
@@ -94,21 +98,29 @@ def leave(
     and the digest of the bytes it read; `resolved`: each folder as the settings or the
     command line give it, and where the CLI resolved it; `arguments`: `is_up_to_date`'s;
     `message`: the line a no-op prints. Nothing is written when the same ticket is there
-    already. Never fails the build: a ticket is only a shortcut."""
+    already. Never fails the build: a ticket is only a shortcut (with `TOOLC_DEBUG`, what
+    failed is printed)."""
     try:
-        path = _ticket_file(taken[1])
+        path = _ticket_file(taken["argv"])
         # The settings were read from the bytes the facts were taken of, or a change came
         # between the two readings (and may be undone by the next): no ticket.
-        if path is None or (source or (None, None)) != (taken[6], taken[7]):
+        if path is None or (source or (None, None)) != (taken["settings"], taken["digest"]):
             return
         if not _printable(message):
             return
-        pairs = taken[4] + [(os.fspath(raw), os.fspath(real)) for raw, real in resolved]
-        body = marshal.dumps((*taken[:4], pairs, *taken[5:], *arguments, message))
+        pairs = taken["pairs"] + [(os.fspath(raw), os.fspath(real)) for raw, real in resolved]
+        ticket = {**taken, "pairs": pairs, "arguments": arguments, "message": message}
+        body = marshal.dumps(ticket)
         _save(path, record_mac(os.path.basename(path), body).encode() + b"\n" + body)
     except Exception:
-        if os.environ.get("TOOLC_DEBUG"):
-            raise
+        _debug()
+
+
+def _debug() -> None:
+    if os.environ.get("TOOLC_DEBUG"):
+        import traceback
+
+        traceback.print_exc()
 
 
 def _printable(message: object) -> bool:
@@ -130,7 +142,9 @@ def _save(path: str, data: bytes) -> None:
     save_cache_bytes(Path(path), data)
 
 
-def _read(argv: list[str]) -> tuple[Any, ...] | None:
+def _read(argv: list[str]) -> dict[str, Any] | None:
+    """The ticket `leave` wrote for `argv` here, or None: also when it is not the user's own,
+    its MAC fails, or its fields are not the ones `leave` writes."""
     path = _ticket_file(argv)
     if path is None or refusal(path) is not None:
         return None
@@ -142,7 +156,13 @@ def _read(argv: list[str]) -> tuple[Any, ...] | None:
         ticket: Any = marshal.loads(body)
     except (OSError, ValueError, EOFError, TypeError):
         return None
-    if type(ticket) is not tuple or len(ticket) != 14 or ticket[0] != _LAYOUT:
+    if type(ticket) is not dict or ticket.keys() != _FIELDS or ticket["layout"] != _LAYOUT:
+        return None
+    arguments = ticket["arguments"]
+    if type(arguments) is not tuple or len(arguments) != 5 or not _printable(ticket["message"]):
+        return None
+    # cwd, home, config, out, snapshot, and docs when the build writes them
+    if len(ticket["pairs"]) != 5 + (arguments[3] is not None):
         return None
     return ticket
 
@@ -153,33 +173,37 @@ def up_to_date(argv: list[str]) -> str | None:
     come out the same)."""
     global refused
     ticket = _read(argv)
-    if ticket is None or ticket[1:4] != (argv, os.getcwd(), os.path.expanduser("~")):
+    if ticket is None:
         return None
-    if len(ticket[4]) != 5 + (ticket[11] is not None) or not _printable(ticket[13]):
-        return None  # not as `leave` writes: cwd, home, config, out, snapshot (and docs)
-    pairs, config_real, found, digest = ticket[4:8]
-    if not all(os.path.realpath(raw) == real for raw, real in pairs):
+    if (ticket["argv"], ticket["cwd"], ticket["home"]) != (
+        argv, os.getcwd(), os.path.expanduser("~")
+    ):  # fmt: skip
+        return None
+    if not all(os.path.realpath(raw) == real for raw, real in ticket["pairs"]):
         return None  # a link now leads elsewhere, or the home folder moved
-    if settings_file(config_real) != found or _digest(found) != digest:
+    found = ticket["settings"]
+    if settings_file(ticket["config_real"]) != found or _digest(found) != ticket["digest"]:
         return None
+    config_dir, out_dir, snapshot_path, docs_dir, project = ticket["arguments"]
+    if not (os.path.isdir(config_dir) and os.access(config_dir, os.R_OK)):
+        return None  # the CLI's argument refuses it: a usage error
     from toolc.cache.uptodate import is_up_to_date
 
-    config_dir, out_dir, snapshot_path, docs_dir, project, message = ticket[8:]
     if not is_up_to_date(config_dir, out_dir, snapshot_path, docs_dir=docs_dir, project=project):
         refused = (config_dir, out_dir, snapshot_path, docs_dir, project)
         return None
-    return str(message)
+    return str(ticket["message"])
 
 
-def print_and_exit(message: str) -> None:
-    """What the CLI does after a no-op: the line on stderr (none without one, as click.echo
-    does), status 0."""
+def print_and_exit(line: str, status: int = 0) -> None:
+    """End as the CLI does: after a no-op, its line on stderr (none without a stderr, as
+    click.echo does) and status 0; after Ctrl-C, click's "Aborted!" and status 1."""
     try:
         if sys.stderr is not None:
-            sys.stderr.write(message + "\n")
+            sys.stderr.write(line + "\n")
             sys.stderr.flush()
         if sys.stdout is not None:
             sys.stdout.flush()
     except OSError:  # a closed pipe: the line cannot be said
         os._exit(1)
-    os._exit(0)
+    os._exit(status)
