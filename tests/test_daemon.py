@@ -366,3 +366,28 @@ def test_a_client_with_other_interpreter_settings_runs_its_command_itself(
     assert built.returncode == 0, built.stderr
     assert (config / "generated" / "mcp_tools" / "tools.json").exists()
     assert daemon.served()["served"] == 0  # declined, and still running
+
+
+def test_ctrl_c_in_the_client_ends_as_a_command_alone_ends(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """toolc alone, interrupted in a command, prints click's blank line and "Aborted!" and
+    exits 1 (tests/test_noop_ticket.py compares its fast path with it): so does the client
+    waiting for the daemon's answer."""
+    from toolc.daemon import client, protocol
+
+    class Conn:
+        def close(self) -> None:
+            pass
+
+    def interrupted(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.delenv("TOOLC_NO_DAEMON", raising=False)
+    monkeypatch.setattr(protocol, "socket_path", lambda: "/nowhere/toolc.sock")
+    monkeypatch.setattr(protocol, "trusted", lambda path: True)
+    monkeypatch.setattr(protocol, "busy", lambda path: False)
+    monkeypatch.setattr(client, "_connected", lambda path, wait: Conn())
+    monkeypatch.setattr(protocol, "send_value", interrupted)
+    assert client.forward(["build", "."]) == 1
+    assert capsys.readouterr().err == "\nAborted!\n"

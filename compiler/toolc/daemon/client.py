@@ -42,8 +42,9 @@ def forward(argv: list[str]) -> int | None:
         answer = _answer(conn)
     except (OSError, ValueError):
         return None  # the daemon died before it answered whole: nothing was printed
-    except KeyboardInterrupt:
-        return 130  # as `toolc` alone exits on Ctrl-C (the daemon ends its command whole)
+    except KeyboardInterrupt:  # the daemon ends its command whole; here it ends as alone:
+        sys.stderr.write("\nAborted!\n")  # click's words and status for a command cut short
+        return 1
     finally:
         conn.close()
     if answer is None:
