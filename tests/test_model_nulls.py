@@ -36,11 +36,16 @@ ARGS = """\
         uniqueItems: true
         items: {type: string, not: {const: x}}
       bounded_or_null: {type: [number, "null"], exclusiveMaximum: 100, multipleOf: 5}
+      # A shared type that is null alone: its alias is `None`, and the optional field's
+      # `Nothing | None` was `None | None`, a TypeError on import (make fuzz, session 25).
+      only_null: {$ref: "#/types/Nothing"}
+      nothing_or_null: {anyOf: [{$ref: "#/types/Nothing"}, {type: "null"}]}
 types:
   # A nullable number with a bound and a check pydantic cannot make (`multipleOf` on a
   # float): the alias applied the bound after the check, to None too (a TypeError, not a
   # validation error: the bench's random config pkg_10 found it).
   Bounded: {type: [number, "null"], exclusiveMaximum: 2.000000000000001e+16, multipleOf: 5}
+  Nothing: {type: "null"}
 """
 CASES = [
     {"checked_branch": None}, {"checked_branch": "P-1"}, {"checked_branch": "x"},
@@ -56,6 +61,8 @@ CASES = [
     {"unique_or_null": ["a", "a"]}, {"unique_or_null": ["x"]}, {"unique_or_null": "a"},
     {"bounded_or_null": None}, {"bounded_or_null": 95}, {"bounded_or_null": 100},
     {"bounded_or_null": 7},
+    {"only_null": None}, {"only_null": 0}, {"only_null": "None"},
+    {"nothing_or_null": None}, {"nothing_or_null": False},
 ]  # fmt: skip
 
 
