@@ -255,3 +255,28 @@ def test_an_output_that_would_hold_the_project_is_refused(tmp_path: Path, out: s
     assert f"{project / 'pyproject.toml'}:3:1: the output directory" in setting.stderr
     (project / "pyproject.toml").unlink()
     assert sorted(p.name for p in tmp_path.rglob("*")) == before
+
+
+def test_a_deleted_working_directory_is_a_usage_error(tmp_path: Path) -> None:
+    """Every relative path fails once the working directory is gone: a message that says so
+    and status 2, not an internal error; `--version` needs no folder and still answers."""
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    script = (
+        "import os, sys; os.chdir(sys.argv[1]); os.rmdir(sys.argv[1]);"
+        "sys.argv = ['toolc', *sys.argv[2:]];"
+        "from toolc.entry import main; main()"
+    )
+    out = ["--out", str(tmp_path / "out" / "pkg"), "--snapshot", str(tmp_path / "snap.json")]
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(gone), "build", str(CLEAN), *out],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("toolc: the working directory no longer exists"), done.stderr
+    gone.mkdir()
+    version = subprocess.run(
+        [sys.executable, "-c", script, str(gone), "--version"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert version.returncode == 0 and version.stdout.strip() == f"toolc {__version__}"

@@ -22,7 +22,7 @@ from toolc.cli import (
     serving,
     testing,
 )
-from toolc.cli.common import EXIT_INTERNAL, EXIT_OK
+from toolc.cli.common import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -48,6 +48,12 @@ def run(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # a bug in toolc: say so, without a traceback unless asked
+        if _working_folder_gone():  # not a bug: every relative path fails with it
+            sys.stderr.write(
+                "toolc: the working directory no longer exists (deleted or moved); cd to a "
+                "folder that exists and run the command again\n"
+            )
+            return EXIT_USAGE
         if os.environ.get("TOOLC_DEBUG"):
             traceback.print_exc()
         sys.stderr.write(
@@ -56,6 +62,14 @@ def run(argv: list[str] | None = None) -> int:
         )
         return EXIT_INTERNAL
     return EXIT_OK
+
+
+def _working_folder_gone() -> bool:
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        return True
+    return False
 
 
 def main() -> None:
