@@ -36,16 +36,21 @@ ARGS = """\
         uniqueItems: true
         items: {type: string, not: {const: x}}
       bounded_or_null: {type: [number, "null"], exclusiveMaximum: 100, multipleOf: 5}
-      # A shared type that is null alone: its alias is `None`, and the optional field's
-      # `Nothing | None` was `None | None`, a TypeError on import (make fuzz, session 25).
+      # Shared types that are null alone: their aliases were `None`, and `Nothing | None`
+      # or `Nothing | NullBranch` was `None | None`, a TypeError on import (make fuzz,
+      # session 25).
       only_null: {$ref: "#/types/Nothing"}
       nothing_or_null: {anyOf: [{$ref: "#/types/Nothing"}, {type: "null"}]}
+      two_nothings: {anyOf: [{$ref: "#/types/NullBranch"}, {$ref: "#/types/NothingAgain"}]}
+      again_or_null: {oneOf: [{$ref: "#/types/NothingAgain"}, {type: "null"}]}
 types:
   # A nullable number with a bound and a check pydantic cannot make (`multipleOf` on a
   # float): the alias applied the bound after the check, to None too (a TypeError, not a
   # validation error: the bench's random config pkg_10 found it).
   Bounded: {type: [number, "null"], exclusiveMaximum: 2.000000000000001e+16, multipleOf: 5}
   Nothing: {type: "null"}
+  NullBranch: {anyOf: [{type: "null"}]}
+  NothingAgain: {$ref: "#/types/Nothing"}
 """
 CASES = [
     {"checked_branch": None}, {"checked_branch": "P-1"}, {"checked_branch": "x"},
@@ -63,6 +68,8 @@ CASES = [
     {"bounded_or_null": 7},
     {"only_null": None}, {"only_null": 0}, {"only_null": "None"},
     {"nothing_or_null": None}, {"nothing_or_null": False},
+    {"two_nothings": None}, {"two_nothings": 0}, {"again_or_null": None},
+    {"again_or_null": []},
 ]  # fmt: skip
 
 

@@ -55,7 +55,14 @@ def _lowered(
     when the schema is not an object)."""
     defined = {d.name for d in lowering.definitions}
     if cls not in defined:
-        lowering.definitions.append(PyAlias(cls, doc, expr.inline()))
+        inline = expr.inline()
+        if inline.head == "None" and inline.args is None and not inline.call:
+            # A type that is null alone. A bare `None` alias would make `Name | None`, and
+            # a union of two such names, `None | None`: a TypeError at import (make fuzz,
+            # session 25). Annotated with a plain string (which pydantic ignores), it joins.
+            inline = sub("Annotated", inline, py_str("null"))
+            lowering.used.add("Annotated")
+        lowering.definitions.append(PyAlias(cls, doc, inline))
     made = [class_def(d) if isinstance(d, PyModel) else alias_def(d) for d in lowering.definitions]
     lowering.definitions.clear()
     return made

@@ -47,24 +47,6 @@ def _is_model(schema: Any) -> bool:
     )
 
 
-# Keywords that say something about a value without constraining it.
-_ANNOTATIONS = frozenset(
-    ("title", "description", "$comment", "examples", "default", "deprecated", "readOnly",
-     "writeOnly")
-)  # fmt: skip
-
-
-def _null_alone(schema: Any) -> bool:
-    """Whether a shared type's schema is `type: null` and annotations only: its alias is
-    `None` itself, so what refers to it writes `None` (`Name | None` would be `None | None`,
-    a TypeError at import: make fuzz, session 25)."""
-    return (
-        isinstance(schema, dict)
-        and schema.get("type") in ("null", ["null"])
-        and all(k == "type" or k in _ANNOTATIONS or k.startswith("x-") for k in schema)
-    )
-
-
 def whole_bound(key: str, bound: Any) -> Any:
     """The whole number an integer meets exactly when it meets `bound` under `key`:
     pydantic's `int` takes no other bound (a `SchemaError` at every validation for
@@ -265,8 +247,6 @@ class Lowering:
             referenced = self.envelope_names.get(target) or self.type_names[target]
             # a `false` type is typed `Any`: what refers to it checks the schema instead
             exact = resolve(self.document, schema["$ref"]) is not False
-            if _null_alone(self.type_schemas.get(target)):
-                return TypeExpr(name("None"), null_ok=True), exact
             return TypeExpr(name(referenced), null_ok=target in self.nullable_types), exact
         found = resolve(self.document, schema["$ref"])
         if found is MISSING or found is False or id(found) in self.lowering:
