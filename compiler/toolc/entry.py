@@ -28,10 +28,7 @@ def main() -> None:
         except KeyboardInterrupt:  # as click ends a command on Ctrl-C
             noop_ticket.print_and_exit("\nAborted!", 1)
         except Exception:  # a shortcut only: the CLI does the same work and reports it
-            if os.environ.get("TOOLC_DEBUG"):
-                import traceback
-
-                traceback.print_exc()
+            noop_ticket.debug_failure()
             message = None
         if message is not None:
             noop_ticket.print_and_exit(message)

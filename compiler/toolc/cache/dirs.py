@@ -45,11 +45,3 @@ def cache_folder() -> str | None:
         base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
         root = os.path.join(base, "toolc")
     return root
-
-
-def cache_root() -> Path | None:
-    """The cache directory; None when caching is off."""
-    from pathlib import Path
-
-    folder = cache_folder()
-    return None if folder is None else Path(folder)

@@ -48,8 +48,8 @@ def _ticket_file(argv: list[str]) -> str | None:
 
 
 def settings_file(config_real: str) -> str | None:
-    """The nearest pyproject.toml at or above the config folder, as the CLI's settings find
-    it (`cli.settings.find_pyproject`)."""
+    """The nearest pyproject.toml at or above the (resolved) config folder: where the CLI's
+    settings come from (`cli.settings.load_settings` calls this too)."""
     folder = config_real
     while True:
         candidate = os.path.join(folder, "pyproject.toml")
@@ -113,10 +113,11 @@ def leave(
         body = marshal.dumps(ticket)
         _save(path, record_mac(os.path.basename(path), body).encode() + b"\n" + body)
     except Exception:
-        _debug()
+        debug_failure()
 
 
-def _debug() -> None:
+def debug_failure() -> None:
+    """A shortcut's failure, printed with `TOOLC_DEBUG` set (the command goes on without it)."""
     if os.environ.get("TOOLC_DEBUG"):
         import traceback
 

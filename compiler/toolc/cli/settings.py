@@ -3,7 +3,6 @@ Command-line flags override them. An unknown setting is a usage error, not silen
 
 from __future__ import annotations
 
-import hashlib
 import re
 import tomllib
 from pathlib import Path
@@ -63,18 +62,17 @@ class Settings(msgspec.Struct, frozen=True):
         return self.docs_out if self.docs_out is not None else config_dir / DEFAULT_DOCS
 
 
-def find_pyproject(start: Path) -> Path | None:
-    for folder in (start, *start.parents):
-        candidate = folder / "pyproject.toml"
-        if candidate.is_file():
-            return candidate
-    return None
-
-
 def load_settings(config_dir: Path) -> Settings:
-    pyproject = find_pyproject(config_dir.resolve())
-    if pyproject is None:
+    # Here, not above: `--version` and `explain` need neither (hashlib's import is ~2.5 ms).
+    import hashlib
+
+    # The finder the no-op ticket checks again, so that the two never disagree.
+    from toolc.cache.noop_ticket import settings_file
+
+    found = settings_file(str(config_dir.resolve()))
+    if found is None:
         return Settings()
+    pyproject = Path(found)
     try:
         data = pyproject.read_bytes()  # once: the settings and their digest from one reading
         # What read_text gives: universal newlines, as the file was read before.

@@ -60,6 +60,20 @@ def read_regular(
     """The bytes of `path` if it is a regular file (not followed through a symlink unless
     `follow`) and, when `size` is given, exactly that long (at most `limit` bytes when given);
     None otherwise. Never blocks on a FIFO, never reads more than it stats."""
+    opened = open_regular(path, size, limit=limit, follow=follow)
+    if opened is None:
+        return None
+    fd, length = opened
+    with os.fdopen(fd, "rb") as stream:
+        data = stream.read(length + 1)
+    return data if len(data) == length else None
+
+
+def open_regular(
+    path: str | Path, size: int | None = None, *, limit: int | None = None, follow: bool = False
+) -> tuple[int, int] | None:
+    """`read_regular`'s file, opened: its descriptor (the caller closes it) and its size as
+    stated, or None (nothing opened)."""
     flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if follow else os.O_NOFOLLOW)
     try:
         fd = os.open(path, flags)
@@ -73,9 +87,7 @@ def read_regular(
     ):
         os.close(fd)
         return None
-    with os.fdopen(fd, "rb") as stream:
-        data = stream.read(st.st_size + 1)
-    return data if len(data) == st.st_size else None
+    return fd, st.st_size
 
 
 def is_regular(path: str | Path) -> bool:
