@@ -191,8 +191,8 @@ def test_a_folder_name_of_any_bytes_builds_and_takes_the_fast_path(project: Path
 def test_the_manifest_head_is_read_as_its_parser_reads_it(tmp_path: Path) -> None:
     """The bytes-level reading says "made from these inputs" only where the manifest's JSON
     parser says so too; a head in another layout goes to the parser."""
-    from toolc.cache import uptodate
-    from toolc.workspace.manifest import MANIFEST, Manifest
+    from toolc.workspace import manifest_head
+    from toolc.workspace.manifest_head import MANIFEST
 
     inputs = "ab" * 32
     heads = {
@@ -209,8 +209,8 @@ def test_the_manifest_head_is_read_as_its_parser_reads_it(tmp_path: Path) -> Non
         folder = tmp_path / name.replace(" ", "_")
         folder.mkdir()
         (folder / MANIFEST).write_text(head + '  "files": {}\n}\n')
-        parsed = Manifest.read_head(folder)
-        verdicts[name] = uptodate._made_from(str(folder), inputs)
+        parsed = manifest_head.read_head(str(folder))
+        verdicts[name] = manifest_head.made_from(str(folder), inputs)
         assert verdicts[name] == (parsed is not None and parsed.get("inputs") == inputs), name
     assert verdicts == {
         "toolc's own": True,

@@ -14,6 +14,7 @@ from toolc import __version__
 from toolc.cache import filestats, generator
 from toolc.resources import data_folder
 from toolc.workspace.files import drop_dead_temps, open_regular, read_regular
+from toolc.workspace.manifest_head import made_from
 
 TYPE_CHECKING = False  # not typing's: see workspace.files
 if TYPE_CHECKING:
@@ -26,7 +27,6 @@ if TYPE_CHECKING:
     AnyPath = str | Path
 
 INPUT_FILES = ("tools.yaml", "tool_policies.yaml")
-MANIFEST = ".toolc-manifest.json"  # workspace.manifest's, which imports msgspec and orjson
 
 
 def _read(path: AnyPath) -> bytes | None:
@@ -146,7 +146,7 @@ def is_up_to_date(
     if docs_dir is not None and not _docs_intact(config_dir, docs_dir):
         return False
     current = _combined(_on_disk(config_dir), _file_digest(snapshot_path), out_dir)
-    if not _made_from(out_dir, current) or _interrupted(out_dir):
+    if not made_from(out_dir, current) or _interrupted(out_dir):
         return False
     record = filestats.stats_file(config_dir, out_dir, snapshot_path) if cache else None
     known = filestats.load(record, current)
@@ -186,37 +186,6 @@ def is_up_to_date(
 
         save_cache_bytes(Path(record), filestats.encode(current, seen))
     return True
-
-
-def _made_from(out_dir: str, inputs: str) -> bool:
-    """Whether the manifest in `out_dir` says it was made from `inputs`. Its head as toolc
-    writes it is read as bytes; any other form (edited by hand) by the manifest's parser."""
-    try:
-        with open(os.path.join(out_dir, MANIFEST), "rb") as stream:
-            head = stream.read(1 << 16)
-    except OSError:
-        return False
-    opening, middle = b'{\n  "generator": "', b'",\n  "inputs": "'
-    at = head.find(middle)
-    said = head[len(opening) : at]
-    # `at` past the opening: its closing quote must not be `middle`'s opening one.
-    if head.startswith(opening) and at >= len(opening) and _plain(said):
-        # A generator without quotes or escapes: `middle` is the manifest's own key, and the
-        # string after it is `inputs` exactly when it holds these 64 characters.
-        end, expected = at + len(middle), f'{inputs}",\n  "files": '.encode()
-        if head[end : end + len(expected)] == expected:
-            return True
-    from pathlib import Path
-
-    from toolc.workspace.manifest import Manifest
-
-    found = Manifest.read_head(Path(out_dir))
-    return found is not None and found.get("inputs") == inputs
-
-
-def _plain(text: bytes) -> bool:
-    """Printable ASCII without a quote or a backslash: a JSON string's text as it reads."""
-    return text.isascii() and text.decode().isprintable() and not {34, 92} & set(text)
 
 
 def _manifest(out_dir: str) -> Manifest | None:

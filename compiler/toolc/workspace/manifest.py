@@ -12,7 +12,9 @@ import msgspec
 import orjson
 from msgspec import field
 
-MANIFEST = ".toolc-manifest.json"
+from toolc.workspace.manifest_head import MANIFEST
+
+__all__ = ["MANIFEST", "Manifest", "digest", "plain_relative"]
 
 
 def digest(data: bytes) -> str:
@@ -38,27 +40,13 @@ class Manifest(msgspec.Struct, frozen=True):
 
     def to_bytes(self) -> bytes:
         # The small keys first, the per-file maps last: the no-op check reads only the head
-        # (`read_head`), which at 5,000 tools saves parsing 20,000 entries.
+        # (`manifest_head`), which at 5,000 tools saves parsing 20,000 entries.
         option = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS
         head = {"generator": self.generator, "inputs": self.inputs}
         tail = {"files": self.files, "sizes": self.sizes}
         first = orjson.dumps(head, option=option)[:-2]  # without the closing "\n}"
         rest = orjson.dumps(tail, option=option)[1:]  # without the opening "{"
         return first + b"," + rest + b"\n"
-
-    @staticmethod
-    def read_head(out_dir: Path) -> dict[str, object] | None:
-        """The manifest's small keys (`generator`, `inputs`) without the rest."""
-        try:
-            with (out_dir / MANIFEST).open("rb") as stream:
-                head = stream.read(1 << 16)
-            cut = head.find(b'\n  "files": ')
-            if cut < 0:
-                return None
-            data = orjson.loads(head[: cut - 1] + b"\n}")  # drop the comma before "files"
-        except (OSError, orjson.JSONDecodeError):
-            return None
-        return data if isinstance(data, dict) else None
 
     @classmethod
     def read(cls, out_dir: Path) -> Manifest | None:
