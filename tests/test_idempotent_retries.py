@@ -146,6 +146,27 @@ def test_the_items_argument_is_the_one_array() -> None:
     assert items_argument({}) is None
 
 
+def test_the_items_argument_may_be_a_shared_type_or_nullable() -> None:
+    """An array through a `$ref` to a shared type, or nullable, is the items argument too:
+    its calls carry a key per item (found by a review against the guide's §9)."""
+    ids = {"type": "array", "items": {"type": "string"}}
+    shared = {"properties": {"ids": {"$ref": "#/$defs/Ids"}}, "$defs": {"Ids": ids}}
+    assert items_argument(shared) == "ids"
+    chained = {"properties": {"x": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"$ref": "#/$defs/Ids"}, "Ids": ids}}  # fmt: skip
+    assert items_argument(chained) == "x"
+    assert items_argument({"properties": {"ids": {**ids, "type": ["array", "null"]}}}) == "ids"
+    either = {"anyOf": [{"$ref": "#/$defs/Ids"}, {"type": "null"}]}
+    assert items_argument({"properties": {"ids": either}, "$defs": {"Ids": ids}}) == "ids"
+    # Not arrays alone, a cycle, a missing type, and two arrays: none
+    for prop in ({"type": ["array", "string"]}, {"anyOf": [ids, {"type": "string"}]},
+                 {"$ref": "#/$defs/Loop"}, {"$ref": "#/$defs/Missing"}):  # fmt: skip
+        schema = {"properties": {"ids": prop}, "$defs": {"Loop": {"$ref": "#/$defs/Loop"}}}
+        assert items_argument(schema) is None, prop
+    assert (
+        items_argument({**shared, "properties": {"a": ids, "b": {"$ref": "#/$defs/Ids"}}}) is None
+    )
+
+
 def test_a_declined_retry_keeps_the_items_to_retry(built: Path, pkg: Any, tmp_path: Path) -> None:
     ledger = tmp_path / "ledger.txt"
 
@@ -164,3 +185,57 @@ def test_a_declined_retry_keeps_the_items_to_retry(built: Path, pkg: Any, tmp_pa
     asked = [r.arguments["order_ids"] for r in answers.requests]
     assert asked == [["P-3", "P-903"], ["P-903"], ["P-903"]]
     assert sorted(o for o, _ in _ledger(ledger, "executed")) == ["P-3", "P-903"]
+
+
+SHARED_LIST = """
+tools:
+  cancelar:
+    version: 1.0.0
+    description: Cancela um ou mais pedidos.
+    mcp_server: s
+    tool_type: action
+    confirmation_required: false
+    requires: [ids]
+    args_schema:
+      ids: {$ref: "#/types/Ids"}
+    multi_item:
+      item:
+        type: object
+        required: [id, success]
+        properties:
+          id: {type: string}
+          success: {type: boolean}
+types:
+  Ids: {type: array, items: {type: string}, minItems: 1}
+"""
+
+
+def test_a_shared_list_type_gets_item_keys_and_a_retry(tmp_path: Path) -> None:
+    """The typed client and the server, in one process: the items of a `$ref` list argument
+    each get a key, and the failed one is retried with its key."""
+    (tmp_path / "cfg").mkdir()
+    (tmp_path / "cfg" / "tools.yaml").write_text(SHARED_LIST, encoding="utf-8")
+    built = build(tmp_path / "cfg", tmp_path / "build" / "mcp_tools")
+    pkg = client_package(built, tmp_path / "imported", "shared_list_pkg")
+    server = importlib.import_module(f"{pkg.__name__}.server")
+    client = importlib.import_module(f"{pkg.__name__}.client")
+    seen: list[tuple[list[str], tuple[str, ...]]] = []
+
+    class Handlers:
+        async def cancelar(self, args: Any, ctx: Any) -> Any:
+            seen.append((list(args.ids), ctx.item_keys))
+            return {"results": [{"id": i, "success": i != "B" or len(seen) > 1} for i in args.ids]}
+
+    async def main() -> Any:
+        from mcp import Client
+
+        async with Client(server.create_server(Handlers(), metrics=False)) as session:
+            first = await client.SClient(session).cancelar(ids=["A", "B"])
+            return first, await first.retry_failed()
+
+    first, retried = anyio.run(main)
+    assert [ids for ids, _ in seen] == [["A", "B"], ["B"]]
+    keys = seen[0][1]
+    assert len(keys) == 2 and seen[1][1] == (keys[1],)
+    assert first.data.multi_item_status == "PARTIAL_SUCCESS"
+    assert retried.data.multi_item_status == "SUCCESS"

@@ -536,6 +536,13 @@ def test_pre_validation_resolved_arguments_replace_the_call_s(lab: Connection) -
     assert envelope["data"] == {"reservado": "Z9", "pre_validado": True, "quantidade": 2}
 
 
+def test_resolved_arguments_keep_the_arguments_they_do_not_name(lab: Connection) -> None:
+    """The guide's §2 resolves `items` alone while its tool also takes `customer_id`: what
+    the validator does not name stays as the caller sent it (decision 0136)."""
+    envelope = lab.call("reservar", {"codigo": "only-code:Z7", "quantidade": 5})
+    assert envelope["data"] == {"reservado": "Z7", "pre_validado": True, "quantidade": 5}
+
+
 # Workflow-backed tool: output[<tool>].results is authoritative
 
 
@@ -580,6 +587,21 @@ def test_workflow_output_without_the_tool_s_step(telecom: Connection) -> None:
     answering(telecom, "accept")
     args = {"customer_id": "500", "items": _products(("1", "A"))}
     error(telecom.call("cancelar_produtos", args), "INVALID_RESULT")
+
+
+def test_workflow_that_failed_before_the_tool_s_step(telecom: Connection) -> None:
+    """A run reporting `ok: false` with no output of the tool's step answers its own
+    failure: a declared code as declared, free text as TOOL_ERROR (never INVALID_RESULT,
+    which would blame the handler's contract)."""
+    answering(telecom, "accept")
+    args = {"customer_id": "503", "items": _products(("1", "A"))}
+    info = error(telecom.call("cancelar_produtos", args), "CUSTOMER_NOT_FOUND")
+    assert info["message"] == "Cliente desconhecido."
+    assert info["hint"] == "Confirme o identificador do cliente."
+    args = {"customer_id": "504", "items": _products(("1", "A"))}
+    result = telecom.run(telecom.client.call_tool, "cancelar_produtos", args)
+    error(telecom.sealed("cancelar_produtos", result), "TOOL_ERROR")
+    assert not _leaks(result, "crm", "secret")
 
 
 # Confirmation, in both protocol eras

@@ -1,8 +1,9 @@
 """Handlers of tests/runtime_support/lab: a pre-validator that fails open (`checar`) and
 a tool that is not multi-item and forbids unknown arguments (`reservar`). The code
 chooses the behaviour. `checar`: `boom` raises, `nao` is ineligible, `junk` is not a
-decision, `resolve:X` resolves the code to X; `reservar`: `esgotado` is a declared
-failure, `bad-return` returns data of the wrong type, `nan` data that is not JSON.
+decision, `resolve:X` resolves the code to X and the quantity to 2, `only-code:X` the
+code alone; `reservar`: `esgotado` is a declared failure, `bad-return` returns data of
+the wrong type, `nan` data that is not JSON.
 The tool `outro` belongs to another mcp_server and has no handler here."""
 
 from __future__ import annotations
@@ -21,6 +22,14 @@ class Handlers:
             return {"eligible": False}
         if args.codigo == "junk":
             return {"eligible": "yes"}
+        if args.codigo.startswith("only-code:"):  # resolves the code alone
+            return {
+                "eligible": True,
+                "transaction_decision": {
+                    "resolved_arguments": {"codigo": args.codigo.partition(":")[2]},
+                    "target_tool": "reservar",
+                },
+            }
         if args.codigo.startswith("resolve:"):
             resolved = {"codigo": args.codigo.removeprefix("resolve:"), "quantidade": 2}
             return {

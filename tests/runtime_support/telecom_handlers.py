@@ -12,7 +12,9 @@ behaviour each call's customer id chooses. The pre-validator:
 
 The tool returns the workflow's output: an item whose id starts with 9 fails; an item
 named `aux-fail` makes a later step fail (`ok: false` on the run); customer `404` is a
-declared failure; customer `500` returns an output without the tool's step."""
+declared failure; customer `500` returns an output without the tool's step; customers
+`503` and `504` a run that failed before the tool's step (`ok: false`), with a declared
+code and with free text."""
 
 from __future__ import annotations
 
@@ -92,6 +94,12 @@ class Handlers:
             raise ToolFailure("CUSTOMER_NOT_FOUND", "O cliente não existe.")
         if args.customer_id == "500":
             return {"status": "COMPLETED", "output": {"outra_etapa": {"results": []}}}
+        if args.customer_id in ("503", "504"):
+            failed = {"status": "FAILED", "output": {}}
+            said: Any = {"code": "CUSTOMER_NOT_FOUND", "message": "Cliente desconhecido."}
+            if args.customer_id == "504":
+                said = "crm: timeout secret"
+            return {"ok": False, "result": failed, "error": said}
         results = [
             {"id": p.id, "subject": p.name, "success": True, "protocol": f"X{p.id}"}
             if not p.id.startswith("9")

@@ -76,10 +76,11 @@ def normalized_outcomes(tool: str, data: Any) -> tuple[dict[str, Any], list[bool
     return normalized, outcomes
 
 
-def workflow_primary(tool: str, run: Any) -> tuple[dict[str, Any], Any]:
+def workflow_primary(tool: str, run: Any) -> tuple[dict[str, Any] | None, Any]:
     """A workflow's output: `output[<tool>]` (whose `results` are authoritative) and the
     run's own failure, when it reports `ok: false` (`{ok, result: {status, output},
-    error}`, or `{status, output}` without the wrapper)."""
+    error}`, or `{status, output}` without the wrapper). No `output[<tool>]` is None
+    when the run reports its failure (it failed before its primary step)."""
     if not isinstance(run, Mapping):
         raise BadReturn("a workflow-backed tool returns the workflow's output")
     failure: Any = None
@@ -91,6 +92,8 @@ def workflow_primary(tool: str, run: Any) -> tuple[dict[str, Any], Any]:
     output = inner.get("output") if isinstance(inner, Mapping) else None
     primary = output.get(tool) if isinstance(output, Mapping) else None
     if not isinstance(primary, Mapping):
+        if failure is not None:
+            return None, failure
         raise BadReturn(f"the workflow output has no output[{tool!r}]")
     return dict(primary), failure
 

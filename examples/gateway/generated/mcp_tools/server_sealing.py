@@ -261,6 +261,8 @@ def _seal_return(
         return seal_ok(spec, data, content)
     if spec.workflow and not isinstance(returned, Items):
         primary, failure = workflow_primary(spec.name, to_wire(returned))
+        if primary is None:  # it failed before its primary step: no item was done
+            return seal_error(spec, declared_error(spec, workflow_failure(failure)))
         if failure is not None and secondary is None:
             secondary = workflow_failure(failure)
         data = to_wire(primary)

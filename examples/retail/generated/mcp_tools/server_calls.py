@@ -305,7 +305,10 @@ class ToolCalls:
         decided = data.get("transaction_decision")
         if decided is None:
             return args, data
+        # It replaces the arguments it names; the others stay as sent (the guide's §2
+        # resolves `items` alone while the tool also takes `customer_id`; decision 0136).
+        resolved = {**_wire_args(args), **decided["resolved_arguments"]}
         try:
-            return tool.resolve(decided["resolved_arguments"]), data
+            return tool.resolve(resolved), data
         except ValidationError as exc:
             return seal_error(spec, unresolved(spec.name, exc))
