@@ -210,15 +210,33 @@ types:
 """
 
 
-def test_a_shared_list_type_gets_item_keys_and_a_retry(tmp_path: Path) -> None:
-    """The typed client and the server, in one process: the items of a `$ref` list argument
-    each get a key, and the failed one is retried with its key."""
-    (tmp_path / "cfg").mkdir()
-    (tmp_path / "cfg" / "tools.yaml").write_text(SHARED_LIST, encoding="utf-8")
-    built = build(tmp_path / "cfg", tmp_path / "build" / "mcp_tools")
-    pkg = client_package(built, tmp_path / "imported", "shared_list_pkg")
+@pytest.fixture(scope="module")
+def shared_list(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The package of SHARED_LIST, imported, with the typed client and the server in one
+    process (`serve(handlers, script)` runs `script(client, session)`)."""
+    root = tmp_path_factory.mktemp("shared_list")
+    (root / "cfg").mkdir()
+    (root / "cfg" / "tools.yaml").write_text(SHARED_LIST, encoding="utf-8")
+    built = build(root / "cfg", root / "build" / "mcp_tools")
+    return client_package(built, root / "imported", "shared_list_pkg")
+
+
+def _serve(pkg: Any, handlers: Any, script: Any) -> Any:
+    from mcp import Client
+
     server = importlib.import_module(f"{pkg.__name__}.server")
     client = importlib.import_module(f"{pkg.__name__}.client")
+
+    async def main() -> Any:
+        async with Client(server.create_server(handlers, metrics=False)) as session:
+            return await script(client.SClient(session), session)
+
+    return anyio.run(main)
+
+
+def test_a_shared_list_type_gets_item_keys_and_a_retry(shared_list: Any) -> None:
+    """The items of a `$ref` list argument each get a key, and the failed one is retried
+    with its key."""
     seen: list[tuple[list[str], tuple[str, ...]]] = []
 
     class Handlers:
@@ -226,16 +244,71 @@ def test_a_shared_list_type_gets_item_keys_and_a_retry(tmp_path: Path) -> None:
             seen.append((list(args.ids), ctx.item_keys))
             return {"results": [{"id": i, "success": i != "B" or len(seen) > 1} for i in args.ids]}
 
-    async def main() -> Any:
-        from mcp import Client
+    async def script(tools: Any, session: Any) -> Any:
+        first = await tools.cancelar(ids=["A", "B"])
+        return first, await first.retry_failed()
 
-        async with Client(server.create_server(Handlers(), metrics=False)) as session:
-            first = await client.SClient(session).cancelar(ids=["A", "B"])
-            return first, await first.retry_failed()
-
-    first, retried = anyio.run(main)
+    first, retried = _serve(shared_list, Handlers(), script)
     assert [ids for ids, _ in seen] == [["A", "B"], ["B"]]
     keys = seen[0][1]
     assert len(keys) == 2 and seen[1][1] == (keys[1],)
     assert first.data.multi_item_status == "PARTIAL_SUCCESS"
     assert retried.data.multi_item_status == "SUCCESS"
+
+
+def test_a_merged_retry_keeps_a_later_step_s_failure(shared_list: Any) -> None:
+    """The guide's §5: a later step's failure beside completed items is kept for audit
+    (`original_ok: false`, `secondary_error`); merging a retry keeps it too."""
+    runtime = importlib.import_module(f"{shared_list.__name__}.server_runtime")
+    calls: list[list[str]] = []
+
+    class Handlers:
+        async def cancelar(self, args: Any, ctx: Any) -> Any:
+            calls.append(list(args.ids))
+            data = {"results": [{"id": i, "success": i != "B" or len(calls) > 1} for i in args.ids]}
+            if len(calls) == 1:
+                return data
+            failure = runtime.ToolFailure("", "notification step failed")
+            return runtime.Reply(data, secondary_failure=failure)
+
+    async def script(tools: Any, session: Any) -> Any:
+        first = await tools.cancelar(ids=["A", "B"])
+        return first, await first.retry_failed()
+
+    first, retried = _serve(shared_list, Handlers(), script)
+    assert "secondary_error" not in first.envelope["data"]
+    merged = retried.envelope["data"]
+    assert merged["multi_item_status"] == "SUCCESS"
+    assert merged["original_ok"] is False
+    assert merged["secondary_error"]["code"] == "TOOL_ERROR"
+
+
+def test_an_idempotency_key_that_is_not_one_is_refused(shared_list: Any) -> None:
+    """A key over 200 characters was dropped without a word, so the call ran without the
+    deduplication asked for: the typed client refuses it, and so does the server."""
+    ran: list[Any] = []
+
+    class Handlers:
+        async def cancelar(self, args: Any, ctx: Any) -> Any:
+            ran.append(ctx.idempotency_key)
+            return {"results": [{"id": i, "success": True} for i in args.ids]}
+
+    async def script(tools: Any, session: Any) -> Any:
+        with pytest.raises(ValueError, match="1 to 200 characters"):
+            await tools.call("cancelar", {"ids": ["A"]}, idempotency_key="k" * 201)
+        answers = []
+        for key in ("k" * 201, "", 7):
+            meta = {"dev.toolc/idempotency-key": key}
+            answers.append(await session.call_tool("cancelar", {"ids": ["A"]}, meta=meta))
+        fine = await session.call_tool(
+            "cancelar", {"ids": ["A"]}, meta={"dev.toolc/idempotency-key": "k" * 200}
+        )
+        return answers, fine
+
+    answers, fine = _serve(shared_list, Handlers(), script)
+    for answer in answers:
+        error = answer.structured_content["error"]
+        assert error["code"] == "VALIDATION_ERROR", error
+        assert error["details"][0]["field"] == "_meta.dev.toolc/idempotency-key"
+    assert fine.structured_content["ok"] is True
+    assert ran == ["k" * 200]

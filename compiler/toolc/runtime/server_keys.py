@@ -86,6 +86,20 @@ def _key(value: Any) -> str | None:
     return value if isinstance(value, str) and 0 < len(value) <= _MAX_KEY else None
 
 
+KEY_RULE = f"an idempotency key is a string of 1 to {_MAX_KEY} characters"
+
+
+def is_key(value: Any) -> bool:
+    """Whether `value` is an idempotency key the server takes (KEY_RULE)."""
+    return _key(value) is not None
+
+
+def bad_request_key(meta: Mapping[str, Any]) -> bool:
+    """Whether the call sends a request key that is not one: the server refuses such a
+    call rather than run it without the deduplication its caller asked for."""
+    return REQUEST_KEY in meta and not is_key(meta[REQUEST_KEY])
+
+
 def received_keys(
     meta: Mapping[str, Any], arguments: Mapping[str, Any], items_arg: str | None
 ) -> tuple[str | None, tuple[str, ...]]:

@@ -24,7 +24,13 @@ from .server_content import DeclaredContent
 from .server_deadline import HandlerTimeout, within
 from .server_hooks import CallHooks
 from .server_items import BadReturn
-from .server_keys import items_argument, received_keys
+from .server_keys import (
+    KEY_RULE,
+    REQUEST_KEY,
+    bad_request_key,
+    items_argument,
+    received_keys,
+)
 from .server_metrics import mark_confirmed, start_call
 from .server_outputs import FormatCheck
 from .server_sealing import (
@@ -70,6 +76,14 @@ def invalid_arguments(tool: str, exc: ValidationError) -> dict[str, Any]:
     return framework_error(
         "VALIDATION_ERROR", f"Invalid arguments for {tool}: {fields}.", details
     )
+
+
+def bad_key(tool: str) -> dict[str, Any]:
+    """VALIDATION_ERROR: a request key that is not one (decision 0087)."""
+    field = f"_meta.{REQUEST_KEY}"
+    detail = {"field": field, "reason": KEY_RULE, "type": "idempotency_key"}
+    text = f"Invalid idempotency key for {tool}: {KEY_RULE}."
+    return framework_error("VALIDATION_ERROR", text, [detail])
 
 
 def cannot_ask(unasked: ClientRequestUnavailable) -> dict[str, Any]:
@@ -220,6 +234,8 @@ class ToolCalls:
         params: types.CallToolRequestParams,
     ) -> Sealed | types.InputRequiredResult:
         spec = tool.spec
+        if ctx.meta and bad_request_key(dict(ctx.meta)):
+            return seal_error(spec, bad_key(spec.name))
         try:
             args = tool.parse(params.arguments or {})
         except ValidationError as exc:
@@ -305,8 +321,8 @@ class ToolCalls:
         decided = data.get("transaction_decision")
         if decided is None:
             return args, data
-        # It replaces the arguments it names; the others stay as sent (the guide's §2
-        # resolves `items` alone while the tool also takes `customer_id`; decision 0136).
+        # It replaces the arguments it names; the others stay as sent (the guide's
+        # §2 resolves `items` alone, its tool also takes `customer_id`; decision 0136).
         resolved = {**_wire_args(args), **decided["resolved_arguments"]}
         try:
             return tool.resolve(resolved), data

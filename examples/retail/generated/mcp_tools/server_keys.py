@@ -21,15 +21,41 @@ _MAX_KEY = 200
 
 
 def items_argument(input_schema: Mapping[str, Any]) -> str | None:
-    """The argument holding a multi-item call's items: its one array argument (None with
-    none or several: such a call carries the request key alone)."""
+    """The argument holding a multi-item call's items: its one array argument, typed
+    `array` directly, through a `$ref` to a shared type, or nullable (None with none or
+    several: such a call carries the request key alone)."""
     props = input_schema.get("properties") or {}
-    arrays = [
-        name
-        for name, prop in props.items()
-        if isinstance(prop, Mapping) and prop.get("type") == "array"
-    ]
+    defs = input_schema.get("$defs") or {}
+    arrays = [name for name, prop in props.items() if _array(prop, defs, 0)]
     return arrays[0] if len(arrays) == 1 else None
+
+
+_DEFS = "#/$defs/"
+
+
+def _array(schema: Any, defs: Mapping[str, Any], depth: int) -> bool:
+    """Whether `schema` takes arrays and nothing but arrays or null (a shared type's
+    chain of `$ref`s followed a few steps; a cycle is not an array)."""
+    if not isinstance(schema, Mapping) or depth > 8:
+        return False
+    kind = schema.get("type")
+    if kind is not None:
+        kinds = kind if isinstance(kind, list) else [kind]
+        return "array" in kinds and set(kinds) <= {"array", "null"}
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith(_DEFS) and isinstance(defs, Mapping):
+        name = ref[len(_DEFS) :].replace("~1", "/").replace("~0", "~")
+        return _array(defs.get(name), defs, depth + 1)
+    branches = schema.get("anyOf", schema.get("oneOf"))
+    if isinstance(branches, list) and branches:
+        arrays = [b for b in branches if _array(b, defs, depth + 1)]
+        nulls = [b for b in branches if _null(b)]
+        return bool(arrays) and len(arrays) + len(nulls) == len(branches)
+    return False
+
+
+def _null(schema: Any) -> bool:
+    return isinstance(schema, Mapping) and schema.get("type") == "null"
 
 
 def canonical(value: Any) -> str:
@@ -59,6 +85,20 @@ def derive_item_keys(request_key: str, items: Sequence[Any]) -> list[str]:
 
 def _key(value: Any) -> str | None:
     return value if isinstance(value, str) and 0 < len(value) <= _MAX_KEY else None
+
+
+KEY_RULE = f"an idempotency key is a string of 1 to {_MAX_KEY} characters"
+
+
+def is_key(value: Any) -> bool:
+    """Whether `value` is an idempotency key the server takes (KEY_RULE)."""
+    return _key(value) is not None
+
+
+def bad_request_key(meta: Mapping[str, Any]) -> bool:
+    """Whether the call sends a request key that is not one: the server refuses such a
+    call rather than run it without the deduplication its caller asked for."""
+    return REQUEST_KEY in meta and not is_key(meta[REQUEST_KEY])
 
 
 def received_keys(

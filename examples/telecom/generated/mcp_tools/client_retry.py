@@ -25,9 +25,11 @@ from .client_envelope import ClientSpecLike, Envelope, parse_envelope, parse_res
 from .server_composition import normalized
 from .server_keys import (
     ITEM_KEYS,
+    KEY_RULE,
     REQUEST_KEY,
     RETRY_OF,
     derive_item_keys,
+    is_key,
     items_argument,
 )
 from .server_sealing import framework_error
@@ -57,6 +59,9 @@ def call_keys(
 ) -> CallKeys | None:
     """The keys of a call of `spec` with `wire` arguments (`given`: the caller's own
     request key); None for a read-only single-item call given no key."""
+    if given is not None and not is_key(given):
+        # The server refuses it: said here, before anything is sent
+        raise ValueError(f"{KEY_RULE}, not {given!r:.60}")
     transactional = getattr(spec, "operation_type", None) == "transactional"
     if given is None and not transactional and not spec.multi_item:
         return None
@@ -164,15 +169,18 @@ def _merged(
     rows: list[Any],
 ) -> Envelope[Any]:
     """The original result with the retried items' outcomes in their places, its
-    status, counts and composition recomputed as the server computes them."""
-    data = {
-        k: v
-        for k, v in original.envelope["data"].items()
-        if k not in ("original_ok", "secondary_error")
-    }
+    status, counts and composition recomputed as the server computes them. A later
+    step's failure (`secondary_error`) is kept as evidence, as the server keeps it:
+    the retry's, else the original's (the guide's §5)."""
+    secondary = _secondary(answer)
+    if secondary is None:
+        secondary = _secondary(original)
+    data = dict(original.envelope["data"])
     data["results"] = rows
     data = normalized(spec.name, data, getattr(spec, "operation_id", None))
     counts = data["metadata"]["multi_item"]
+    if secondary is not None and counts["items_succeeded_count"]:
+        data.update(original_ok=False, secondary_error=secondary)
     envelope: dict[str, Any] = {
         "ok": True,
         "data": data,
@@ -186,3 +194,18 @@ def _merged(
             "error": framework_error("ALL_ITEMS_FAILED", text),
         }
     return parse_envelope(spec, envelope, answer.content)
+
+
+def _secondary(envelope: Envelope[Any]) -> Any:
+    """The failure of a later step a multi-item answer reports: `secondary_error` beside
+    completed items, or the error of an answer whose items all failed with it."""
+    whole = envelope.envelope
+    data = whole.get("data")
+    if not isinstance(data, Mapping):
+        return None
+    if whole.get("ok") is True:
+        return data.get("secondary_error") if data.get("original_ok") is False else None
+    error = whole.get("error")
+    if isinstance(error, Mapping) and error.get("code") != "ALL_ITEMS_FAILED":
+        return error
+    return None
