@@ -237,6 +237,19 @@ def test_against_a_git_revision_reads_git_not_the_working_tree(tmp_path: Path) -
     assert unknown.returncode == 2 and "neither a directory nor a git revision" in unknown.stderr
 
 
+def test_an_empty_or_self_baseline_is_a_usage_error(tmp_path: Path) -> None:
+    """`--against "$BASE"` with BASE unset read the empty REF as `.`, the config itself: a
+    breaking change then passed the version check and `build` wrote it unbumped."""
+    config = _built(tmp_path)
+    (config / "tools.yaml").write_text(_drop_verbose(TOOLS))
+    for ref in ("", " ", str(config), "."):
+        for verb in ("diff", "check", "build"):
+            done = run_toolc(verb, str(config), "--against", ref, cwd=config)
+            assert done.returncode == 2, (verb, ref, done.stderr)
+            assert "needs a REF" in done.stderr or "the config itself" in done.stderr
+    assert run_toolc("diff", str(config)).returncode == 1  # the last build still sees it
+
+
 # --- output formats ---------------------------------------------------------------------------
 
 GITHUB = re.compile(

@@ -127,7 +127,18 @@ def resolve(
     """The baseline `--against REF` names, or the last build's output when REF is None."""
     if ref is None:
         return from_output(out_dir, "the last build")
+    if not ref.strip():  # `--against "$BASE"` with BASE unset would compare nothing
+        raise BaselineError(
+            "--against needs a REF (a git revision, a config directory or a build's output), "
+            "not an empty value"
+        )
     path = Path(ref)
+    if path.is_dir() and _same_folder(path, config_dir):
+        raise BaselineError(
+            f"{ref}: this is the config itself, so no change could ever be found; name the "
+            "baseline to compare with (a git revision, another config directory, or a build's "
+            "output)"
+        )
     if path.is_dir():
         if (path / "tools.yaml").is_file():
             return from_config(path, compile_texts)
@@ -137,3 +148,10 @@ def resolve(
             f"{ref}: neither a config directory (tools.yaml) nor a build's output (contracts/)"
         )
     return from_git(ref, config_dir, compile_texts)
+
+
+def _same_folder(a: Path, b: Path) -> bool:
+    try:
+        return a.samefile(b)
+    except OSError:
+        return False
