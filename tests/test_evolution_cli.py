@@ -250,6 +250,36 @@ def test_an_empty_or_self_baseline_is_a_usage_error(tmp_path: Path) -> None:
     assert run_toolc("diff", str(config)).returncode == 1  # the last build still sees it
 
 
+@pytest.mark.parametrize("lost", ["deleted", "edited"])
+def test_a_change_the_last_output_cannot_classify_needs_a_breaking_bump(
+    tmp_path: Path, lost: str
+) -> None:
+    """With the last build's contract documents gone (or not the snapshot's), a tightened
+    bound asked only for a patch, and `diff`/`bump` called every tool new: a break shipped
+    as 1.4.1. Unclassifiable is breaking, as undecided is, and diff and bump say why."""
+    config = _built(tmp_path)
+    contracts = config / "generated" / "mcp_tools" / "contracts"
+    if lost == "deleted":
+        shutil.rmtree(config / "generated")
+    else:
+        doc = contracts / "get_order.json"
+        doc.write_text(doc.read_text().replace("P-[0-9]+", "Q-[0-9]+"))
+    tightened = TOOLS.replace("verbose: {type: boolean,", "verbose: {type: boolean, const: true,")
+    (config / "tools.yaml").write_text(tightened)
+    kept = run_toolc("build", str(config))
+    assert kept.returncode == 1 and "version-not-bumped" in kept.stderr, kept.stderr
+    assert "at least 2.0.0" in kept.stderr and "restore the last build's output" in kept.stderr
+    (config / "tools.yaml").write_text(tightened.replace('"1.4.0"', '"1.4.1"'))
+    patched = run_toolc("build", str(config))
+    assert patched.returncode == 1 and "version-bump-too-small" in patched.stderr
+    assert "at least 2.0.0" in patched.stderr
+    for verb in ("diff", "bump"):
+        said = run_toolc(verb, str(config))
+        assert said.returncode == 2 and "lacks the contract documents of get_order" in said.stderr
+    (config / "tools.yaml").write_text(tightened.replace('"1.4.0"', '"2.0.0"'))
+    assert run_toolc("build", str(config)).returncode == 0
+
+
 # --- output formats ---------------------------------------------------------------------------
 
 GITHUB = re.compile(

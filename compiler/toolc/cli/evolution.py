@@ -28,7 +28,12 @@ def _changes(config_dir: Path, settings: Any, against: str | None) -> tuple[Any,
     from toolc import verbs
 
     with BaselineUsage():
-        compiled, changes, label = verbs.changes(config_dir, settings.out_dir(config_dir), against)
+        compiled, changes, label = verbs.changes(
+            config_dir,
+            settings.out_dir(config_dir),
+            against,
+            settings.snapshot_path(config_dir),
+        )
     if compiled.package is None:
         report(settings, compiled, "diff", config_dir, "")
     return compiled, changes, label

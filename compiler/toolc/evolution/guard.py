@@ -47,16 +47,26 @@ def _accepts(policy: Policy, tool: str, old: str, new: str, rule: str) -> bool:
     return accepts((e for e, _ in policy.accepted), tool, old, new, rule)
 
 
+# Why a change is judged breaking when the contract it replaced is not at hand.
+UNSEEN = "the last build's contract document of this tool is missing or not the snapshot's"
+
+
 def _semver_minimum(
     name: str, before: Before, after: Contract | None, policy: Policy, new_version: str
 ) -> tuple[Version, list[str]] | None:
-    """The smallest version the change allows, and the rules that set it (None: unknown)."""
+    """The smallest version the change allows, and the rules that set it (None: none)."""
+    from toolc.contract.snapshot import contract_fingerprint
     from toolc.evolution.compare import compare_all
     from toolc.evolution.findings import findings_for_tool
 
-    old = before.document()
-    if old is None or after is None:
+    if after is None:
         return None
+    old = before.document()
+    if old is None or _fingerprint(contract_fingerprint, old) != before.contract:
+        # A change that cannot be classified is breaking, as an undecided one is (never a
+        # patch): an output deleted or hand-edited must not let a break through as a patch.
+        was = Version.parse(before.version)
+        return was.bumped("minor" if was.major == 0 else "major"), [UNSEEN]
     # compare_all, not compare_tool: a change of toolc's envelope counts for every tool.
     found = findings_for_tool(compare_all({name: old}, {name: after}), name)
     accepted = (e for e, _ in policy.accepted)
@@ -64,6 +74,13 @@ def _semver_minimum(
     if verdict.minimum is None:
         return None
     return Version.parse(verdict.minimum), verdict.forcing
+
+
+def _fingerprint(of: Callable[[dict[str, object]], str], document: Contract) -> str | None:
+    try:
+        return of(dict(document))
+    except (KeyError, TypeError, AttributeError, ValueError):  # not a contract document
+        return None
 
 
 def check_versions(
@@ -121,6 +138,7 @@ def _changed(
             span,
             f"tool '{name}' changed its contract{rules} ({was.contract} → {entry.contract}) "
             f"but kept version {current}; bump it to at least {minimum}",
+            _unseen_hint(rules),
         )
         return
     if policy.bump != "semver":
@@ -133,9 +151,21 @@ def _changed(
             span,
             f"tool '{name}' changed its contract ({', '.join(forcing)}) and went from "
             f"{previous} to {current}; the change needs at least {minimum}",
-            f"bump it to {minimum} (`toolc bump --write`), or record the break under "
+            _unseen_hint(forcing)
+            or f"bump it to {minimum} (`toolc bump --write`), or record the break under "
             "`accepted_breaks:` if a smaller release is intended",
         )
+
+
+def _unseen_hint(said: object) -> str | None:
+    """How to have a change classified when the contract it replaced is not at hand."""
+    if UNSEEN not in str(said):
+        return None
+    return (
+        "restore the last build's output (its contracts/ folder), or compare with a baseline "
+        "that has it (`--against` a git revision or the previous config) for the bump the "
+        "change really needs"
+    )
 
 
 def _removed(name: str, was: Before, span: Span, policy: Policy) -> Iterator[Diagnostic]:

@@ -88,6 +88,28 @@ def read_previous(
     return Previous(old_text, shown, before, _snapshot_lines(text, shown), problems)
 
 
+def unseen_tools(snapshot_path: Path, base: baseline.Baseline) -> list[str]:
+    """The tools the snapshot records whose contract document the baseline (the last build's
+    output) lacks, or holds in another form than the snapshot's: their changes cannot be
+    classified against it. An unreadable snapshot is the build's to report."""
+    try:
+        entries = snapshot.parse(snapshot_path.read_bytes().decode("utf-8"))
+    except (OSError, UnicodeDecodeError, snapshot.SnapshotError):
+        return []
+    unseen = []
+    for name, entry in entries.items():
+        document = base.contract(name)
+        try:
+            same = document is not None and (
+                snapshot.contract_fingerprint(dict(document)) == entry.contract
+            )
+        except (KeyError, TypeError, AttributeError, ValueError):
+            same = False
+        if not same:
+            unseen.append(name)
+    return unseen
+
+
 def guard(compilation: Compilation, previous: Previous) -> list[Diagnostic]:
     """The version guard's diagnostics for a compile that produced a package."""
     assert compilation.package is not None and compilation.policy is not None

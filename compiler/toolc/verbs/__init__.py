@@ -27,7 +27,7 @@ from toolc.diagnostics import Diagnostic, sort_key
 from toolc.diagnostics.paths import shown_path
 from toolc.evolution.baseline import BaselineError, resolve
 from toolc.evolution.changes import ToolChange, tool_changes
-from toolc.evolution.previous import guard, read_previous
+from toolc.evolution.previous import guard, read_previous, unseen_tools
 from toolc.memory import collector_paused
 from toolc.pipeline import Compilation, compile
 from toolc.source.inputs import TOOLS_FILE, Inputs, inputs_of_texts, read_inputs
@@ -177,14 +177,24 @@ def build(
 
 
 def changes(
-    config_dir: Path, out_dir: Path, against: str | None
+    config_dir: Path, out_dir: Path, against: str | None, snapshot_path: Path | None = None
 ) -> tuple[Compilation, list[ToolChange], str]:
     """Each tool's change against the baseline (the last build, or `against`), with its
-    verdict; and how the baseline is named. Raises BaselineError."""
+    verdict; and how the baseline is named. Raises BaselineError, also when the last
+    build's output lacks a contract the snapshot records (every change would read as new)."""
     compiled = compile_config(config_dir)
     if compiled.package is None:
         return compiled, [], ""
     base = resolve(against, config_dir, out_dir, compile_baseline)
+    unseen = unseen_tools(snapshot_path, base) if against is None and snapshot_path else []
+    if unseen:
+        listed = ", ".join(unseen[:3]) + (f" and {len(unseen) - 3} more" if len(unseen) > 3 else "")
+        raise BaselineError(
+            f"the last build's output ({shown_path(out_dir, Path.cwd())}) lacks the contract "
+            f"documents of {listed} that the snapshot records, or holds others: restore it "
+            "(`toolc build` writes it while no contract changed), or compare with "
+            "`--against` a git revision or the previous config"
+        )
     old = {n: c for n in base.tools() if (c := base.contract(n)) is not None}
     new = {
         rel.removeprefix("contracts/").removesuffix(".json"): json.loads(data)
