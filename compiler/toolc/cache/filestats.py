@@ -34,12 +34,13 @@ def stats_file(
 
 class Recorded:
     """The files a build left (`names`) and their signatures, three integers each, flat:
-    `flat`, decoded only when a no-op must look at single files (`packed` compares whole)."""
+    `flat`, decoded only when a no-op must look at single files (`packed` compares whole).
+    `reported`: the build reported diagnostics, which a no-op would not repeat."""
 
-    __slots__ = ("names", "packed")
+    __slots__ = ("names", "packed", "reported")
 
-    def __init__(self, names: list[str], packed: bytes) -> None:
-        self.names, self.packed = names, packed
+    def __init__(self, names: list[str], packed: bytes, reported: bool = False) -> None:
+        self.names, self.packed, self.reported = names, packed, reported
 
     @property
     def flat(self) -> list[int]:
@@ -68,10 +69,19 @@ def pack(flat: list[int]) -> bytes:
     return marshal.dumps(flat, 2)
 
 
-def encode(inputs: str, stats: Mapping[str, Signature]) -> bytes:
-    """The names joined by NUL (which no path holds), then the packed signatures."""
-    names = "\0".join(stats).encode("utf-8", "surrogateescape")
-    body = names + b"\0\0" + pack(list(chain.from_iterable(stats.values())))
+# The body of a record whose build reported diagnostics: no signatures, so no file is
+# trusted, and three NULs, which no list of names joined by one NUL starts with.
+_REPORTED = b"\0\0\0reported"
+
+
+def encode(inputs: str, stats: Mapping[str, Signature], reported: bool = False) -> bytes:
+    """The names joined by NUL (which no path holds), then the packed signatures; or, for a
+    build that reported diagnostics, the mark that makes the next no-op check fail."""
+    if reported:
+        body = _REPORTED
+    else:
+        names = "\0".join(stats).encode("utf-8", "surrogateescape")
+        body = names + b"\0\0" + pack(list(chain.from_iterable(stats.values())))
     return record_mac(inputs, body).encode() + b"\n" + body
 
 
@@ -86,6 +96,8 @@ def load(path: str | None, inputs: str) -> Recorded | None:
         if not hmac.compare_digest(mac, record_mac(inputs, body).encode()):
             return None
         # The MAC proved this is encode()'s own. A record in an older layout fails here.
+        if body == _REPORTED:
+            return Recorded([], b"", reported=True)
         names, _, packed = body.partition(b"\0\0")
         listed = names.decode("utf-8", "surrogateescape").split("\0") if names else []
         return Recorded(listed, packed)

@@ -53,11 +53,17 @@ class Store(msgspec.Struct, dict=True):
         return compilation
 
     def remember(
-        self, compilation: Compilation, inputs_digest: str, stats: Mapping[str, Signature]
+        self,
+        compilation: Compilation,
+        inputs_digest: str,
+        stats: Mapping[str, Signature],
+        quiet: bool = True,
     ) -> None:
-        """After the output is written: `stats`, the signatures of every file it holds."""
+        """After the output is written: `stats`, the signatures of every file it holds. A
+        build that reported something (`quiet` False) leaves a record that fails the next
+        no-op check, so a build of the same inputs reports it again, not just "up to date"."""
         if self.stats_path is not None:
-            encoded = filestats.encode(inputs_digest, stats)
+            encoded = filestats.encode(inputs_digest, stats, reported=not quiet)
             workspace.save_cache_bytes(self.stats_path, encoded)
         files = self.files
         if files is None or not (

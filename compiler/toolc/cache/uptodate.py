@@ -150,6 +150,8 @@ def is_up_to_date(
         return False
     record = filestats.stats_file(config_dir, out_dir, snapshot_path) if cache else None
     known = filestats.load(record, current)
+    if known is not None and known.reported:  # the build reports its warnings again
+        return False
     manifest = _manifest(out_dir) if known is None else None
     names = known.names if known is not None else list(manifest.files) if manifest else []
     if manifest is None and known is None:

@@ -116,8 +116,10 @@ def build(
     out_dir, snapshot_path = check_paths(settings, config_dir)
     docs_dir = docs_path(settings, config_dir, out_dir, snapshot_path, default=False)
     # Under --strict the warnings matter, and the targets judge what is built: nothing is
-    # skipped that would report them.
-    if not settings.strict and not settings.targets and against is None:
+    # skipped that would report them. A report for a machine (json, sarif, ...) is always the
+    # whole report: an empty SARIF file is not a valid one.
+    quick = settings.format == "text"
+    if quick and not settings.strict and not settings.targets and against is None:
         arguments = (
             str(config_dir), str(out_dir), str(snapshot_path),
             None if docs_dir is None else str(docs_dir), project_version(settings),

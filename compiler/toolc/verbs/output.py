@@ -116,7 +116,7 @@ def write_output(
             # A file linked on its signature keeps it; only the others are looked at.
             stats = {rel: known[rel] for rel in package.files if rel in known}
             stats.update(workspace.signatures(out_dir, unverified))
-            store.remember(compilation, manifest.inputs, stats)
+            store.remember(compilation, manifest.inputs, stats, quiet=not result.diagnostics)
 
     return guarded(result, out_dir, cwd, commit)
 

@@ -1,0 +1,57 @@
+"""What a build that changes nothing says (session 26): the same report as the build before
+it. A machine's report (SARIF, JSON, ...) is never empty, and warnings are said again, not
+hidden behind "up to date"."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import run_toolc
+
+TOOLS = """\
+tools:
+  get_order:
+    version: 1.0.0
+    description: Looks up one order; returns `colour`.
+    mcp_server: shop
+    tool_type: query
+    returns:
+      type: object
+      properties:
+        status: {type: string}
+"""
+
+
+def _config(tmp_path: Path, warned: bool) -> Path:
+    config = tmp_path / "cfg"
+    config.mkdir()
+    text = TOOLS if warned else TOOLS.replace("; returns `colour`", "")
+    (config / "tools.yaml").write_text(text, encoding="utf-8")
+    return config
+
+
+def test_a_machine_report_is_whole_on_every_build(tmp_path: Path) -> None:
+    config = _config(tmp_path, warned=False)
+    for fmt in ("sarif", "junit"):
+        runs = [run_toolc("build", str(config), "--format", fmt) for _ in range(3)]
+        assert all(r.returncode == 0 for r in runs), runs[0].stderr
+        assert runs[0].stdout.strip(), fmt  # a document even with nothing to say
+        assert runs[0].stdout == runs[1].stdout == runs[2].stdout, fmt
+    sarif = run_toolc("build", str(config), "--format", "sarif")
+    assert json.loads(sarif.stdout)["version"] == "2.1.0"
+    quiet = run_toolc("build", str(config))
+    assert quiet.returncode == 0 and "up to date" in quiet.stderr  # text: the shortcut stays
+
+
+def test_warnings_are_said_again_by_a_build_that_changes_nothing(tmp_path: Path) -> None:
+    config = _config(tmp_path, warned=True)
+    runs = [run_toolc("build", str(config)) for _ in range(3)]
+    for done in runs:
+        assert done.returncode == 0, done.stderr
+        assert "warning[description-unknown-field]" in done.stderr, done.stderr
+    text = TOOLS.replace("; returns `colour`", "").replace("1.0.0", "1.0.1")
+    (config / "tools.yaml").write_text(text, encoding="utf-8")
+    fixed = run_toolc("build", str(config))
+    assert fixed.returncode == 0 and "no problems" in fixed.stderr, fixed.stderr
+    assert "up to date" in run_toolc("build", str(config)).stderr
