@@ -277,3 +277,30 @@ def test_ctrl_c_in_the_check_ends_as_the_cli_ends_it(project: Path) -> None:
     for ticket in tickets():
         ticket.unlink()
     assert by_the_fast_path == interrupted() == ("\nAborted!\n", 1)
+
+
+_INTERRUPTED_IMPORT = """
+import builtins, sys
+real = builtins.__import__
+def importing(name, *args, **kwargs):
+    if name == "toolc.cli":  # Ctrl-C while click and the CLI load
+        raise KeyboardInterrupt
+    return real(name, *args, **kwargs)
+builtins.__import__ = importing
+sys.argv = ["toolc", *sys.argv[1:]]
+from toolc.entry import main
+main()
+"""
+
+
+@pytest.mark.parametrize("args", [("--version",), ("check", "."), ("build", "--no-cache")])
+def test_ctrl_c_while_the_cli_loads_is_not_a_traceback(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    """Ctrl-C in the first 50 ms, while click was being imported, printed a Python
+    traceback; it ends as click ends an interrupted command."""
+    done = subprocess.run(
+        [sys.executable, "-c", _INTERRUPTED_IMPORT, *args],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert (done.stderr, done.returncode) == ("\nAborted!\n", 1)

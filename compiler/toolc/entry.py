@@ -10,6 +10,15 @@ import sys
 
 
 def main() -> None:
+    try:
+        _run()
+    except KeyboardInterrupt:  # before click handles it (in the imports): as click ends it
+        from toolc.cache import noop_ticket
+
+        noop_ticket.print_and_exit("\nAborted!", 1)
+
+
+def _run() -> None:
     argv = sys.argv[1:]
     if argv and argv[0] in ("build", "check"):
         from toolc.daemon.client import forward
@@ -25,8 +34,6 @@ def main() -> None:
         noop_ticket.command_line = argv
         try:
             message = noop_ticket.up_to_date(argv)
-        except KeyboardInterrupt:  # as click ends a command on Ctrl-C
-            noop_ticket.print_and_exit("\nAborted!", 1)
         except Exception:  # a shortcut only: the CLI does the same work and reports it
             noop_ticket.debug_failure()
             message = None
