@@ -83,3 +83,19 @@ def test_a_budget_that_is_not_a_positive_integer_is_a_usage_error(retail: Path, 
     (retail / "pyproject.toml").write_text(f"[tool.toolc]\nlisting_budget = {value}\n")
     done = run_toolc("check", str(retail))
     assert done.returncode == 2 and "listing_budget must be" in done.stderr, done.stderr
+
+
+def test_stats_and_the_budget_before_the_first_build(retail: Path) -> None:
+    """Before the first build `check` reads only the config: it printed no table for
+    `--stats` and said nothing of a listing over budget. Both need only the descriptors."""
+    built = run_toolc("check", "--stats", str(retail)).stdout
+    for generated in ("generated", "docs"):
+        shutil.rmtree(retail / generated, ignore_errors=True)
+    (retail / "mcp-tools.json").unlink()
+    before = run_toolc("check", "--stats", str(retail))
+    assert before.returncode == 0, before.stderr
+    assert before.stdout == built and "tools/list of 2 tool(s)" in built
+    (retail / "pyproject.toml").write_text("[tool.toolc]\nlisting_budget = 1000\n")
+    warned = run_toolc("check", str(retail))
+    assert warned.returncode == 0 and "warning[listing-over-budget]" in warned.stderr
+    assert not (retail / "generated").exists()  # still only checked

@@ -67,6 +67,14 @@ def check(
     from toolc import verbs  # here, so that --version and explain start fast
 
     if not out_dir.exists() and not snapshot_path.exists() and against is None:
+        budget = budget_of(settings)
+        if stats or budget is not None:  # what tools/list costs needs the descriptors
+            listed = verbs.check_listing(
+                config_dir, metadata_lint=settings.metadata_lint, targets=settings.targets,
+                listing_budget=budget,
+            )  # fmt: skip
+            _print_costs(listed.costs if stats else None, settings.format)
+            report(settings, listed, "check", config_dir, f"ok: {listed.tool_count} tool(s)")
         compiled: Any = verbs.check_config(
             config_dir, metadata_lint=settings.metadata_lint, targets=settings.targets
         )
@@ -79,11 +87,7 @@ def check(
             docs_dir=docs_dir, metadata_lint=settings.metadata_lint, targets=settings.targets,
             project_version=project_version(settings),
         )  # fmt: skip
-    if result.costs is not None and stats:
-        from toolc.verbs.listing import render_costs
-
-        # The table is what was asked for; beside a machine format it goes to stderr.
-        click.echo(render_costs(result.costs), nl=False, err=settings.format != "text")
+    _print_costs(result.costs if stats else None, settings.format)
     if show_diff and result.drift is not None and result.files is not None:
         from toolc.workspace.textdiff import unified
 
@@ -93,6 +97,15 @@ def check(
             sys.stdout.write(unified(docs.root, docs.drift, docs.files, f"{docs.root.name}/"))
     tools = result.tool_count
     report(settings, result, "check", config_dir, f"ok: {tools} tool(s), output up to date")
+
+
+def _print_costs(costs: Any, fmt: str) -> None:
+    if costs is None:
+        return
+    from toolc.verbs.listing import render_costs
+
+    # The table is what was asked for; beside a machine format it goes to stderr.
+    click.echo(render_costs(costs), nl=False, err=fmt != "text")
 
 
 @click.command()

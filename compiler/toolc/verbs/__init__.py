@@ -32,7 +32,7 @@ from toolc.memory import collector_paused
 from toolc.pipeline import Compilation, compile
 from toolc.source.inputs import TOOLS_FILE, Inputs, inputs_of_texts, read_inputs
 from toolc.verbs.docs import docs_drift, docs_tree
-from toolc.verbs.listing import listing_costs, over_budget
+from toolc.verbs.listing import ServerCost, listing_costs, over_budget
 from toolc.verbs.output import BuildResult, compare_output, write_output
 from toolc.verbs.project_file import with_project_file
 
@@ -78,6 +78,40 @@ def check_config(
     if not found:
         return compiled
     return replace(compiled, diagnostics=sorted([*compiled.diagnostics, *found], key=sort_key))
+
+
+def check_listing(
+    config_dir: Path,
+    cwd: Path | None = None,
+    *,
+    metadata_lint: bool = False,
+    targets: tuple[str, ...] = (),
+    listing_budget: tuple[int, str] | None = None,
+) -> BuildResult:
+    """`check_config` with what each server's tools/list costs (`check --stats`, or a
+    listing budget), before the first build: the config is emitted, nothing compared."""
+    compiled = compile_config(config_dir, cwd, emit=True, metadata_lint=metadata_lint)
+    found = [*compiled.diagnostics, *targeted(compiled, targets)]
+    costs = None
+    if compiled.package is not None and not compiled.has_errors:
+        costs, over = _listing(compiled, listing_budget)
+        found += over
+    return BuildResult(
+        sorted(found, key=sort_key), compiled.sources, False, tool_count=len(compiled.tools),
+        costs=costs,
+    )  # fmt: skip
+
+
+def _listing(
+    compilation: Compilation, listing_budget: tuple[int, str] | None
+) -> tuple[list[ServerCost], list[Diagnostic]]:
+    """Each server's tools/list cost, and the diagnostics of the budget when one is set."""
+    served = {name: d.server for name, d in compilation.tools.items() if d.enabled}
+    costs = listing_costs(compilation.files["tools.json"], served)
+    if listing_budget is None:
+        return costs, []
+    entries = {name: d.entry for name, d in compilation.tools.items()}
+    return costs, over_budget(costs, entries, *listing_budget)
 
 
 def targeted(compilation: Compilation, targets: tuple[str, ...]) -> list[Diagnostic]:
@@ -156,11 +190,8 @@ def build(
     found = [*diagnostics, *guard(compilation, previous), *targeted(compilation, targets)]
     costs = None
     if stats or listing_budget is not None:
-        served = {name: d.server for name, d in compilation.tools.items() if d.enabled}
-        costs = listing_costs(compilation.files["tools.json"], served)
-        if listing_budget is not None:
-            entries = {name: d.entry for name, d in compilation.tools.items()}
-            found += over_budget(costs, entries, *listing_budget)
+        costs, over = _listing(compilation, listing_budget)
+        found += over
     result = BuildResult(
         sorted(found, key=sort_key), compilation.sources, False, None, compilation.files,
         reread, len(compilation.tools), costs,
