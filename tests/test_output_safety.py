@@ -304,3 +304,26 @@ def test_every_short_path_is_judged_as_its_parts_judge_it() -> None:
             assert plain_relative(rel) is inside, repr(rel)
             judged += 1
     assert judged == sum(6**n for n in range(7))
+
+
+@pytest.mark.parametrize("why", ["docs not ours", "snapshot folder missing"])
+def test_a_refused_build_leaves_no_folder_it_made(tmp_path: Path, why: str) -> None:
+    """ "Writes nothing unless everything succeeds": a build refused while writing left the
+    output's parent folder (made for its lock) behind, empty."""
+    config = tmp_path / "cfg"
+    config.mkdir()
+    for name in ("tools.yaml", "tool_policies.yaml"):
+        shutil.copy(ROOT / "examples" / "retail" / name, config / name)
+    args = ["build", str(config), "--out", str(tmp_path / "deep" / "er" / "mcp_tools")]
+    if why == "docs not ours":
+        (config / "docs").mkdir()
+        (config / "docs" / "retail.md").write_text("mine\n")
+        args += ["--docs-out", str(config / "docs")]
+    else:
+        args += ["--snapshot", str(tmp_path / "nowhere" / "snap.json")]
+    done = run_toolc(*args)
+    assert done.returncode == 1, done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cfg"]
+    assert sorted(p.name for p in config.iterdir()) == sorted(
+        ["tools.yaml", "tool_policies.yaml", *(["docs"] if why == "docs not ours" else [])]
+    )

@@ -10,6 +10,7 @@ it; a build killed at any point is repaired by the next one (`recover`)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from collections.abc import Callable, Mapping
@@ -72,8 +73,10 @@ def _commit(
     # Each directory's own lock, always in the order output then docs: a `toolc docs` run
     # (the docs' lock alone) and a build writing the same docs exclude each other.
     locks: list[OutputLock] = []
+    made: list[Path] = []  # folders made for the locks, removed again when nothing is written
     try:
         for target in trees:
+            made += _missing_folders(target.root.parent)
             target.root.parent.mkdir(parents=True, exist_ok=True)
             locks.append(OutputLock(target.root, notify))
             locks[-1].acquire()
@@ -85,6 +88,9 @@ def _commit(
         backups = _swap(staged, snapshot)
     except BaseException:
         _release(locks)
+        for folder in reversed(made):  # "writes nothing unless everything succeeds"
+            with contextlib.suppress(OSError):  # not empty: another build's lock, say
+                folder.rmdir()
         raise
     for done in staged:  # the build daemon's head start on the next build (else nothing)
         standby.want(done.root)
@@ -95,6 +101,15 @@ def _commit(
     cleanup.start()
     _CLEANUPS.append(cleanup)
     return staged[0].unverified
+
+
+def _missing_folders(folder: Path) -> list[Path]:
+    """`folder` and its ancestors that do not exist yet, outermost first."""
+    missing: list[Path] = []
+    while not folder.exists() and folder.parent != folder:
+        missing.append(folder)
+        folder = folder.parent
+    return missing[::-1]
 
 
 def _stage_all(trees: tuple[Tree, ...]) -> list[Staged]:
