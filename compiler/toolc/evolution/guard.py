@@ -22,7 +22,8 @@ Contract = Mapping[str, object]
 
 class Before(msgspec.Struct, frozen=True):
     """A tool as it was: its version, its contract fingerprint, and (when the baseline has it)
-    its contract document, for classifying the change."""
+    its contract document, for classifying the change: None when no document at hand is the
+    one the fingerprint names."""
 
     version: str
     contract: str
@@ -55,14 +56,13 @@ def _semver_minimum(
     name: str, before: Before, after: Contract | None, policy: Policy, new_version: str
 ) -> tuple[Version, list[str]] | None:
     """The smallest version the change allows, and the rules that set it (None: none)."""
-    from toolc.contract.snapshot import contract_fingerprint
     from toolc.evolution.compare import compare_all
     from toolc.evolution.findings import findings_for_tool
 
     if after is None:
         return None
     old = before.document()
-    if old is None or _fingerprint(contract_fingerprint, old) != before.contract:
+    if old is None:
         # A change that cannot be classified is breaking, as an undecided one is (never a
         # patch): an output deleted or hand-edited must not let a break through as a patch.
         was = Version.parse(before.version)
@@ -74,13 +74,6 @@ def _semver_minimum(
     if verdict.minimum is None:
         return None
     return Version.parse(verdict.minimum), verdict.forcing
-
-
-def _fingerprint(of: Callable[[dict[str, object]], str], document: Contract) -> str | None:
-    try:
-        return of(dict(document))
-    except (KeyError, TypeError, AttributeError, ValueError):  # not a contract document
-        return None
 
 
 def check_versions(

@@ -6,7 +6,7 @@ guard itself, a pure function of a Compilation and that."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -44,6 +44,24 @@ def _snapshot_lines(text: str | None, shown: str) -> dict[str, Span]:
     return spans
 
 
+def _vouched(
+    sources: Sequence[baseline.Baseline], name: str, fingerprint: str
+) -> Mapping[str, object] | None:
+    """The first contract document of `name` among `sources` that is the one the snapshot's
+    fingerprint names (a document deleted, edited, or from another build is not)."""
+    for source in sources:
+        document = source.contract(name)
+        try:
+            if (
+                document is not None
+                and snapshot.contract_fingerprint(dict(document)) == fingerprint
+            ):
+                return document
+        except (KeyError, TypeError, AttributeError, ValueError):  # not a contract document
+            continue
+    return None
+
+
 def read_previous(
     snapshot_path: Path,
     shown: str,
@@ -51,8 +69,11 @@ def read_previous(
     config_dir: Path,
     out_dir: Path,
     compile_texts: baseline.CompileTexts,
+    earlier: Sequence[Path] = (),
 ) -> Previous:
-    """`compile_texts`: how a baseline config given as texts is compiled (the verbs' compile)."""
+    """`compile_texts`: how a baseline config given as texts is compiled (the verbs' compile).
+    `earlier`: old outputs an interrupted build left (newest first), where the last build's
+    contract documents are while the output is not yet recovered."""
     problems: list[Diagnostic] = []
     old_text = snapshot_path.read_bytes() if snapshot_path.is_file() else None
     text: str | None = None
@@ -75,8 +96,10 @@ def read_previous(
         )
     before: dict[str, Before] = {}
     if against is None:
+        sources = [base, *(baseline.from_output(p, "an interrupted build") for p in earlier)]
         for name, entry in old.items():
-            before[name] = Before(entry.version, entry.contract, partial(base.contract, name))
+            document = partial(_vouched, sources, name, entry.contract)
+            before[name] = Before(entry.version, entry.contract, document)
     else:
         for name in base.tools():
             was = base.contract(name)
@@ -88,7 +111,9 @@ def read_previous(
     return Previous(old_text, shown, before, _snapshot_lines(text, shown), problems)
 
 
-def unseen_tools(snapshot_path: Path, base: baseline.Baseline) -> list[str]:
+def unseen_tools(
+    snapshot_path: Path, base: baseline.Baseline, earlier: Sequence[Path] = ()
+) -> list[str]:
     """The tools the snapshot records whose contract document the baseline (the last build's
     output) lacks, or holds in another form than the snapshot's: their changes cannot be
     classified against it. An unreadable snapshot is the build's to report."""
@@ -96,18 +121,8 @@ def unseen_tools(snapshot_path: Path, base: baseline.Baseline) -> list[str]:
         entries = snapshot.parse(snapshot_path.read_bytes().decode("utf-8"))
     except (OSError, UnicodeDecodeError, snapshot.SnapshotError):
         return []
-    unseen = []
-    for name, entry in entries.items():
-        document = base.contract(name)
-        try:
-            same = document is not None and (
-                snapshot.contract_fingerprint(dict(document)) == entry.contract
-            )
-        except (KeyError, TypeError, AttributeError, ValueError):
-            same = False
-        if not same:
-            unseen.append(name)
-    return unseen
+    sources = [base, *(baseline.from_output(p, "an interrupted build") for p in earlier)]
+    return [name for name, e in entries.items() if _vouched(sources, name, e.contract) is None]
 
 
 def guard(compilation: Compilation, previous: Previous) -> list[Diagnostic]:

@@ -35,6 +35,7 @@ from toolc.verbs.docs import docs_drift, docs_tree
 from toolc.verbs.listing import ServerCost, listing_costs, over_budget
 from toolc.verbs.output import BuildResult, compare_output, write_output
 from toolc.verbs.project_file import with_project_file
+from toolc.workspace.recovery import old_outputs
 
 if TYPE_CHECKING:  # the cache imports the emitters: `check` before a first build needs neither
     from toolc.cache.store import Store
@@ -185,8 +186,9 @@ def build(
         return result
     snapshot_shown = shown_path(snapshot_path, cwd)
     previous = read_previous(
-        snapshot_path, snapshot_shown, against, config_dir, out_dir, compile_baseline
-    )
+        snapshot_path, snapshot_shown, against, config_dir, out_dir, compile_baseline,
+        old_outputs(out_dir),
+    )  # fmt: skip
     found = [*diagnostics, *guard(compilation, previous), *targeted(compilation, targets)]
     costs = None
     if stats or listing_budget is not None:
@@ -217,7 +219,9 @@ def changes(
     if compiled.package is None:
         return compiled, [], ""
     base = resolve(against, config_dir, out_dir, compile_baseline)
-    unseen = unseen_tools(snapshot_path, base) if against is None and snapshot_path else []
+    unseen = []
+    if against is None and snapshot_path is not None:
+        unseen = unseen_tools(snapshot_path, base, old_outputs(out_dir))
     if unseen:
         listed = ", ".join(unseen[:3]) + (f" and {len(unseen) - 3} more" if len(unseen) > 3 else "")
         raise BaselineError(

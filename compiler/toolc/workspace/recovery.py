@@ -31,6 +31,16 @@ def _directories(parent: Path, prefix: str) -> list[Path]:
     return sorted(found, key=lambda p: (p.stat().st_mtime_ns, p.name))
 
 
+def old_outputs(out_dir: Path) -> list[Path]:
+    """The outputs interrupted builds renamed away beside `out_dir`, newest first: until the
+    next build recovers them, the last build's contract documents may be there."""
+    parent = out_dir.parent
+    try:
+        return _directories(parent, f".{out_dir.name}{BACKUP}")[::-1]
+    except OSError:
+        return []
+
+
 def recover(out_dir: Path, snapshot_path: Path, notify: Callable[[str], None] | None) -> None:
     recover_tree(out_dir, notify)
     snapshot_prefix = f".{snapshot_path.name}{STAGING}"
