@@ -45,9 +45,48 @@ class Damage(msgspec.Struct, frozen=True):
         return not self.types_known or ("types", name) in self.damaged
 
 
-def _under(broken: Iterable[JsonPath], prefix: JsonPath) -> set[JsonPath]:
-    n = len(prefix)
-    return {p[n:] for p in broken if p[:n] == prefix}
+class _Paths:
+    """The broken paths as a tree of their keys. The paths under a place are asked for once per
+    tool, argument and type: scanning every broken path each time made a config with one error
+    per tool quadratic (60,000 such tools took minutes); walking the tree costs the length of
+    the place plus what lies under it."""
+
+    __slots__ = ("below", "ends")
+
+    def __init__(self) -> None:
+        self.below: dict[str | int, _Paths] = {}
+        self.ends: JsonPath | None = None  # the broken path that ends here
+
+    @classmethod
+    def of(cls, broken: Iterable[JsonPath]) -> _Paths:
+        root = cls()
+        for path in broken:
+            node = root
+            for key in path:
+                sub = node.below.get(key)
+                if sub is None:
+                    sub = node.below[key] = cls()
+                node = sub
+            node.ends = path
+        return root
+
+    def under(self, prefix: JsonPath) -> set[JsonPath]:
+        """The broken paths that start with `prefix`, less that prefix."""
+        node = self
+        for key in prefix:
+            sub = node.below.get(key)
+            if sub is None:
+                return set()
+            node = sub
+        n = len(prefix)
+        found: set[JsonPath] = set()
+        todo = [node]
+        while todo:  # a loop: a path is as deep as its YAML, which can pass the recursion limit
+            node = todo.pop()
+            if node.ends is not None:
+                found.add(node.ends[n:])
+            todo.extend(node.below.values())
+        return found
 
 
 def _refs(value: Any) -> Iterable[str]:
@@ -96,12 +135,13 @@ def _fragment(value: Any, rel: set[JsonPath], lost: set[str]) -> Any:
 class _Salvage(msgspec.Struct, dict=True):
     broken: frozenset[JsonPath]
     names: frozenset[JsonPath]
+    paths: _Paths  # `broken`, indexed
     unknown: dict[str, set[str]] = field(default_factory=dict)
     damaged: set[JsonPath] = field(default_factory=set)
     lost: set[str] = field(default_factory=set)
 
     def fragment(self, at: JsonPath, value: Any) -> Any:
-        rel = _under(self.broken, at)
+        rel = self.paths.under(at)
         if not rel:
             return value
         self.damaged.add(at)
@@ -109,11 +149,10 @@ class _Salvage(msgspec.Struct, dict=True):
 
     def tool(self, name: str, raw: dict[str, Any], fields: frozenset[str]) -> dict[str, Any]:
         at: JsonPath = ("tools", name)
-        rel = _under(self.broken, at)
         unknown = self.unknown.setdefault(name, set())
         out: dict[str, Any] = {}
         for key, value in raw.items():
-            mine = {p[1:] for p in rel if p[0] == key}
+            mine = self.paths.under((*at, key))  # not a scan of the tool's paths per key
             if key not in fields:  # reported by the schema; perhaps a misspelt known key
                 self.lost.update(_refs(value))
                 meant = closest(key, fields)
@@ -149,10 +188,9 @@ class _Salvage(msgspec.Struct, dict=True):
         if at in self.broken or not isinstance(raw, dict):
             unknown.update(f"policy.{k}" for k in POLICY_KEYS)
             return {}
-        rel = _under(self.broken, at)
         out = {}
         for key, value in raw.items():
-            if key in POLICY_KEYS and not any(p[0] == key for p in rel):
+            if key in POLICY_KEYS and not self.paths.under((*at, key)):
                 out[key] = value
             elif key in POLICY_KEYS:
                 unknown.add(f"policy.{key}")
@@ -175,7 +213,7 @@ def salvage(
         return None
     if () in broken or ("tools",) in broken:
         return None
-    work = _Salvage(broken, names)
+    work = _Salvage(broken, names, _Paths.of(broken))
     kept: dict[str, Any] = {}
     unreadable: set[str] = set()
     for name, raw in tools["tools"].items():
@@ -184,7 +222,7 @@ def salvage(
             if ("tools", name) not in names:
                 unreadable.add(name)
             continue
-        kept[name] = work.tool(name, raw, tool_fields) if _under(broken, ("tools", name)) else raw
+        kept[name] = work.tool(name, raw, tool_fields) if work.paths.under(("tools", name)) else raw
     strays = [key for key in tools if key not in TOP_KEYS]  # unknown keys, maybe misspelt
     for key in strays:
         work.lost.update(_refs(tools[key]))
@@ -207,12 +245,12 @@ def salvage(
         out["accepted_breaks"] = [
             entry
             for i, entry in enumerate(tools["accepted_breaks"])
-            if not _under(broken, ("accepted_breaks", i))
+            if not work.paths.under(("accepted_breaks", i))
         ]
     salvaged_policies: dict[str, Any] | None = None
     if policies is not None and policies_broken is not None:
         p_broken, p_names = policies_broken
-        work.broken, work.names = p_broken, p_names
+        work.broken, work.names, work.paths = p_broken, p_names, _Paths.of(p_broken)
         root = policies.get("tool_policies") if isinstance(policies, dict) else None
         if () in p_broken or ("tool_policies",) in p_broken or not isinstance(root, dict):
             for name in kept:
