@@ -108,8 +108,14 @@ def from_git(ref: str, config_dir: Path, compile_texts: CompileTexts) -> Baselin
     prefix = "" if rel == "." else rel + "/"
 
     def show(name: str) -> str | None:
-        done = _git(folder, "show", f"{ref}:{prefix}{name}")
-        return done.stdout.decode("utf-8") if done.returncode == 0 else None
+        where = f"{ref}:{prefix}{name}"
+        done = _git(folder, "show", where)
+        if done.returncode != 0:
+            return None
+        try:
+            return done.stdout.decode("utf-8")
+        except UnicodeDecodeError as exc:  # as `from_config` reports a file not in UTF-8
+            raise BaselineError(f"cannot read the baseline config {where}: {exc}") from exc
 
     tools_text = show("tools.yaml")
     label = f"git {ref}"
