@@ -14,8 +14,17 @@ def shown_path(file: Path, cwd: Path | None = None) -> str:
     try:
         return (
             os.path.relpath(file, cwd)
-            if file.resolve().is_relative_to(cwd.resolve())
+            if _resolved(file).is_relative_to(cwd.resolve())
             else str(file)
         )
     except ValueError:  # another drive on Windows
         return str(file)
+
+
+def _resolved(file: Path) -> Path:
+    """The file's real path; a link in a loop (which Python 3.11 resolves to a RuntimeError, not
+    an OSError) stands where it is, so that the diagnostic about it has a place to print."""
+    try:
+        return file.resolve()
+    except (RuntimeError, OSError):
+        return file.parent.resolve() / file.name

@@ -3,6 +3,7 @@ parser sees it, so binary and mis-encoded files get a precise diagnostic instead
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
@@ -90,6 +91,11 @@ def read_bytes(file: Path, shown: str) -> bytes | LoadedFile:
     try:
         fd = os.open(file, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as exc:
+        if exc.errno == errno.ELOOP:  # a link to itself, or a -> b -> a
+            return _refused(
+                shown, "not-a-file", f"{file.name} is a symbolic link in a loop",
+                "point the link at the file, or replace it with the file",
+            )  # fmt: skip
         if os.path.islink(file) and not file.exists():
             return _refused(
                 shown, "not-a-file", f"{file.name} is a symbolic link to nothing",
