@@ -48,8 +48,8 @@ _RULES = [
         "input",
         "A config path names something that is not a regular file.",
         "`tools.yaml` and `tool_policies.yaml` must be regular files (a symbolic link to one is "
-        "fine). A directory, a FIFO, a device or a link to nothing at one of those paths is "
-        "refused rather than skipped: skipping `tool_policies.yaml` would drop every "
+        "fine). A directory, a FIFO, a device, or a link to nothing or in a loop at one of those "
+        "paths is refused rather than skipped: skipping `tool_policies.yaml` would drop every "
         "confirmation and pre-validation rule without a word.",
     ),
     Rule(
@@ -324,10 +324,17 @@ _RULES = [
         "ref-cycle",
         E,
         "schema",
-        "Shared types refer to each other in a loop with nothing in between.",
+        "`$ref`s lead back to the same value in a loop with nothing in between.",
         "A type that is only a `$ref` to itself, directly or through other types (A → B → A), "
-        "describes no value at all. Recursive types are fine when the loop passes through "
-        "structure, e.g. `children: {type: array, items: {$ref: '#/types/Node'}}`.",
+        "describes no value at all. So does a loop of JSON pointers inside a fragment "
+        "(`a: {$ref: '#'}` in `args_schema`, `#/$defs/X` where X is `{$ref: '#/$defs/X'}`, "
+        "X → Y → X), and a loop through `allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else` "
+        "or `dependentSchemas`, which apply to the same value (`{allOf: [{$ref: '#'}]}`). "
+        "Keywords beside such a `$ref` do not help: every validator, the generated models "
+        "included, would follow the loop forever. Recursion is fine when the loop passes "
+        "through structure, so that each step validates a part of the value: `children: "
+        "{type: array, items: {$ref: '#/types/Node'}}`, or in an argument `{type: object, "
+        "properties: {children: {type: array, items: {$ref: '#'}}}}`.",
     ),
     Rule(
         "recursive-type",

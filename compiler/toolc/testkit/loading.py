@@ -54,18 +54,45 @@ def load_package(out_dir: Path) -> Target:
     return Target(out_dir.name, package.ALL_TOOLS, listing["tools"], server_module)
 
 
+def _from_file(path: Path) -> ModuleType:
+    """The module in a .py file, imported under its stem."""
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[path.stem] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _file_named(name: str) -> Path | None:
+    """`<name>.py` in a folder of `sys.path`, the first as imports search them."""
+    for entry in sys.path:
+        folder = Path(entry or ".")
+        if folder.is_dir() and (folder / f"{name}.py").is_file():
+            return (folder / f"{name}.py").resolve()
+    return None
+
+
 def _module(name: str) -> ModuleType:
     if name.endswith(".py"):  # a file path, imported under its stem
         path = Path(name).resolve()
         if not path.is_file():
             raise KitError(f"--handlers: no file {path}")
-        spec = importlib.util.spec_from_file_location(path.stem, path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[path.stem] = module
-        spec.loader.exec_module(module)
-        return module
-    return importlib.import_module(name)
+        return _from_file(path)
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        # A server name may hold dots (`retail.api`), and `toolc scaffold` writes
+        # `retail.api_server.py`: no import reaches that file, the dots read as packages. So
+        # when the module itself (or a package above it) is missing, not an import inside it,
+        # the file of that exact name is loaded instead.
+        missing = exc.name or ""
+        if "." not in name or not (name == missing or name.startswith(missing + ".")):
+            raise
+        found = _file_named(name)
+        if found is None:
+            raise
+        return _from_file(found)
 
 
 def load_handlers(spec: str, hint: str = "") -> object:
