@@ -280,3 +280,24 @@ def test_a_deleted_working_directory_is_a_usage_error(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert version.returncode == 0 and version.stdout.strip() == f"toolc {__version__}"
+
+
+def test_strict_failure_is_not_summed_up_as_ok(tmp_path: Path) -> None:
+    """`check --strict` on a config with warnings exited 1 under a summary that began "ok"."""
+    (tmp_path / "tools.yaml").write_text(
+        "tools:\n  get_order:\n    version: 1.0.0\n"
+        "    description: Looks up one order; returns `colour`.\n"
+        "    mcp_server: shop\n    tool_type: query\n"
+        "    returns: {type: object, properties: {status: {type: string}}}\n",
+        encoding="utf-8",
+    )
+    lenient = run_toolc("check", str(tmp_path))
+    assert lenient.returncode == 0 and ": ok: 1 tool(s), 0 error(s), 1 warning(s)" in lenient.stderr
+    for verb in ("check", "build"):
+        strict = run_toolc(verb, "--strict", str(tmp_path))
+        assert strict.returncode == 1, strict.stderr
+        summary = strict.stderr.strip().splitlines()[-1]
+        assert summary.endswith(
+            "0 error(s), 1 warning(s), failed: --strict counts warnings as errors"
+        )
+        assert "ok" not in summary.split(": ", 1)[1], summary

@@ -134,16 +134,19 @@ def report(settings: Settings, result: Any, command: str, config_dir: Path, done
         output = RENDERERS[settings.format](result.diagnostics, result.sources)
     errors = sum(d.is_error for d in result.diagnostics)
     warnings = len(result.diagnostics) - errors
+    failed = errors > 0 or (settings.strict and warnings > 0)
     if settings.format == "text":
         sys.stderr.write(output)
         problems = f"{errors} error(s), {warnings} warning(s)"
-        summary = (
-            problems if errors else (f"{done}, {problems}" if warnings else f"{done}, no problems")
-        )
+        if errors:
+            summary = problems
+        elif failed:  # not "ok": --strict makes the warnings fail the command
+            summary = f"{problems}, failed: --strict counts warnings as errors"
+        else:
+            summary = f"{done}, {problems}" if warnings else f"{done}, no problems"
         click.echo(f"toolc {command} {config_dir}: {summary}", err=True)
     else:
         sys.stdout.write(output)
-    failed = errors > 0 or (settings.strict and warnings > 0)
     sys.exit(EXIT_ERRORS if failed else EXIT_OK)
 
 
