@@ -11,7 +11,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLES, run_toolc
+from conftest import EXAMPLES, ROOT, run_toolc
 from toolc import verbs, workspace
 
 RETAIL = next(e for e in EXAMPLES if e.name == "retail")
@@ -480,3 +480,16 @@ def test_each_tools_digests_are_the_manifests(config: Path) -> None:
     for name, output in compiled.units.outputs.items():
         files = {**output.files, module_file(name): compiled.package.files[module_file(name)]}
         assert output.digests == {rel: workspace.digest(data) for rel, data in files.items()}
+
+
+def test_a_missing_output_directory_is_one_finding(tmp_path: Path) -> None:
+    """A deleted output gave one `output-missing` per file it would hold (58 for retail)."""
+    config = tmp_path / "retail"
+    shutil.copytree(ROOT / "examples" / "retail", config)
+    shutil.rmtree(config / "generated")
+    done = run_toolc("check", str(config))
+    assert done.returncode == 1
+    assert done.stderr.count("error[output-missing]") == 1, done.stderr
+    assert "the output directory is missing (" in done.stderr
+    (config / "generated" / "mcp_tools").mkdir(parents=True)  # there, but empty: each file
+    assert run_toolc("check", str(config)).stderr.count("error[output-missing]") > 10

@@ -23,7 +23,14 @@ def _only_generator_differs(old: bytes, new: bytes) -> bool:
 def drift_diagnostics(
     drift: Drift, out_dir: Path, files: dict[str, bytes], shown: Callable[[Path], str]
 ) -> Iterator[Diagnostic]:
-    for rel in drift.missing:
+    if drift.missing and not out_dir.exists():  # one finding, not one per file it would hold
+        yield diag(
+            "output-missing",
+            Span.whole_file(shown(out_dir)),
+            f"the output directory is missing ({len(drift.missing)} generated file(s))",
+            "run `toolc build`",
+        )
+    for rel in drift.missing if out_dir.exists() else ():
         yield diag(
             "output-missing",
             Span.whole_file(shown(out_dir / rel)),
