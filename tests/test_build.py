@@ -493,3 +493,20 @@ def test_a_missing_output_directory_is_one_finding(tmp_path: Path) -> None:
     assert "the output directory is missing (" in done.stderr
     (config / "generated" / "mcp_tools").mkdir(parents=True)  # there, but empty: each file
     assert run_toolc("check", str(config)).stderr.count("error[output-missing]") > 10
+
+
+def test_a_write_that_fails_says_what_is_wrong_and_where(tmp_path: Path) -> None:
+    """io-error named a temporary file (`.snap.json.toolc-new-x1y2`) and said only "File
+    exists" for an output under a file."""
+    config = tmp_path / "retail"
+    shutil.copytree(ROOT / "examples" / "retail", config)
+    (tmp_path / "afile").write_text("mine\n")
+    under_a_file = run_toolc("build", str(config), "--out", str(tmp_path / "afile" / "mcp_tools"))
+    assert under_a_file.returncode == 1
+    assert f"{tmp_path / 'afile'} is a file, not a directory" in under_a_file.stderr
+    assert "move the file away" in under_a_file.stderr
+    nowhere = tmp_path / "nowhere" / "snap.json"
+    no_folder = run_toolc("build", str(config), "--snapshot", str(nowhere))
+    assert no_folder.returncode == 1
+    assert f"cannot write {nowhere}: the folder {nowhere.parent} does not exist" in no_folder.stderr
+    assert "toolc-new" not in no_folder.stderr

@@ -3,6 +3,8 @@ under the output's lock, then let the cache remember it), or compare it with the
 
 from __future__ import annotations
 
+import errno
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -163,10 +165,43 @@ def _locked(exc: workspace.LockTimeout, out_dir: Path, cwd: Path) -> Diagnostic:
 
 
 def _io_error(exc: OSError, out_dir: Path, cwd: Path) -> Diagnostic:
-    where = shown_path(Path(exc.filename), cwd) if exc.filename else shown_path(out_dir, cwd)
+    target = _meant(Path(exc.filename)) if isinstance(exc.filename, str) else out_dir
+    said, hint = exc.strerror or str(exc), "fix the cause and build again"
+    # EEXIST, ENOTDIR: a folder was wanted where a file is (the path itself, or above it)
+    blocker = _file_in_the_way(target, exc.errno in (errno.EEXIST, errno.ENOTDIR))
+    if blocker is not None:
+        where = blocker
+        said = f"{shown_path(blocker, cwd)} is a file, not a directory"
+        hint = "move the file away, or choose another path (--out, --snapshot, --docs-out)"
+    elif exc.errno == errno.ENOENT and not target.parent.is_dir():
+        where = target
+        said = f"the folder {shown_path(target.parent, cwd)} does not exist"
+        hint = "create the folder, or choose another path (--out, --snapshot, --docs-out)"
+    else:
+        where = target
     return diag(
         "io-error",
-        Span.whole_file(where),
-        f"cannot write the output: {exc.strerror or exc}",
-        "fix the cause and build again; nothing was half-written",
+        Span.whole_file(shown_path(where, cwd)),
+        f"cannot write {shown_path(target, cwd)}: {said}",
+        f"{hint}; nothing was half-written",
     )
+
+
+def _meant(path: Path) -> Path:
+    """The file a temporary one stands for (`.snap.json.toolc-new-x1y2` is `snap.json`): a
+    message names what the user asked for, not toolc's scratch name."""
+    name = path.name
+    if name.startswith(".") and ".toolc-new-" in name:
+        return path.with_name(name[1:].rsplit(".toolc-new-", 1)[0])
+    return path
+
+
+def _file_in_the_way(path: Path, itself: bool) -> Path | None:
+    """The nearest of `path`'s folders (and `path` itself, when a folder was wanted there)
+    that exists as something other than a folder."""
+    for folder in [path, *path.parents] if itself else path.parents:
+        if folder.is_dir():
+            return None
+        if os.path.lexists(folder):
+            return folder
+    return None
