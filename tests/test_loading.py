@@ -312,3 +312,14 @@ def test_only_yaml_1_2_line_breaks_end_a_line(tmp_path: Path) -> None:
     value, spans, problems = load_yaml(text.replace("    nope: 1\n", ""), "tools.yaml")
     assert not problems and value["tools"]["t"]["description"] == "a\u2028b\x85c\u2029d"
     assert spans.value_span(("tools", "t", "mcp_server")).line == 5
+
+
+def test_an_alias_inside_its_own_anchor_says_so() -> None:
+    """`ping: &p {args_schema: {a: *p}}` was reported as an alias to "no anchor defined
+    before it", while the anchor is right there, around it."""
+    _, _, problems = load_yaml("ping: &p\n  args: {a: *p}\n", "t.yaml")
+    [problem] = problems
+    assert (problem.code, problem.span.line, problem.span.column) == ("yaml-syntax", 2, 13)
+    assert problem.message == "alias '*p' is inside the node its anchor names"
+    _, _, problems = load_yaml("a: *q\nb: &q 1\n", "t.yaml")
+    assert [p.message for p in problems] == ["alias '*q' refers to no anchor defined before it"]

@@ -185,13 +185,13 @@ class Builder:
     def alias(self, event: Any) -> None:
         target = self.anchors.get(event.anchor)
         if target is None:
-            self.error(
-                "yaml-syntax",
-                event.start_mark,
-                event.end_mark,
-                f"alias '*{event.anchor}' refers to no anchor defined before it",
-                f"define '&{event.anchor}' on an earlier node",
-            )
+            if any(frame.anchor == event.anchor for frame in self.stack):  # a value in itself
+                said = f"alias '*{event.anchor}' is inside the node its anchor names"
+                fix = "a value cannot hold itself: share a schema through `types:` and `$ref`"
+            else:
+                said = f"alias '*{event.anchor}' refers to no anchor defined before it"
+                fix = f"define '&{event.anchor}' on an earlier node"
+            self.error("yaml-syntax", event.start_mark, event.end_mark, said, fix)
             raise Abort
         value, weight = target
         self.alias_nodes += weight
