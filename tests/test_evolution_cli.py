@@ -250,6 +250,19 @@ def test_an_empty_or_self_baseline_is_a_usage_error(tmp_path: Path) -> None:
     assert run_toolc("diff", str(config)).returncode == 1  # the last build still sees it
 
 
+def test_diff_and_bump_without_the_output_see_unchanged_tools_as_unchanged(
+    tmp_path: Path,
+) -> None:
+    """With the snapshot kept and the output not (a fresh clone), a tool whose contract is
+    the snapshot's is unchanged: diff and bump say so rather than refuse."""
+    config = _built(tmp_path)
+    shutil.rmtree(config / "generated")
+    diff = run_toolc("diff", str(config))
+    assert diff.returncode == 0 and "no contract changes" in diff.stdout, diff.stderr
+    bump = run_toolc("bump", str(config))
+    assert bump.returncode == 0, bump.stderr
+
+
 @pytest.mark.parametrize("lost", ["deleted", "edited"])
 def test_a_change_the_last_output_cannot_classify_needs_a_breaking_bump(
     tmp_path: Path, lost: str
@@ -276,6 +289,7 @@ def test_a_change_the_last_output_cannot_classify_needs_a_breaking_bump(
     for verb in ("diff", "bump"):
         said = run_toolc(verb, str(config))
         assert said.returncode == 2 and "lacks the contract documents of get_order" in said.stderr
+        assert "list_orders" not in said.stderr  # unchanged: its contract is the snapshot's
     (config / "tools.yaml").write_text(tightened.replace('"1.4.0"', '"2.0.0"'))
     assert run_toolc("build", str(config)).returncode == 0
 

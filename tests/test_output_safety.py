@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import ROOT, run_toolc
@@ -327,3 +328,47 @@ def test_a_refused_build_leaves_no_folder_it_made(tmp_path: Path, why: str) -> N
     assert sorted(p.name for p in config.iterdir()) == sorted(
         ["tools.yaml", "tool_policies.yaml", *(["docs"] if why == "docs not ours" else [])]
     )
+
+
+def test_a_failed_build_does_not_pull_the_folder_from_under_a_waiting_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Build A, interrupted while it holds the lock of an output in a new folder, removes
+    that folder; build B, waiting for the lock there, makes it again and goes on."""
+    import threading
+
+    import toolc.workspace.committing as committing
+    from toolc.workspace.manifest import Manifest
+
+    out = tmp_path / "new" / "out"
+    real_stage = committing._stage_all
+    calls: list[int] = []
+
+    def stage(trees: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 1:  # A: holds the lock a while, then is interrupted
+            time.sleep(0.6)
+            raise KeyboardInterrupt
+        return real_stage(trees)
+
+    monkeypatch.setattr(committing, "_stage_all", stage)
+    results: dict[str, str] = {}
+
+    def build(tag: str) -> None:
+        manifest = Manifest("toolc x", "0" * 64, {"a.txt": "x"}, {"a.txt": 1})
+        try:
+            committing.commit(out, {"a.txt": b"x"}, manifest, tmp_path / "s.json", b"{}\n")
+            results[tag] = "ok"
+        except BaseException as exc:  # A's interrupt is the point
+            results[tag] = type(exc).__name__
+
+    first = threading.Thread(target=build, args=("A",))
+    first.start()
+    time.sleep(0.2)
+    second = threading.Thread(target=build, args=("B",))
+    second.start()
+    first.join()
+    second.join()
+    committing.finish_cleanup()
+    assert results == {"A": "KeyboardInterrupt", "B": "ok"}
+    assert (out / "a.txt").read_bytes() == b"x"

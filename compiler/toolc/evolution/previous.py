@@ -112,17 +112,29 @@ def read_previous(
 
 
 def unseen_tools(
-    snapshot_path: Path, base: baseline.Baseline, earlier: Sequence[Path] = ()
-) -> list[str]:
+    snapshot_path: Path,
+    base: baseline.Baseline,
+    earlier: Sequence[Path] = (),
+    current: Mapping[str, str] | None = None,
+) -> tuple[list[str], list[str]]:
     """The tools the snapshot records whose contract document the baseline (the last build's
-    output) lacks, or holds in another form than the snapshot's: their changes cannot be
-    classified against it. An unreadable snapshot is the build's to report."""
+    output, or an old output an interrupted build left) lacks, or holds in another form than
+    the snapshot's: whether they changed, and how, cannot be told against it. Split in two:
+    those whose contract fingerprint now (`current`) differs from the snapshot's, and those
+    whose fingerprint is the same, which are unchanged whatever the output holds. An
+    unreadable snapshot is the build's to report."""
     try:
         entries = snapshot.parse(snapshot_path.read_bytes().decode("utf-8"))
     except (OSError, UnicodeDecodeError, snapshot.SnapshotError):
-        return []
+        return [], []
     sources = [base, *(baseline.from_output(p, "an interrupted build") for p in earlier)]
-    return [name for name, e in entries.items() if _vouched(sources, name, e.contract) is None]
+    unseen: list[str] = []
+    unchanged: list[str] = []
+    for name, entry in entries.items():
+        if _vouched(sources, name, entry.contract) is None:
+            same = current is not None and current.get(name) == entry.contract
+            (unchanged if same else unseen).append(name)
+    return unseen, unchanged
 
 
 def guard(compilation: Compilation, previous: Previous) -> list[Diagnostic]:

@@ -219,15 +219,18 @@ def changes(
     if compiled.package is None:
         return compiled, [], ""
     base = resolve(against, config_dir, out_dir, compile_baseline)
-    unseen = []
+    unseen: list[str] = []
+    unchanged: list[str] = []
     if against is None and snapshot_path is not None:
-        unseen = unseen_tools(snapshot_path, base, old_outputs(out_dir))
+        now = {name: entry.contract for name, entry in compiled.package.snapshot.items()}
+        unseen, unchanged = unseen_tools(snapshot_path, base, old_outputs(out_dir), now)
     if unseen:
         listed = ", ".join(unseen[:3]) + (f" and {len(unseen) - 3} more" if len(unseen) > 3 else "")
         raise BaselineError(
             f"the last build's output ({shown_path(out_dir, Path.cwd())}) lacks the contract "
-            f"documents of {listed} that the snapshot records, or holds others: restore it "
-            "(`toolc build` writes it while no contract changed), or compare with "
+            f"documents of {listed} that the snapshot records, or holds others, and they "
+            "changed since: restore it (`toolc build` writes it while no contract changed), "
+            "or compare with "
             "`--against` a git revision or the previous config"
         )
     old = {n: c for n in base.tools() if (c := base.contract(n)) is not None}
@@ -236,6 +239,8 @@ def changes(
         for rel, data in compiled.package.files.items()
         if rel.startswith("contracts/")
     }
+    # A tool whose contract is the snapshot's is unchanged, whatever the output holds.
+    old.update({name: new[name] for name in unchanged if name in new})
     shown = shown_path(config_dir / TOOLS_FILE, Path.cwd())
     label = base.label + (f" ({base.empty_because})" if base.empty_because else "")
     return compiled, tool_changes(old, new, compiled, shown), label

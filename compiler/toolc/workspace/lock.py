@@ -46,7 +46,15 @@ class OutputLock:
         deadline = time.monotonic() + _timeout()
         told = False
         while True:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+            try:
+                fd = os.open(
+                    self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644
+                )
+            except FileNotFoundError:
+                # A build that failed removed the folder it made for the lock while this one
+                # waited (committing._commit): make it again and take the lock there.
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                continue
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError as exc:
