@@ -157,13 +157,19 @@ def test_the_items_argument_may_be_a_shared_type_or_nullable() -> None:
     assert items_argument({"properties": {"ids": {**ids, "type": ["array", "null"]}}}) == "ids"
     either = {"anyOf": [{"$ref": "#/$defs/Ids"}, {"type": "null"}]}
     assert items_argument({"properties": {"ids": either}, "$defs": {"Ids": ids}}) == "ids"
-    # Not arrays alone, a cycle, a missing type, and two arrays: none
+    # Not arrays alone, a cycle, a missing type: none
     for prop in ({"type": ["array", "string"]}, {"anyOf": [ids, {"type": "string"}]},
                  {"$ref": "#/$defs/Loop"}, {"$ref": "#/$defs/Missing"}):  # fmt: skip
         schema = {"properties": {"ids": prop}, "$defs": {"Loop": {"$ref": "#/$defs/Loop"}}}
         assert items_argument(schema) is None, prop
+    # Among several, the one typed `array` itself: a nullable list beside it takes nothing
+    nullable = {**ids, "type": ["array", "null"]}
+    assert items_argument({"properties": {"items": ids, "tags": nullable}}) == "items"
+    two = {**shared, "properties": {"a": ids, "b": {"$ref": "#/$defs/Ids"}}}
+    assert items_argument(two) == "a"
     assert (
-        items_argument({**shared, "properties": {"a": ids, "b": {"$ref": "#/$defs/Ids"}}}) is None
+        items_argument({**shared, "properties": {"a": nullable, "b": {"$ref": "#/$defs/Ids"}}})
+        is None
     )
 
 

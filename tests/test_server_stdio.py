@@ -531,6 +531,18 @@ def test_pre_validation_rejects_without_a_reason(lab: Connection) -> None:
     assert info["message"] and "details" not in info
 
 
+def test_a_resolved_key_that_is_no_argument_fails_the_pre_validation(
+    telecom: Connection,
+) -> None:
+    """With resolved_arguments merged over the call's (decision 0136), a misnamed key would
+    leave what the caller sent in place, unsaid: it is PRE_VALIDATION_FAILED, named."""
+    connection = answering(telecom, "accept")
+    args = {"customer_id": "12", "items": _products(("1", "TIM Fashion"))}
+    info = error(connection.call("cancelar_produtos", args), "PRE_VALIDATION_FAILED")
+    assert [d["field"] for d in info["details"]] == ["itens"]
+    assert connection.asker.questions == []  # refused before any question
+
+
 def test_pre_validation_resolved_arguments_replace_the_call_s(lab: Connection) -> None:
     envelope = lab.call("reservar", {"codigo": "resolve:Z9"})
     assert envelope["data"] == {"reservado": "Z9", "pre_validado": True, "quantidade": 2}

@@ -4,7 +4,7 @@ behaviour each call's customer id chooses. The pre-validator:
 - `2`: ineligible with a reason; `3`: resolves the items to canonical names, with a
   confirmation message; `4`: resolves to arguments of the wrong shape;
 - `5`: raises; `6`: returns data that is not a decision; `7`: a domain failure;
-- `8`: eligible, nothing resolved;
+- `8`: eligible, nothing resolved; `12`: resolves a key that is no argument;
 - otherwise, names as the customer said them (the guide's §1–3) are resolved through the
   catalogue into canonical products, with one confirmation naming them; a name the
   catalogue lacks is kept (id 9…) so the tool reports it per item; products already
@@ -56,6 +56,15 @@ class Handlers:
         customer = args.customer_id
         if customer == "2":
             return {"eligible": False, "reason": "Cliente com débito em aberto."}
+        if customer == "12":  # a misnamed key: `itens` for `items`
+            resolved = {"itens": [{"id": "1001", "name": "TIM Fashion Mensal"}]}
+            return {
+                "eligible": True,
+                "transaction_decision": {
+                    "resolved_arguments": resolved,
+                    "target_tool": "cancelar_produtos",
+                },
+            }
         if customer == "3":
             items = [
                 {"id": i["id"], "name": f"{i['name']} Mensal"}

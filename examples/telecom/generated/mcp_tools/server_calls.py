@@ -86,6 +86,21 @@ def bad_key(tool: str) -> dict[str, Any]:
     return framework_error("VALIDATION_ERROR", text, [detail])
 
 
+def not_arguments(tool: str, keys: Sequence[str]) -> dict[str, Any]:
+    """PRE_VALIDATION_FAILED: resolved arguments this tool does not have."""
+    logger.warning("%s: pre-validator resolved unknown arguments %s", tool, keys)
+    text = f"The pre-validator of {tool} resolved arguments this tool does not have."
+    details = [
+        {
+            "field": key,
+            "reason": "not an argument of this tool",
+            "type": "extra_forbidden",
+        }
+        for key in keys
+    ]
+    return framework_error("PRE_VALIDATION_FAILED", text, details)
+
+
 def cannot_ask(unasked: ClientRequestUnavailable) -> dict[str, Any]:
     """TOOL_ERROR, not retryable: the handler needed the client (sampling,
     elicitation) where it cannot be asked (decision 0094)."""
@@ -136,6 +151,22 @@ class ServedTool:
     def _resolved(self) -> Callable[[Any], BaseModel]:
         model = self.spec.resolved_model or self.args_model
         return model.__pydantic_validator__.validate_python
+
+    @cached_property
+    def _handler_names(self) -> frozenset[str] | None:
+        """The wire names of the handler's arguments; None when it takes any other."""
+        model = self.spec.resolved_model or self.args_model
+        if model.model_config.get("extra") == "allow":
+            return None
+        return frozenset(
+            f.alias if isinstance(f.alias, str) else name
+            for name, f in model.model_fields.items()
+        )
+
+    def strays(self, named: Mapping[str, Any]) -> list[str]:
+        """The keys of `named` that are not arguments of the handler's form."""
+        known = self._handler_names
+        return [] if known is None else sorted(k for k in named if k not in known)
 
     def check(self, data: Any) -> object:
         """`data` as the tool's published schema judges it; BadReturn otherwise."""
@@ -323,7 +354,11 @@ class ToolCalls:
             return args, data
         # It replaces the arguments it names; the others stay as sent (the guide's
         # §2 resolves `items` alone, its tool also takes `customer_id`; decision 0136).
-        resolved = {**_wire_args(args), **decided["resolved_arguments"]}
+        named = decided["resolved_arguments"]
+        strays = tool.strays(named)
+        if strays:  # a misnamed key would leave the caller's value in place, unsaid
+            return seal_error(spec, not_arguments(spec.name, strays))
+        resolved = {**_wire_args(args), **named}
         try:
             return tool.resolve(resolved), data
         except ValidationError as exc:

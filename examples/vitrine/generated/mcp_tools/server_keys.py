@@ -22,11 +22,14 @@ _MAX_KEY = 200
 
 def items_argument(input_schema: Mapping[str, Any]) -> str | None:
     """The argument holding a multi-item call's items: its one array argument, typed
-    `array` directly, through a `$ref` to a shared type, or nullable (None with none or
-    several: such a call carries the request key alone)."""
+    `array` directly, through a `$ref` to a shared type, or nullable; among several, the
+    one typed `array` directly when it is the only one (None otherwise: such a call
+    carries the request key alone)."""
     props = input_schema.get("properties") or {}
     defs = input_schema.get("$defs") or {}
     arrays = [name for name, prop in props.items() if _array(prop, defs, 0)]
+    if len(arrays) > 1:  # among several, the one typed `array` itself, if one alone is
+        arrays = [n for n in arrays if props[n].get("type") == "array"]
     return arrays[0] if len(arrays) == 1 else None
 
 
