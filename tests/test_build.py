@@ -510,3 +510,12 @@ def test_a_write_that_fails_says_what_is_wrong_and_where(tmp_path: Path) -> None
     assert no_folder.returncode == 1
     assert f"cannot write {nowhere}: the folder {nowhere.parent} does not exist" in no_folder.stderr
     assert "toolc-new" not in no_folder.stderr
+
+
+def test_an_io_error_names_the_path_asked_for_not_a_scratch_one() -> None:
+    from toolc.verbs.output import _meant
+
+    assert _meant(Path("d/.snap.json.toolc-new-x1y2")) == Path("d/snap.json")
+    assert _meant(Path("g/.mcp_tools.toolc-new-ab12/tools/x.py")) == Path("g/mcp_tools/tools/x.py")
+    assert _meant(Path("/r/.mcp_tools.toolc-lock")) == Path("/r/mcp_tools")
+    assert _meant(Path("plain/.hidden/x")) == Path("plain/.hidden/x")

@@ -41,3 +41,20 @@ def test_a_link_in_a_loop_is_a_located_error(tmp_path: Path, name: str, loop: st
                 f"{shown}:1:1: error[not-a-file]: {name} is a symbolic link in a loop\n"
                 "  = hint: point the link at the file, or replace it with the file\n"
             ), (command, where, result.stderr)
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "what"),
+    [("--out", "lp/mcp_tools", "output directory"), ("--snapshot", "lp/s.json", "snapshot"),
+     ("--docs-out", "lp/docs", "docs directory")],
+)  # fmt: skip
+def test_a_link_in_a_loop_on_an_output_path_is_a_usage_error(
+    tmp_path: Path, option: str, value: str, what: str
+) -> None:
+    (tmp_path / "tools.yaml").write_text(TOOL, encoding="utf-8")
+    (tmp_path / "lp").symlink_to("lp")
+    for verb in ("build", "check"):
+        done = run_toolc(verb, ".", option, value, cwd=tmp_path)
+        assert done.returncode == 2, done.stderr
+        assert f"the {what} {value} cannot be reached: a symbolic link" in done.stderr
+        assert "internal error" not in done.stderr

@@ -58,10 +58,22 @@ def settings_for(config_dir: Path, **flags: object) -> Settings:
         raise click.UsageError(str(exc)) from exc
 
 
+def resolved(path: Path, what: str) -> Path:
+    """`path` resolved; a symbolic link in a loop on the way is a usage error, which Python
+    3.11 reports as a RuntimeError."""
+    try:
+        return path.resolve()
+    except (RuntimeError, OSError) as exc:
+        raise click.UsageError(
+            f"the {what} {path} cannot be reached: a symbolic link on its way leads in a loop "
+            f"({exc}); point the link at a folder, or choose another path"
+        ) from exc
+
+
 def check_paths(settings: Settings, config_dir: Path) -> tuple[Path, Path]:
     """Where the build writes, resolved, or a usage error naming where the setting came from."""
-    out_dir = settings.out_dir(config_dir).resolve()
-    snapshot_path = settings.snapshot_path(config_dir).resolve()
+    out_dir = resolved(settings.out_dir(config_dir), "output directory")
+    snapshot_path = resolved(settings.snapshot_path(config_dir), "snapshot")
     origin = settings.origin("out")
     said = f"{origin}: " if origin else ""
     name = out_dir.name
@@ -99,7 +111,7 @@ def docs_path(
     writes them), or a usage error: the directory is replaced as one, like the output."""
     if settings.docs_out is None and not default:
         return None
-    docs_dir = settings.docs_dir(config_dir).resolve()
+    docs_dir = resolved(settings.docs_dir(config_dir), "docs directory")
     origin = settings.origin("docs_out")
     said = f"{origin}: " if origin else ""
     held = [

@@ -8,7 +8,14 @@ from pathlib import Path
 
 import click
 
-from toolc.cli.common import EXIT_ERRORS, config_dir_argument, out_option, report, settings_for
+from toolc.cli.common import (
+    EXIT_ERRORS,
+    config_dir_argument,
+    out_option,
+    report,
+    resolved,
+    settings_for,
+)
 
 server_option = click.option(
     "--server", "server_name", default=None, metavar="NAME",
@@ -70,7 +77,7 @@ def serve(
     from toolc.serve import mock_server
 
     server = _pick_server(verbs.served_servers(compiled), server_name)
-    package = settings.out_dir(config_dir).resolve().name
+    package = resolved(settings.out_dir(config_dir), "output directory").name
 
     def warn(text: str) -> None:
         click.echo(f"toolc serve: warning: {text}", err=True)
@@ -108,7 +115,7 @@ def scaffold(
     server = _pick_server(verbs.served_servers(compiled), server_name)
     out_dir = settings.out_dir(config_dir)
     path = target or out_dir.parent / f"{server}_server.py"
-    if not verbs.scaffold(compiled, out_dir.resolve().name, server, path):
+    if not verbs.scaffold(compiled, resolved(out_dir, "output directory").name, server, path):
         click.echo(
             f"toolc scaffold: {path} exists; toolc never overwrites it (delete it to start over)",
             err=True,

@@ -27,4 +27,7 @@ def _resolved(file: Path) -> Path:
     try:
         return file.resolve()
     except (RuntimeError, OSError):
-        return file.parent.resolve() / file.name
+        try:
+            return file.parent.resolve() / file.name
+        except (RuntimeError, OSError):  # the loop is above it: the path as given
+            return file.absolute()

@@ -188,12 +188,17 @@ def _io_error(exc: OSError, out_dir: Path, cwd: Path) -> Diagnostic:
 
 
 def _meant(path: Path) -> Path:
-    """The file a temporary one stands for (`.snap.json.toolc-new-x1y2` is `snap.json`): a
-    message names what the user asked for, not toolc's scratch name."""
-    name = path.name
-    if name.startswith(".") and ".toolc-new-" in name:
-        return path.with_name(name[1:].rsplit(".toolc-new-", 1)[0])
-    return path
+    """The path a scratch one of toolc's stands for, in each part: `.snap.json.toolc-new-x1y2`
+    is `snap.json`, a staging folder `.mcp_tools.toolc-new-ab12/x.py` is `mcp_tools/x.py`, the
+    lock `.mcp_tools.toolc-lock` is `mcp_tools`. A message names what the user asked for."""
+    parts = []
+    for part in path.parts:
+        if part.startswith(".") and ".toolc-new-" in part:
+            part = part[1:].rsplit(".toolc-new-", 1)[0]
+        elif part.startswith(".") and part.endswith(".toolc-lock"):
+            part = part[1 : -len(".toolc-lock")]
+        parts.append(part)
+    return Path(*parts)
 
 
 def _file_in_the_way(path: Path, itself: bool) -> Path | None:
