@@ -144,3 +144,19 @@ def test_the_last_member_of_a_split_union_counts_what_follows_it(wide: int) -> N
     field = sub("Annotated", u, call("Field", kwargs=[("alias", '"a"')], exploded=True))
     line = f"class C:\n{annotated(4, 'x', field)}\n"
     assert black.format_str(line, mode=black.Mode()) == line, wide
+
+
+@pytest.mark.parametrize(
+    "default",
+    ["-" + "3" * 240, "3" * 240, "-" + "3" * 84, "-" + "3" * 79, '"' + "s" * 90 + '"',
+     "A" * 90, "Color." + "R" * 90, "-1." + "5" * 90, "1." + "5" * 90, "-5", "None"],
+)  # fmt: skip
+def test_a_default_after_a_split_hint_is_laid_out_as_black_does(default: str) -> None:
+    """After a hint split at its brackets, black wraps a value too wide for the closing line
+    in parentheses when it holds a delimiter (a unary minus, a dot), and leaves plain ones
+    (`make fuzz` found a huge negative integer default, seed 1035570719)."""
+    from toolc.emit.pylines import _then_default
+
+    before = '    x: Annotated[\n        int,\n        Field(alias="a"),\n    ]'
+    source = "class A:\n" + _then_default(before, 4, default, "") + "\n"
+    assert black.format_str(source, mode=black.Mode()) == source

@@ -108,11 +108,30 @@ def _bracketed_hint(annotation: Annotation) -> bool:
     return isinstance(annotation, Expr) and _bracketed(annotation)
 
 
+def _delimited(text: str) -> bool:
+    """A negative number or a dotted name: an atom black can split at an operator."""
+    return text.startswith("-") or (text[:1].isalpha() and "." in text)
+
+
 def _then_default(before: str, indent: int, default: Expr | str | None, end: str) -> str:
     """`before`, then ` = default` on its last line (split at its brackets if need be)."""
     if default is None:
         return before + end
-    lead = width(before.rsplit("\n", 1)[-1]) - indent + 3
+    last = before.rsplit("\n", 1)[-1]
+    if (
+        not end  # a field, not a parameter
+        and "\n" in before
+        and not _bracketed(default)
+        and _delimited(one_line(default))
+        and width(last + " = " + one_line(default)) > LINE_LENGTH
+    ):
+        # black wraps a value too wide for the hint's closing line in parentheses when it
+        # holds a delimiter (a unary minus, an attribute's dot), even when it is still too
+        # wide inside them; a plain number, name or string it leaves (probed with black;
+        # found by `make fuzz`: a huge negative integer default)
+        pad = " " * indent
+        return f"{before} = (\n{pad}    {one_line(default)}\n{pad})"
+    lead = width(last) - indent + 3
     return before + " = " + render(default, indent, end, lead=lead)
 
 

@@ -99,7 +99,14 @@ def applicator_type(
         lowered = lower(branch, at)
         if lowered.base.head == "Any":
             used.add("Any")
-            return TypeExpr(name("Any")), "anyOf" if kind == "anyOf" else None
+            # `Any` types the `anyOf` exactly only when the branch takes every value: a
+            # branch typed `Any` with a check of its own (`oneOf: [{}, {enum: [x]}]` refuses
+            # x) leaves the whole schema to its check (found by `make fuzz`, seed 1035570719)
+            takes_all = not (
+                lowered.constraints or lowered.validators or lowered.plain
+                or lowered.after or lowered.wrap
+            )  # fmt: skip
+            return TypeExpr(name("Any")), "anyOf" if kind == "anyOf" and takes_all else None
         # A branch that takes null: said here, since a checked branch (`Annotated[X | None,
         # AfterValidator(...)]`) is hoisted into an alias whose `None` no member shows.
         null_ok = null_ok or lowered.nullable or lowered.null_ok or lowered.base.head == "None"
