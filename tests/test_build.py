@@ -513,9 +513,11 @@ def test_a_write_that_fails_says_what_is_wrong_and_where(tmp_path: Path) -> None
 
 
 def test_an_io_error_names_the_path_asked_for_not_a_scratch_one() -> None:
-    from toolc.verbs.output import _meant
+    from toolc.workspace.recovery import stands_for
 
-    assert _meant(Path("d/.snap.json.toolc-new-x1y2")) == Path("d/snap.json")
-    assert _meant(Path("g/.mcp_tools.toolc-new-ab12/tools/x.py")) == Path("g/mcp_tools/tools/x.py")
-    assert _meant(Path("/r/.mcp_tools.toolc-lock")) == Path("/r/mcp_tools")
-    assert _meant(Path("plain/.hidden/x")) == Path("plain/.hidden/x")
+    assert stands_for(Path("d/.snap.json.toolc-new-x1y2")) == Path("d/snap.json")
+    assert stands_for(Path("g/.mcp_tools.toolc-new-ab12/tools/x.py")) == Path(
+        "g/mcp_tools/tools/x.py"
+    )
+    assert stands_for(Path("/r/.mcp_tools.toolc-lock")) == Path("/r/mcp_tools")
+    assert stands_for(Path("plain/.hidden/x")) == Path("plain/.hidden/x")

@@ -139,13 +139,13 @@ def resolve(
             "not an empty value"
         )
     path = Path(ref)
-    if path.is_dir() and _same_folder(path, config_dir):
-        raise BaselineError(
-            f"{ref}: this is the config itself, so no change could ever be found; name the "
-            "baseline to compare with (a git revision, another config directory, or a build's "
-            "output)"
-        )
     if path.is_dir():
+        if _same_folder(path, config_dir):
+            raise BaselineError(
+                f"{ref}: this is the config itself, so no change could ever be found; name the "
+                "baseline to compare with (a git revision, another config directory, or a "
+                "build's output)"
+            )
         if (path / "tools.yaml").is_file():
             return from_config(path, compile_texts)
         if (path / "contracts").is_dir():

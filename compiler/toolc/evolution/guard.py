@@ -48,8 +48,14 @@ def _accepts(policy: Policy, tool: str, old: str, new: str, rule: str) -> bool:
     return accepts((e for e, _ in policy.accepted), tool, old, new, rule)
 
 
-# Why a change is judged breaking when the contract it replaced is not at hand.
+# Why a change is judged breaking when the contract it replaced is not at hand, and how to
+# have it classified.
 UNSEEN = "the last build's contract document of this tool is missing or not the snapshot's"
+UNSEEN_HINT = (
+    "restore the last build's output (its contracts/ folder), or compare with a baseline that "
+    "has it (`--against` a git revision or the previous config) for the bump the change really "
+    "needs"
+)
 
 
 def _semver_minimum(
@@ -119,19 +125,19 @@ def _changed(
         return
     if previous is None or current <= previous:
         minimum = previous.bumped("patch") if previous is not None else current
-        rules = ""
+        forcing: list[str] = []
         if previous is not None and policy.bump == "semver":
             # Name the bump the change needs, not just the next patch: one round, not two.
             needed = _semver_minimum(name, was, documents(name), policy, entry.version)
             if needed is not None:
-                minimum, forcing = needed[0], needed[1]
-                rules = f" ({', '.join(forcing)})" if forcing else ""
+                minimum, forcing = needed
+        rules = f" ({', '.join(forcing)})" if forcing else ""
         yield diag(
             "version-not-bumped",
             span,
             f"tool '{name}' changed its contract{rules} ({was.contract} → {entry.contract}) "
             f"but kept version {current}; bump it to at least {minimum}",
-            _unseen_hint(rules),
+            UNSEEN_HINT if UNSEEN in forcing else None,
         )
         return
     if policy.bump != "semver":
@@ -144,21 +150,11 @@ def _changed(
             span,
             f"tool '{name}' changed its contract ({', '.join(forcing)}) and went from "
             f"{previous} to {current}; the change needs at least {minimum}",
-            _unseen_hint(forcing)
-            or f"bump it to {minimum} (`toolc bump --write`), or record the break under "
+            UNSEEN_HINT
+            if UNSEEN in forcing
+            else f"bump it to {minimum} (`toolc bump --write`), or record the break under "
             "`accepted_breaks:` if a smaller release is intended",
         )
-
-
-def _unseen_hint(said: object) -> str | None:
-    """How to have a change classified when the contract it replaced is not at hand."""
-    if UNSEEN not in str(said):
-        return None
-    return (
-        "restore the last build's output (its contracts/ folder), or compare with a baseline "
-        "that has it (`--against` a git revision or the previous config) for the bump the "
-        "change really needs"
-    )
 
 
 def _removed(name: str, was: Before, span: Span, policy: Policy) -> Iterator[Diagnostic]:

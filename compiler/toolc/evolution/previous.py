@@ -62,6 +62,12 @@ def _vouched(
     return None
 
 
+def _sources(base: baseline.Baseline, earlier: Sequence[Path]) -> list[baseline.Baseline]:
+    """Where the last build's contract documents may be: its output, then the old outputs
+    interrupted builds left beside it (newest first)."""
+    return [base, *(baseline.from_output(p, "an interrupted build") for p in earlier)]
+
+
 def read_previous(
     snapshot_path: Path,
     shown: str,
@@ -96,7 +102,7 @@ def read_previous(
         )
     before: dict[str, Before] = {}
     if against is None:
-        sources = [base, *(baseline.from_output(p, "an interrupted build") for p in earlier)]
+        sources = _sources(base, earlier)
         for name, entry in old.items():
             document = partial(_vouched, sources, name, entry.contract)
             before[name] = Before(entry.version, entry.contract, document)
@@ -127,7 +133,7 @@ def unseen_tools(
         entries = snapshot.parse(snapshot_path.read_bytes().decode("utf-8"))
     except (OSError, UnicodeDecodeError, snapshot.SnapshotError):
         return [], []
-    sources = [base, *(baseline.from_output(p, "an interrupted build") for p in earlier)]
+    sources = _sources(base, earlier)
     unseen: list[str] = []
     unchanged: list[str] = []
     for name, entry in entries.items():

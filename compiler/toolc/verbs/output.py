@@ -23,6 +23,7 @@ from toolc.source.inputs import INPUT_NAMES, Inputs
 from toolc.verbs.listing import ServerCost
 from toolc.workspace import Drift
 from toolc.workspace.drift import drift_diagnostics
+from toolc.workspace.recovery import stands_for
 
 if TYPE_CHECKING:  # imported by the build that opens one: `check` before a first build has none
     from toolc.cache.store import Store
@@ -165,7 +166,7 @@ def _locked(exc: workspace.LockTimeout, out_dir: Path, cwd: Path) -> Diagnostic:
 
 
 def _io_error(exc: OSError, out_dir: Path, cwd: Path) -> Diagnostic:
-    target = _meant(Path(exc.filename)) if isinstance(exc.filename, str) else out_dir
+    target = stands_for(Path(exc.filename)) if isinstance(exc.filename, str) else out_dir
     said, hint = exc.strerror or str(exc), "fix the cause and build again"
     # EEXIST, ENOTDIR: a folder was wanted where a file is (the path itself, or above it)
     blocker = _file_in_the_way(target, exc.errno in (errno.EEXIST, errno.ENOTDIR))
@@ -185,20 +186,6 @@ def _io_error(exc: OSError, out_dir: Path, cwd: Path) -> Diagnostic:
         f"cannot write {shown_path(target, cwd)}: {said}",
         f"{hint}; nothing was half-written",
     )
-
-
-def _meant(path: Path) -> Path:
-    """The path a scratch one of toolc's stands for, in each part: `.snap.json.toolc-new-x1y2`
-    is `snap.json`, a staging folder `.mcp_tools.toolc-new-ab12/x.py` is `mcp_tools/x.py`, the
-    lock `.mcp_tools.toolc-lock` is `mcp_tools`. A message names what the user asked for."""
-    parts = []
-    for part in path.parts:
-        if part.startswith(".") and ".toolc-new-" in part:
-            part = part[1:].rsplit(".toolc-new-", 1)[0]
-        elif part.startswith(".") and part.endswith(".toolc-lock"):
-            part = part[1 : -len(".toolc-lock")]
-        parts.append(part)
-    return Path(*parts)
 
 
 def _file_in_the_way(path: Path, itself: bool) -> Path | None:

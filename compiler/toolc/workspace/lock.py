@@ -24,8 +24,11 @@ class LockTimeout(Exception):
         self.waited = waited
 
 
+LOCK = ".toolc-lock"  # `.<output>.toolc-lock`, beside the output
+
+
 def lock_path(out_dir: Path) -> Path:
-    return out_dir.parent / f".{out_dir.name}.toolc-lock"
+    return out_dir.parent / f".{out_dir.name}{LOCK}"
 
 
 def _timeout() -> float:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from toolc.workspace.files import read_regular
+from toolc.workspace.lock import LOCK
 from toolc.workspace.manifest import MANIFEST, Manifest
 from toolc.workspace.tree import remove_tree, tree
 
@@ -29,6 +30,20 @@ def _directories(parent: Path, prefix: str) -> list[Path]:
             except OSError:
                 continue
     return sorted(found, key=lambda p: (p.stat().st_mtime_ns, p.name))
+
+
+def stands_for(path: Path) -> Path:
+    """The path a scratch one of toolc's stands for, in each part: `.snap.json.toolc-new-x1y2`
+    is `snap.json`, a staging folder `.mcp_tools.toolc-new-ab12/x.py` is `mcp_tools/x.py`, the
+    lock `.mcp_tools.toolc-lock` is `mcp_tools`: what a message about it should name."""
+    parts = []
+    for part in path.parts:
+        if part.startswith(".") and STAGING in part:
+            part = part[1:].rsplit(STAGING, 1)[0]
+        elif part.startswith(".") and part.endswith(LOCK):
+            part = part[1 : -len(LOCK)]
+        parts.append(part)
+    return Path(*parts)
 
 
 def old_outputs(out_dir: Path) -> list[Path]:

@@ -265,7 +265,7 @@ class ToolCalls:
         params: types.CallToolRequestParams,
     ) -> Sealed | types.InputRequiredResult:
         spec = tool.spec
-        if ctx.meta and bad_request_key(dict(ctx.meta)):
+        if ctx.meta and bad_request_key(ctx.meta):
             return seal_error(spec, bad_key(spec.name))
         try:
             args = tool.parse(params.arguments or {})
