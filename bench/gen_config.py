@@ -506,6 +506,30 @@ def _multi_item(rng: random.Random) -> dict[str, Any]:
     return spec
 
 
+def _items_argument_made(
+    args: dict[str, Any], id_name: str, id_schema: dict[str, Any], words: str, free: bool
+) -> bool:
+    """Whether a multi-item tool's arguments hold its items in one argument typed `array` (as
+    the runtime finds them, decision 0140), made so when `free` (no pre-validator whose
+    arguments it must keep): a list of ids where it has no array, the other arrays nullable
+    where it has several. No draw: the configs after it stay the same."""
+    arrays = [a for a, schema in args.items() if schema.get("type") in ("array", "list")]
+    if len(arrays) == 1:
+        return True
+    if not free:
+        return False
+    if not arrays:
+        args[f"{id_name}s"] = {
+            "type": "array",
+            "items": {k: id_schema[k] for k in ("type", "pattern", "minLength", "maxLength")},
+            "minItems": 1,
+            "description": f"The {words}s to act on, one result each.",
+        }
+    for name in arrays[1:]:
+        args[name] = {**args[name], "type": ["array", "null"]}
+    return True
+
+
 def generate(n: int, seed: int = DEFAULT_SEED) -> tuple[dict[str, Any], dict[str, Any]]:
     """The (tools.yaml, tool_policies.yaml) documents of a config with ``n`` tools."""
     if n < 1:
@@ -587,7 +611,9 @@ def generate(n: int, seed: int = DEFAULT_SEED) -> tuple[dict[str, Any], dict[str
             not is_action and rng.random() < 0.08
         )
         if multi:
-            tool["multi_item"] = _multi_item(rng)
+            spec = _multi_item(rng)  # drawn either way: the configs after it stay the same
+            if _items_argument_made(args, id_name, id_schema, words, validator is None):
+                tool["multi_item"] = spec
         elif i % 4 == 0 or rng.random() < (0.3 if is_action else 0.7):
             tool["returns"] = _returns(rng, entity)
         if i % 5 == 2 or rng.random() < 0.4:

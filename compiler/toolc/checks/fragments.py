@@ -9,9 +9,11 @@ from toolc.checks.context import CheckContext
 from toolc.contract.framework import FRAMEWORK_ERROR_CODES, MULTI_ITEM_FIELDS
 from toolc.diagnostics import Diagnostic, diag
 from toolc.diagnostics.suggest import did_you_mean
+from toolc.emit.schemas import input_schema
 from toolc.model import Project
 from toolc.model.schemas import Fragment, is_type_ref, keywords_of, ref_name, schema_of
 from toolc.model.tools_file import SchemaOrBool
+from toolc.runtime.server_keys import items_argument
 from toolc.source.document import JsonPath
 from toolc.source.scalar_offsets import inner_span
 from toolc.validate.ecma_regex import Refused, translate
@@ -140,6 +142,7 @@ def multi_item(ctx: CheckContext) -> Iterator[Diagnostic]:
                 f"operation_id '{named}' of '{name}' is no string property of its item",
                 f"declare `{named}: {{type: string}}` in the item's properties, or name one",
             )
+        yield from _items_argument(ctx, name)
         returns = tool.decl.returns
         if returns is not None and ctx.judgeable(("tools", name, "returns"), returns):
             resolved, where = _follow_refs(project, returns, ("tools", name, "returns"))
@@ -154,6 +157,37 @@ def multi_item(ctx: CheckContext) -> Iterator[Diagnostic]:
                         f"of '{name}'",
                         "rename the field",
                     )
+
+
+def _items_argument(ctx: CheckContext, name: str) -> Iterator[Diagnostic]:
+    """A multi-item tool whose items the runtime cannot find: its calls carry no per-item
+    idempotency keys (decision 0140). Judged on the published inputSchema by the runtime's
+    own rule, so the warning and what the client and server do cannot disagree."""
+    tool = ctx.project.tools[name]
+    forms = [("args_schema", tool.args), ("accepts", tool.accepts)]
+    if not all(ctx.judgeable(("tools", name, k, a), s) for k, m in forms for a, s in m.items()):
+        return  # an argument replaced for a schema error: its type cannot be judged
+    published = input_schema(tool, ctx.published_types)
+    if items_argument(published) is not None:
+        return
+    arrays = [
+        a
+        for a, s in published["properties"].items()
+        if items_argument({"properties": {a: s}, "$defs": published.get("$defs", {})})
+    ]
+    if arrays:
+        listed = ", ".join(f"'{a}'" for a in arrays)
+        found = f"takes several arrays ({listed}) and not one alone is typed `array` itself"
+        fix = "keep the items in the one argument typed `array`; type the others through `$ref`"
+    else:
+        found = "takes no argument of type `array`"
+        fix = "take the items in one argument of type `array` (or `list`)"
+    yield diag(
+        "multi-item-items-unknown",
+        ctx.project.spans.tool(("tools", name, "multi_item"), key=True),
+        f"multi-item tool '{name}' {found}: its calls carry no per-item idempotency keys",
+        fix,
+    )
 
 
 def error_codes(ctx: CheckContext) -> Iterator[Diagnostic]:

@@ -524,6 +524,18 @@ _RULES = [
         "or `ok` (guide §4): declare it in `multi_item.item` with `required: [success]`.",
     ),
     Rule(
+        "multi-item-items-unknown",
+        W,
+        "tools",
+        "A multi-item tool has no single argument that holds its items.",
+        "The typed client sends, and the server hands the handler, one idempotency key per "
+        "item of the tool's items argument: its one argument of type `array` (or `list`), "
+        "also nullable or through a `$ref` to a shared array type; among several, the one "
+        "typed `array` itself (docs/serving.md). With none, or several that tie, each call "
+        "carries its request key alone, so a retry cannot tell which items were done. Take "
+        "the items in one argument typed `array`.",
+    ),
+    Rule(
         "multi-item-reserved-field",
         E,
         "tools",
