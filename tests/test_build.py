@@ -505,6 +505,15 @@ def test_a_write_that_fails_says_what_is_wrong_and_where(tmp_path: Path) -> None
     assert under_a_file.returncode == 1
     assert f"{tmp_path / 'afile'} is a file, not a directory" in under_a_file.stderr
     assert "move the file away" in under_a_file.stderr
+    # The path asked for is named, not the file on its way (it named `afile` twice).
+    for option, asked in [
+        ("--out", tmp_path / "afile" / "mcp_tools"),
+        ("--docs-out", tmp_path / "afile" / "docs"),
+        ("--snapshot", tmp_path / "afile" / "deeper" / "snap.json"),
+    ]:
+        failed = run_toolc("build", str(config), option, str(asked))
+        assert failed.returncode == 1
+        assert f"cannot write {asked}: {tmp_path / 'afile'} is a file" in failed.stderr
     nowhere = tmp_path / "nowhere" / "snap.json"
     no_folder = run_toolc("build", str(config), "--snapshot", str(nowhere))
     assert no_folder.returncode == 1

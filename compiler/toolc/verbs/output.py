@@ -121,14 +121,19 @@ def write_output(
             stats.update(workspace.signatures(out_dir, unverified))
             store.remember(compilation, manifest.inputs, stats, quiet=not result.diagnostics)
 
-    return guarded(result, out_dir, cwd, commit)
+    wanted = (out_dir, snapshot_path, *(tree.root for tree in beside))
+    return guarded(result, out_dir, cwd, commit, wanted)
 
 
 def guarded(
-    result: BuildResult, out_dir: Path, cwd: Path, commit: Callable[[], None]
+    result: BuildResult,
+    out_dir: Path,
+    cwd: Path,
+    commit: Callable[[], None],
+    wanted: tuple[Path, ...] = (),
 ) -> BuildResult:
-    """Run `commit` (which writes `out_dir` and what goes with it): written, or a diagnostic
-    saying why nothing changed."""
+    """Run `commit` (which writes `out_dir` and what goes with it, the paths `wanted`):
+    written, or a diagnostic saying why nothing changed."""
     try:
         commit()
         workspace.finish_cleanup()
@@ -138,7 +143,7 @@ def guarded(
     except workspace.LockTimeout as exc:
         return _refused(result, [_locked(exc, out_dir, cwd)])
     except OSError as exc:  # permissions, a full disk: the previous output stands
-        return _refused(result, [_io_error(exc, out_dir, cwd)])
+        return _refused(result, [_io_error(exc, out_dir, cwd, wanted or (out_dir,))])
     return replace(result, written=True)
 
 
@@ -165,8 +170,10 @@ def _locked(exc: workspace.LockTimeout, out_dir: Path, cwd: Path) -> Diagnostic:
     )
 
 
-def _io_error(exc: OSError, out_dir: Path, cwd: Path) -> Diagnostic:
+def _io_error(exc: OSError, out_dir: Path, cwd: Path, wanted: tuple[Path, ...]) -> Diagnostic:
     target = stands_for(Path(exc.filename)) if isinstance(exc.filename, str) else out_dir
+    # A folder made on the way to a path asked for (`--docs-out afile/sub`): name that path.
+    target = next((path for path in wanted if target in path.parents), target)
     said, hint = exc.strerror or str(exc), "fix the cause and build again"
     # EEXIST, ENOTDIR: a folder was wanted where a file is (the path itself, or above it)
     blocker = _file_in_the_way(target, exc.errno in (errno.EEXIST, errno.ENOTDIR))
