@@ -6,10 +6,12 @@
 - `P-505`, `P-905`: a secondary failure after the items (`Reply.secondary_failure`);
 - `P-506`: results without a success flag; `P-507`: an image first;
 - `P-508`: a declared failure raised with the per-item data;
-- `P-510`: `consultar_pedidos` raises SystemExit, `P-511` KeyboardInterrupt."""
+- `P-510`: `consultar_pedidos` raises SystemExit, `P-511` KeyboardInterrupt, `P-512` a
+  CancelledError of its own (nobody cancelled the call)."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from markers import PNG, SECRET
@@ -65,6 +67,8 @@ class Handlers:
             raise SystemExit(3)
         if "P-511" in args.order_ids:
             raise KeyboardInterrupt
+        if "P-512" in args.order_ids:
+            raise asyncio.CancelledError
         return Items(
             [
                 ConsultarPedidosItem.model_validate(

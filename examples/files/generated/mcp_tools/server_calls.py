@@ -21,7 +21,7 @@ from .server_client import ClientChannel, ClientRequestUnavailable, LogLevels
 from .server_confirm_step import confirm
 from .server_confirmation import RequestStates
 from .server_content import DeclaredContent
-from .server_deadline import HandlerTimeout, within
+from .server_deadline import HandlerTimeout, cancel_requested, within
 from .server_hooks import CallHooks
 from .server_items import BadReturn
 from .server_keys import (
@@ -247,9 +247,9 @@ class ToolCalls:
             outcome = await self._call(tool, ctx, params)
         except MCPError:
             raise  # refusals the protocol defines (a request_state not ours)
-        except anyio.get_cancelled_exc_class():
-            raise
-        except BaseException:  # noqa: BLE001 -- nothing may escape to the client
+        except BaseException as exc:  # nothing may escape to the client
+            if isinstance(exc, anyio.get_cancelled_exc_class()) and cancel_requested():
+                raise
             outcome = seal_error(tool.spec, internal_error(tool.spec, "Server failure"))
         # Final: an InputRequiredResult (a question for the user) answers nothing yet.
         if isinstance(outcome, Sealed):
@@ -302,9 +302,9 @@ class ToolCalls:
             return seal_failure(spec, failure, tool.check)
         except ClientRequestUnavailable as unasked:
             return seal_error(spec, cannot_ask(unasked))
-        except anyio.get_cancelled_exc_class():
-            raise  # the call itself was cancelled: there is nobody to answer
-        except BaseException:  # noqa: BLE001 -- SystemExit too: TOOL_ERROR
+        except BaseException as exc:  # SystemExit too: TOOL_ERROR
+            if isinstance(exc, anyio.get_cancelled_exc_class()) and cancel_requested():
+                raise  # the call itself was cancelled: there is nobody to answer
             return seal_error(spec, internal_error(spec, "Handler exception"))
         return seal_return(spec, returned, tool.check, tool.content)
 
@@ -329,9 +329,9 @@ class ToolCalls:
             )
             if target != spec.name:
                 raise ValueError(f"decision for another tool: {target!r}")
-        except anyio.get_cancelled_exc_class():
-            raise
-        except BaseException:  # noqa: BLE001 -- handled by fail_open
+        except BaseException as exc:  # handled by fail_open
+            if isinstance(exc, anyio.get_cancelled_exc_class()) and cancel_requested():
+                raise
             error = internal_error(spec, f"Pre-validator {policy.tool} failed")
             if policy.fail_open:
                 logger.warning("%s: proceeding without pre-validation", spec.name)

@@ -5,6 +5,7 @@ so one stuck backend cannot hold a call (and its client) forever."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable
 from typing import Any, TypeVar
@@ -31,6 +32,18 @@ def handler_timeout(spec: SpecLike) -> float | None:
     """The tool's timeout in seconds; None: none (older specs lack the setting)."""
     seconds = getattr(spec, "handler_timeout_seconds", None)
     return float(seconds) if isinstance(seconds, int | float) else None
+
+
+def cancel_requested() -> bool:
+    """Whether the running task was asked to stop (the client cancelled the call, its
+    session ended): only then may a CancelledError end a call unanswered. One a handler
+    raised itself (`raise CancelledError()`, a cancelled future it awaited) ended only the
+    handler: its call is answered TOOL_ERROR, and the server goes on serving."""
+    try:
+        task = asyncio.current_task()
+    except RuntimeError:  # not asyncio (trio): its Cancelled cannot be raised by hand
+        return True
+    return task is None or task.cancelling() > 0
 
 
 async def within(spec: SpecLike, call: Awaitable[T]) -> T:

@@ -23,6 +23,7 @@ from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
 from .server_calls import ServedTool, invalid_arguments
+from .server_deadline import cancel_requested
 from .server_hooks import CallHooks
 from .server_items import BadReturn
 from .server_metrics import start_call
@@ -215,9 +216,7 @@ class Proxies:
             return _failure(text), "VALIDATION_ERROR", None
         error_id = uuid.uuid4().hex[:12]
         try:
-            result = await self.sessions[params.name].call_tool(
-                proxy.tool, params.arguments, read_timeout_seconds=proxy.call_timeout
-            )
+            result = await self._origin_call(params, proxy.tool, proxy.call_timeout)
         except anyio.get_cancelled_exc_class():
             raise
         except Exception as exc:  # an origin that fails or times out: logged
@@ -242,6 +241,19 @@ class Proxies:
         except BadReturn as exc:
             return self._mismatch(params.name, error_id, exc)
         return result, OK, None
+
+    async def _origin_call(
+        self, params: types.CallToolRequestParams, tool: str, timeout: float
+    ) -> types.CallToolResult:
+        try:
+            return await self.sessions[params.name].call_tool(
+                tool, params.arguments, read_timeout_seconds=timeout
+            )
+        except anyio.get_cancelled_exc_class() as exc:
+            if cancel_requested():
+                raise  # the call itself was cancelled: there is nobody to answer
+            # The origin's session was cancelled, not this call: an origin failure.
+            raise RuntimeError("the call to the origin was cancelled") from exc
 
     def _mismatch(self, name: str, error_id: str, exc: Exception) -> Forwarded:
         """Decision 0085: logged, and answered as a tool error naming the errorId, the
