@@ -177,3 +177,38 @@ def test_a_mistake_both_checks_find_is_reported_once(numbers: Any) -> None:
     assert [(e["loc"], e["type"]) for e in caught.value.errors()] == [
         (("m",), "json_schema"), (("k",), "less_than_equal")
     ]  # fmt: skip
+
+
+def test_the_wire_says_why_without_the_value(tools: Any) -> None:
+    """A `details` reason names the place, the keyword and the schema, never the value: the
+    models' own text quotes it (for whoever validates locally), and VALIDATION_ERROR and
+    INVALID_RESULT sent it to the caller, secrets and refused answers included."""
+    from typing import Literal
+
+    from toolc.runtime.client_envelope import _refused
+    from toolc.runtime.server_calls import problems
+
+    secret = "S3CRET-hunter2"
+    with pytest.raises(pydantic.ValidationError) as caught:
+        tools["t"].args_model.model_validate({"pick": secret, "tags": {"abcd-" + secret: 1}})
+    assert secret in str([e["msg"] for e in caught.value.errors()])  # the local text
+    spec = type("Spec", (), {"name": "t", "version": "1.0.0"})()
+    for details in (problems(caught.value), _refused(spec, caught.value).error.details):
+        reasons = [d["reason"] for d in details]
+        assert len(reasons) == 2 and not any(secret in r for r in reasons), reasons
+        assert reasons[0].startswith("the value fails `oneOf` of the published schema (")
+        assert reasons[1].startswith("a property name fails `propertyNames` of the published")
+
+    class A(pydantic.BaseModel):
+        kind: Literal["a"]
+
+    class B(pydantic.BaseModel):
+        kind: Literal["b"]
+
+    class Tagged(pydantic.BaseModel):
+        v: A | B = pydantic.Field(discriminator="kind")
+
+    with pytest.raises(pydantic.ValidationError) as tagged:
+        Tagged.model_validate({"v": {"kind": secret}})
+    (detail,) = problems(tagged.value)
+    assert secret not in detail["reason"] and "'a', 'b'" in detail["reason"], detail

@@ -22,6 +22,7 @@ from .server_confirm_step import confirm
 from .server_confirmation import RequestStates
 from .server_content import DeclaredContent
 from .server_deadline import HandlerTimeout, cancel_requested, within
+from .server_framework import reason
 from .server_hooks import CallHooks
 from .server_items import BadReturn
 from .server_keys import (
@@ -64,7 +65,7 @@ def _field(loc: Sequence[int | str], text: str = "") -> str:
 def problems(exc: ValidationError, root: str = "") -> list[dict[str, str]]:
     """Each failing field of `exc` (below `root`) and why, never the value."""
     return [
-        {"field": _field(e["loc"], root), "reason": e["msg"], "type": e["type"]}
+        {"field": _field(e["loc"], root), "reason": reason(e), "type": e["type"]}
         for e in exc.errors(include_url=False, include_input=False)
     ]
 

@@ -18,7 +18,7 @@ from mcp import types
 from pydantic import BaseModel, ValidationError
 
 from .server_content import ContentView
-from .server_framework import FRAMEWORK_ERRORS
+from .server_framework import FRAMEWORK_ERRORS, reason
 from .server_types import data_adapter
 
 logger = logging.getLogger(__name__)
@@ -306,7 +306,7 @@ def parse_result(spec: ClientSpecLike, result: types.CallToolResult) -> Envelope
 def _refused(spec: ClientSpecLike, exc: ValidationError) -> Failure[Any]:
     """VALIDATION_ERROR as the server words it: each field and why, never the value."""
     details = [
-        {"field": _path(e["loc"]), "reason": e["msg"], "type": e["type"]}
+        {"field": _path(e["loc"]), "reason": reason(e), "type": e["type"]}
         for e in exc.errors(include_url=False, include_input=False)
     ]
     fields = ", ".join(dict.fromkeys(d["field"] or "(arguments)" for d in details))

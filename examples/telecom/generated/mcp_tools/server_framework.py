@@ -52,6 +52,30 @@ FRAMEWORK_ERROR_CODES = tuple(FRAMEWORK_ERRORS)
 MULTI_ITEM_STATUSES = ("SUCCESS", "PARTIAL_SUCCESS", "FAILED")
 
 
+def reason(error: Mapping[str, Any]) -> str:
+    """Why a value failed, as a `details` entry says it: never the value itself. The
+    models' own text for a keyword of the published schema quotes the failing value
+    (for whoever validates locally), and pydantic's text for a tagged union quotes the
+    tag sent: both are worded again from their context, which names the place."""
+    ctx = error.get("ctx") or {}
+    kind = error.get("type")
+    if kind == "json_schema" and "keyword" in ctx:
+        keyword, at, what = ctx["keyword"], str(ctx.get("instance", "")), "the value"
+        if keyword == "propertyNames":  # the pointer's last step is the name refused
+            at, what = at.rpartition("/")[0], "a property name"
+        where = f" at {at}" if at else ""
+        return (
+            f"{what}{where} fails `{keyword}` of the published schema "
+            f"({ctx.get('schema', '')})"
+        )
+    if kind == "union_tag_invalid" and "discriminator" in ctx:
+        return (
+            f"the tag found using {ctx['discriminator']} matches none of the "
+            f"expected tags: {ctx.get('expected_tags', '')}"
+        )
+    return str(error.get("msg", ""))
+
+
 DATA_DEF = "envelope.Data"
 
 

@@ -36,9 +36,9 @@ def handler_timeout(spec: SpecLike) -> float | None:
 
 def cancel_requested() -> bool:
     """Whether the running task was asked to stop (the client cancelled the call, its
-    session ended): only then may a CancelledError end a call unanswered. One a handler
-    raised itself (`raise CancelledError()`, a cancelled future it awaited) ended only the
-    handler: its call is answered TOOL_ERROR, and the server goes on serving."""
+    session ended): only then may a CancelledError end a call unanswered. One a
+    handler raised itself (`raise CancelledError()`, a cancelled future it awaited)
+    ended only the handler: its call is answered TOOL_ERROR, and the server goes on."""
     try:
         task = asyncio.current_task()
     except RuntimeError:  # not asyncio (trio): its Cancelled cannot be raised by hand
