@@ -81,6 +81,8 @@ def test_every_kind_comes_through_ordered_beside_the_envelope(media: Connection)
         ("mostrar", "gif", "content[1]", "does not declare (image/png)"),
         ("mostrar", "bad-base64", "content[0]", "not base64"),
         ("mostrar", "raw", "content[0]", "not a content item"),
+        # a field of another type was a protocol error (-32602), counted "ok" by the hooks
+        ("mostrar", "size", "content[0]", "resource_link block cannot hold (size: "),
         ("texto", "audio", "content[0]", "declares no audio content"),
     ],
 )
@@ -94,6 +96,13 @@ def test_undeclared_content_is_invalid_result_and_never_sent(
     assert [d["field"] for d in error["details"]] == [field]
     assert reason in error["details"][0]["reason"]
     assert [b.type for b in result.content] == ["text"]  # nothing of the refused answer
+
+
+def test_an_image_of_a_bytearray_is_sent_as_its_bytes(media: Connection) -> None:
+    result = media.run(media.client.call_tool, "mostrar", {"case": "bytearray"})
+    assert media.sealed("mostrar", result)["ok"] is True
+    image = result.content[0]
+    assert isinstance(image, types.ImageContent) and base64.b64decode(image.data) == PNG
 
 
 def test_a_tool_declaring_no_content_answers_text_only(media: Connection) -> None:

@@ -332,6 +332,16 @@ def test_declared_domain_error(retail: Connection) -> None:
     assert "data" not in envelope
 
 
+def test_a_declared_error_whose_message_is_no_text_is_still_a_valid_envelope(
+    retail: Connection,
+) -> None:
+    """`ToolFailure(code, 42)` was sent as `message: 42`, which the outputSchema refuses
+    (the typed client then raised instead of returning a Failure)."""
+    answering(retail, "accept")
+    envelope = retail.call("cancelar_pedidos", {"order_ids": ["P-513"]})
+    assert error(envelope, "ORDER_SERVICE_UNAVAILABLE")["message"] == "42"
+
+
 def test_declared_domain_error_of_a_plain_tool(lab: Connection) -> None:
     info = error(lab.call("reservar", {"codigo": "esgotado"}), "ESGOTADO")
     assert info == {

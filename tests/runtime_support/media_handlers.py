@@ -1,7 +1,8 @@
 """Handlers of tests/runtime_support/media: `mostrar` answers by `case` — `all` with one
 item of every kind, given out of order (the server orders them), `gif` with an image of
 an undeclared media type, `bad-base64` with image text that is no base64, `raw` with an
-SDK block instead of a content item; `texto` answers `audio` with content it declares
+SDK block instead of a content item, `size` a link whose size is text, `bytearray` an
+image whose bytes are a bytearray (sent as bytes); `texto` answers `audio` with content it declares
 none of, anything else with data only."""
 
 from __future__ import annotations
@@ -36,6 +37,11 @@ class Handlers:
             return Reply(data, content=[Image(PNG, "image/png"), Image(PNG, "image/gif")])
         if args.case == "bad-base64":
             return Reply(data, content=[Image("not base64!", "image/png")])
+        if args.case == "size":
+            link = ResourceLink(LINK.uri, LINK.name, LINK.mime_type, size="1KB")  # type: ignore[arg-type]
+            return Reply(data, content=[link])
+        if args.case == "bytearray":
+            return Reply(data, content=[Image(bytearray(PNG), "image/png")])  # type: ignore[arg-type]
         if args.case == "raw":
             return Reply(data, content=[types.TextContent(type="text", text="hi")])
         return data

@@ -2,7 +2,8 @@
 
 - `P-9xx`: the item fails (`already_shipped` / `ok: false`);
 - `P-500`: the handler raises an exception carrying a secret;
-- `P-503`: a declared domain failure; `P-504`: an undeclared code;
+- `P-503`: a declared domain failure; `P-504`: an undeclared code; `P-513`: a declared
+  failure whose message is a number;
 - `P-505`, `P-905`: a secondary failure after the items (`Reply.secondary_failure`);
 - `P-506`: results without a success flag; `P-507`: an image first;
 - `P-508`: a declared failure raised with the per-item data;
@@ -37,6 +38,8 @@ class Handlers:
             )
         if "P-504" in ids:
             raise ToolFailure("NOT_DECLARED", SECRET)
+        if "P-513" in ids:
+            raise ToolFailure("ORDER_SERVICE_UNAVAILABLE", 42)  # type: ignore[arg-type]
         if "P-506" in ids:
             return {"results": [{"order_id": i} for i in ids]}
         results = [

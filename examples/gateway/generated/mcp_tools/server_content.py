@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from mcp import types
+from pydantic import ValidationError
 
 # What a tool may return when it declares nothing: the images every envelope allowed
 # before content could be declared (ADR-016).
@@ -22,7 +23,9 @@ KIND_ORDER = ("image", "audio", "resource_link", "resource")
 
 
 def _base64(data: bytes | str) -> str:
-    return base64.b64encode(data).decode("ascii") if isinstance(data, bytes) else data
+    if isinstance(data, bytes | bytearray | memoryview):  # raw bytes, however held
+        return base64.b64encode(data).decode("ascii")
+    return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +166,16 @@ class DeclaredContent:
                 base64.b64decode(data, validate=True)
             except (binascii.Error, ValueError):
                 return "data given as text that is not base64"
+        try:  # a field of another type (`size="1KB"`, `name=None`, a bytearray)
+            item.block()
+        except ValidationError as exc:  # its block is made again when it is sent
+            wrong = "; ".join(
+                f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}"
+                for e in exc.errors(include_url=False, include_input=False)
+            )
+            return f"a field its {item.kind} block cannot hold ({wrong})"
+        except (TypeError, ValueError) as exc:  # base64 of something not bytes
+            return f"a field its {item.kind} block cannot hold ({type(exc).__name__})"
         return None
 
 

@@ -171,9 +171,13 @@ def declared_error(spec: SpecLike, failure: ToolFailure) -> dict[str, Any]:
             raise BadReturn(f"undeclared error code {failure.code!r}") from failure
         except BadReturn:
             return internal_error(spec, f"Undeclared error code {failure.code!r}")
+    message = failure.message
+    if type(message) is not str:  # `message: string` in every outputSchema
+        logger.warning("%s: a %s error's message is not text", spec.name, failure.code)
+        message = "" if message is None else str(message)
     return error_info(
         failure.code,
-        failure.message,
+        message,
         failure.details,
         retryable=declared.retryable,
         hint=declared.hint,
