@@ -4,8 +4,10 @@ Streamable HTTP (a URL), every page: what `toolc verify` compares with a build a
 
 from __future__ import annotations
 
+import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import msgspec
@@ -27,14 +29,46 @@ def list_remote(command: Sequence[str] | None, url: str | None, timeout: float =
     """Every tool the server lists. Exactly one of `command` (stdio) and `url` is given."""
     import anyio
 
+    with _sdk_logs() as noise:
+        try:
+            return anyio.run(_list, command, url, timeout)
+        except RemoteError:
+            raise
+        except Exception as exc:  # the SDK's and the transport's errors alike: say what failed
+            target = " ".join(command) if command is not None else url
+            detail = _innermost(exc)
+            if noise.count:
+                detail += f" (the SDK also logged {noise.count} problem(s): {noise.first})"
+            raise RemoteError(f"cannot list the tools of {target}: {detail}") from exc
+
+
+class _Noise(logging.Handler):
+    """What the SDK's client logged, counted: with no handler of the user's, Python prints
+    each record with its traceback (a server's start-up banner on stdout is one)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.count = 0
+        self.first = ""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.count += 1
+        self.first = self.first or record.getMessage()
+
+
+@contextmanager
+def _sdk_logs() -> Iterator[_Noise]:
+    """The SDK's log records kept out of toolc's output: a listing that succeeds says
+    nothing of them; one that fails names them in its error."""
+    sdk = logging.getLogger("mcp")
+    noise, propagated = _Noise(), sdk.propagate
+    sdk.addHandler(noise)
+    sdk.propagate = False
     try:
-        return anyio.run(_list, command, url, timeout)
-    except RemoteError:
-        raise
-    except Exception as exc:  # the SDK's and the transport's errors alike: say what failed
-        target = " ".join(command) if command is not None else url
-        detail = _innermost(exc)
-        raise RemoteError(f"cannot list the tools of {target}: {detail}") from exc
+        yield noise
+    finally:
+        sdk.removeHandler(noise)
+        sdk.propagate = propagated
 
 
 def _innermost(exc: BaseException) -> str:
