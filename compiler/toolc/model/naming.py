@@ -41,6 +41,9 @@ _RESERVED = frozenset(
         "update_forward_refs",
     }
 )
+# pydantic's `protected_namespaces` (2.10 and later): a field whose name starts so is warned of
+# when its model is defined, that is, when the user's package is imported.
+_PROTECTED = ("model_validate", "model_dump")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _NON_IDENT = re.compile(r"[^0-9A-Za-z]+")
 
@@ -53,6 +56,8 @@ def snake(name: str) -> str:
     ident = re.sub(r"_+", "_", words) or "arg"
     if ident[0].isdigit():
         ident = "n_" + ident
+    if ident.startswith(_PROTECTED):  # pydantic warns of any field named so, `_` or not
+        return "field_" + ident
     if keyword.iskeyword(ident) or ident in _RESERVED or ident.startswith("model_"):
         ident += "_"
     return ident
