@@ -13,7 +13,8 @@ import msgspec
 
 from toolc.contract.framework import FRAMEWORK_ERRORS, success_data
 from toolc.contract.reserve import reserve_bytes
-from toolc.reference.schema_text import Field, example_of, fields, literal, type_text
+from toolc.reference.examples import example
+from toolc.reference.schema_text import Field, fields, literal, type_text
 
 
 class Argument(msgspec.Struct, frozen=True):
@@ -38,7 +39,8 @@ class Policy(msgspec.Struct, frozen=True):
     confirmation: bool
     pre_validator: str  # the tool's name, or ""
     fail_open: bool
-    unknown_args: str
+    unknown_args: str  # the contract's mode: "ignore" or "forbid"
+    unknown: str  # what the published inputSchema does with them, in words
 
 
 class ToolDoc(msgspec.Struct, frozen=True):
@@ -109,13 +111,13 @@ def _tool(published: dict[str, Any], contract: dict[str, Any]) -> ToolDoc:
         result=tuple(fields(data, "" if proxied else "data", defs)),
         multi_item=contract.get("multi_item") is not None,
         errors=() if proxied else _errors(output, contract.get("errors", {})),
-        policy=_policy(contract),
+        policy=_policy(contract, inputs),
         hints=hints,
         content=tuple(
             (kind, ", ".join(media))
             for kind, media in published["_meta"].get("content", {}).items()
         ),
-        example=_example(inputs, defs),
+        example=example(inputs),
         proxied=proxied,
         ceiling=ceiling,
         budget=None
@@ -169,29 +171,38 @@ def _errors(output: dict[str, Any], domain: dict[str, Any]) -> tuple[ErrorCode, 
     return tuple(found)
 
 
-def _policy(contract: dict[str, Any]) -> Policy:
+def _policy(contract: dict[str, Any], inputs: dict[str, Any]) -> Policy:
     policy = contract.get("policy", {})
     pre = policy.get("pre_validation") or {}
+    mode = str(contract.get("unknown_args", "ignore"))
     return Policy(
         operation_type=str(policy.get("operation_type", "")),
         confirmation=bool(policy.get("require_confirmation")),
         pre_validator=str(pre.get("tool", "")) if pre.get("enabled", True) else "",
         fail_open=bool(pre.get("fail_open")),
-        unknown_args=str(contract.get("unknown_args", "ignore")),
+        unknown_args=mode,
+        unknown=_unknown(inputs, mode),
     )
 
 
-def _example(inputs: dict[str, Any], defs: Mapping[str, Any]) -> str:
-    """Arguments made of the values the schemas offer, when every required argument has one
-    (optional ones without a value are left out)."""
-    required = set(inputs.get("required", ()))
-    values: dict[str, Any] = {}
-    for name, schema in sorted(inputs.get("properties", {}).items()):
-        found, value = example_of(schema, defs)
-        if found:
-            values[name] = value
-        elif name in required:
-            return ""
-    if not values:
-        return ""
-    return json.dumps(values, ensure_ascii=False, indent=2, sort_keys=True)
+def _unknown(inputs: dict[str, Any], mode: str) -> str:
+    """What a call's argument outside `properties` meets: the published root decides (the
+    model checks it before `ignore` drops anything), so `unevaluatedProperties: false` from
+    args_keywords refuses it even where the contract says `ignore`. `additionalProperties`
+    leaves `unevaluatedProperties` nothing to see."""
+    rest = inputs.get("additionalProperties", inputs.get("unevaluatedProperties", True))
+    if mode == "forbid" or rest is False:
+        said = "refused"
+    elif type_text(rest) == "any":
+        said = "ignored"
+    else:
+        said = f"ignored when each is {type_text(rest)}, else refused"
+    patterns = inputs.get("patternProperties")
+    notes = [
+        f"a name matching `{pattern}` must be {type_text(schema)}"
+        for pattern, schema in (patterns.items() if isinstance(patterns, dict) else ())
+    ]
+    names = inputs.get("propertyNames")
+    if isinstance(names, dict) and isinstance(names.get("pattern"), str):
+        notes.append(f"every name must match `{names['pattern']}`")
+    return f"{said} ({'; '.join(notes)})" if notes else said

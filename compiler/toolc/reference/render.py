@@ -19,6 +19,7 @@ LLMS, LLMS_FULL = "llms.txt", "llms-full.txt"
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
 _BLANK_RUNS = re.compile(r"\n{3,}")
+_BACKTICKS = re.compile("`+")
 
 
 def cell(text: Any) -> str:
@@ -28,7 +29,16 @@ def cell(text: Any) -> str:
 
 
 def code(text: Any) -> str:
-    return f"`{text}`" if text else "—"
+    """Text as a code span inside one table cell. GFM splits a row at every unescaped `|`,
+    code spans included, and takes `\\|` back as `|` before it reads the span; a backtick
+    inside needs a longer fence (and a space when it starts or ends the text)."""
+    value = str(text).replace("\n", " ")
+    if not value:
+        return "—"
+    value = value.replace("|", "\\|")
+    fence = "`" * (max(map(len, _BACKTICKS.findall(value)), default=0) + 1)
+    pad = " " if value.startswith("`") or value.endswith("`") else ""
+    return f"{fence}{pad}{value}{pad}{fence}"
 
 
 def first_sentence(text: Any) -> str:

@@ -20,13 +20,16 @@ def literal(value: Any) -> str:
 
 
 def type_text(schema: Any) -> str:
-    """`string`, `array of OrderId`, `one of "a", "b"`, `string (date-time)`, `integer | null`."""
+    """`string`, `array of OrderId`, `one of "a", "b"`, `string (date-time)`, `integer | null`,
+    `[string, integer]` (a tuple), `A and B` (an allOf)."""
     if schema is True or schema == {}:
         return "any"
     if schema is False:
         return "nothing"
     if not isinstance(schema, Mapping):
         return "any"
+    if isinstance(schema.get("allOf"), list):
+        return _all_of(schema)
     if "$ref" in schema:  # a shared type by its name; the envelope's own (`envelope.ErrorInfo`) too
         return str(schema["$ref"]).rpartition("/")[2].removeprefix("envelope.")
     if "const" in schema:
@@ -39,16 +42,78 @@ def type_text(schema: Any) -> str:
     declared = schema.get("type")
     kinds = declared if isinstance(declared, list) else [declared] if declared else []
     words = [_kind(str(kind), schema) for kind in kinds]
-    return " | ".join(words) if words else "any"
+    return " | ".join(words) if words else _untyped([schema])
+
+
+def _all_of(schema: Mapping[str, Any]) -> str:
+    """Every part holds: the typed parts joined by `and`. Untyped parts (`{minimum: 1}`) only
+    matter when nothing is typed: their bounds are then all a reader is told."""
+    parts = [{k: v for k, v in schema.items() if k != "allOf"}, *schema["allOf"]]
+    if any(part is False for part in parts):
+        return "nothing"
+    typed: list[str] = []
+    for part in parts:
+        text = type_text(part)
+        if not text.startswith("any") and text not in typed:
+            typed.append(text)
+    if not typed:
+        return _untyped([p for p in parts if isinstance(p, Mapping)])
+    if len(typed) == 1:
+        return typed[0]
+    return " and ".join(f"({t})" if " | " in t else t for t in typed)
+
+
+# What an untyped schema's bounds say, by the JSON type they apply to: without `type`, any
+# value passes, but a number (a string) must keep them. "any" alone would hide them.
+_BOUNDS = {
+    "number": (
+        ("minimum", "≥ {}"),
+        ("exclusiveMinimum", "> {}"),
+        ("maximum", "≤ {}"),
+        ("exclusiveMaximum", "< {}"),
+        ("multipleOf", "a multiple of {}"),
+    ),
+    "string": (
+        ("minLength", "at least {} characters"),
+        ("maxLength", "at most {} characters"),
+        ("pattern", "matching {}"),
+    ),
+}
+
+
+def _untyped(parts: list[Mapping[str, Any]]) -> str:
+    said = []
+    for kind, bounds in _BOUNDS.items():
+        found = [
+            text.format(literal(part[key])) for part in parts for key, text in bounds if key in part
+        ]
+        if found:
+            said.append(f"if a {kind}: {', '.join(found)}")
+    return f"any ({'; '.join(said)})" if said else "any"
 
 
 def _kind(kind: str, schema: Mapping[str, Any]) -> str:
     if kind == "array":
-        items = schema.get("items")
-        return "array" if items is None else f"array of {type_text(items)}"
+        return _array(schema)
     if kind == "string" and "format" in schema:
         return f"string ({schema['format']})"
     return kind
+
+
+def _array(schema: Mapping[str, Any]) -> str:
+    """`array of X`; a tuple as its places, `[string, integer]`, then `...` (any more items),
+    `...X` (more X) or nothing (`items: false`: no more)."""
+    rest = schema["items"] if "items" in schema else schema.get("unevaluatedItems")
+    prefix = schema.get("prefixItems")
+    if isinstance(prefix, list) and prefix:
+        head = ", ".join(type_text(place) for place in prefix)
+        if rest is False:
+            return f"[{head}]"
+        more = "any" if rest is None else type_text(rest)
+        return f"[{head}, ...]" if more == "any" else f"[{head}, ...{more}]"
+    if rest is False:
+        return "empty array"
+    return "array" if rest is None else f"array of {type_text(rest)}"
 
 
 class Field(msgspec.Struct, frozen=True):
@@ -86,26 +151,3 @@ def _fields(schema: Any, prefix: str, defs: Mapping[str, Any], depth: int) -> It
         described = sub.get("description", "") if isinstance(sub, Mapping) else ""
         yield Field(path, type_text(sub), name in required, str(described))
         yield from _fields(sub, path, defs, depth + 1)
-
-
-def example_of(schema: Any, defs: Mapping[str, Any]) -> tuple[bool, Any]:
-    """A value the schema itself offers: its first `examples` entry, its `default`, its
-    `const`, its first enum member, or an array of one item's example. (False, None): none."""
-    if not isinstance(schema, Mapping):
-        return False, None
-    ref = schema.get("$ref")
-    if isinstance(ref, str) and ref.startswith("#/$defs/"):
-        found, value = example_of(defs.get(ref.removeprefix("#/$defs/")), defs)
-        if found:
-            return found, value
-    if schema.get("examples"):
-        return True, schema["examples"][0]
-    for key in ("default", "const"):
-        if key in schema:
-            return True, schema[key]
-    if schema.get("enum"):
-        return True, schema["enum"][0]
-    if isinstance(schema.get("items"), Mapping):
-        found, value = example_of(schema["items"], defs)
-        return (True, [value]) if found else (False, None)
-    return False, None
