@@ -70,6 +70,14 @@ def _member(text: str, start: int, wanted: str) -> int | None:
 
 def read_file(data: bytes, shown: str) -> tuple[Source | None, list[Diagnostic]]:
     """The tools of a JSON file, each located; None with the reason when it holds no tools."""
+    try:
+        return _read(data, shown)
+    except RecursionError:  # Python's JSON decoder recurses: ~1000 levels exhaust the stack
+        why = f"{shown} nests its values too deeply to be read: no config could hold them"
+        return None, [diag("import-source-invalid", Span.whole_file(shown), why)]
+
+
+def _read(data: bytes, shown: str) -> tuple[Source | None, list[Diagnostic]]:
     whole = Span.whole_file(shown)
     try:
         text = data.decode("utf-8-sig")
@@ -112,6 +120,20 @@ def _server_of(result: dict[str, Any]) -> str | None:
     info = result.get("serverInfo")
     name = info.get("name") if isinstance(info, dict) else None
     return name if isinstance(name, str) else None
+
+
+def nests_deeper(value: Any, limit: int) -> bool:
+    """Whether the JSON value nests more than `limit` objects and arrays deep, found without
+    recursion: what is deeper is skipped before anything recursive (the translation, PyYAML's
+    writer) meets it."""
+    todo = [(value, 1)]
+    while todo:
+        item, depth = todo.pop()
+        if isinstance(item, dict | list):
+            if depth > limit:
+                return True
+            todo += [(v, depth + 1) for v in (item.values() if isinstance(item, dict) else item)]
+    return False
 
 
 def of_listing(tools: list[dict[str, Any]], server: str | None, shown: str) -> Source:

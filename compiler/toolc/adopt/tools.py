@@ -126,6 +126,21 @@ def translate_tool(
 
 def _operation(tool: Translated, annotations: dict[str, Any], proxied: bool) -> None:
     hints = {k: annotations[k] for k in HINTS if isinstance(annotations.get(k), bool)}
+    # A hint that is no boolean (`"true"`) is none MCP defines: MCP's default stands for it
+    # (a confirmation the server may have meant to spare), so it is named, as are other keys.
+    odd = [
+        f"annotations.{k} {annotations[k]!r} (not a boolean)"
+        for k in HINTS
+        if k in annotations and k not in hints
+    ]
+    odd += [f"annotations.{k} (no MCP hint)" for k in annotations if k not in (*HINTS, "title")]
+    if odd:
+        tool.warnings.append(
+            (
+                "import-not-carried",
+                f"tool '{tool.name}': dropped {', '.join(odd)}: MCP's defaults stand for the hints",
+            )
+        )
     read_only = hints.get("readOnlyHint") is True
     if read_only and hints.get("destructiveHint") is True:
         del hints["destructiveHint"]

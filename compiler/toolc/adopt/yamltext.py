@@ -22,7 +22,16 @@ class _Dumper(yaml.SafeDumper):
     pass
 
 
+# NEL, LINE SEPARATOR, PARAGRAPH SEPARATOR: line breaks to PyYAML (YAML 1.1), which writes
+# them raw, as breaks, in a plain, quoted or block scalar; YAML 1.2 (toolc's reader) folds such a
+# break to a space. Escaped in a double-quoted scalar (`\N`, `\L`, `\P`) they read back as
+# themselves in both.
+_BREAKS_IN_11 = frozenset("\x85\u2028\u2029")
+
+
 def _string(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    if not _BREAKS_IN_11.isdisjoint(value):
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style='"')
     if "\n" in value.strip("\n"):
         return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|")
     style = '"' if _CORE_12.fullmatch(value) else None

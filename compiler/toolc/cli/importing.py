@@ -148,12 +148,17 @@ def import_(
     if imported.failed:
         click.echo(f"toolc import: nothing written to {out_dir}", err=True)
         sys.exit(EXIT_ERRORS)
-    for path in write(out_dir, imported):
+    written, failed = write(out_dir, imported, Path.cwd())
+    if failed:  # nothing written: a retry starts afresh
+        show(failed, {}, fmt)
+        click.echo(f"toolc import: nothing written to {out_dir}", err=True)
+        sys.exit(EXIT_ERRORS)
+    for path in written:
         click.echo(f"  wrote {path}", err=True)
     warnings = len(imported.diagnostics)
     click.echo(
         f"toolc import {out_dir}: {len(imported.tools)} tool(s) imported, {warnings} warning(s); "
-        f"next, `toolc build {out_dir}`",
+        f"next, `toolc build {shlex.quote(str(out_dir))}`",
         err=True,
     )
     sys.exit(EXIT_OK)
@@ -168,7 +173,13 @@ def _proxied(proxied: bool, command: str | None, url: str | None) -> Proxied | N
         raise click.UsageError("give one origin: --origin-command or --origin-url")
     if url is not None and not url.startswith(("http://", "https://")):
         raise click.UsageError("--origin-url takes an http:// or https:// URL")
-    split = shlex.split(command) if command is not None else None
+    try:
+        split = shlex.split(command) if command is not None else None
+    except ValueError as exc:  # an unclosed quote, a trailing backslash
+        raise click.UsageError(
+            f"--origin-command {command!r} cannot be split as a shell would: {exc} "
+            "(close the quote, or escape the character)"
+        ) from None
     if split is not None and not split:
         raise click.UsageError("--origin-command needs a command")
     return Proxied(split, url)

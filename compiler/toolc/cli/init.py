@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from shlex import quote
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
 from toolc.cli.common import EXIT_ERRORS, EXIT_OK, format_option
 from toolc.diagnostics.paths import shown_path
+
+if TYPE_CHECKING:
+    from toolc.diagnostics.model import Diagnostic
+    from toolc.verbs.init import Plan
 
 
 @click.command()
@@ -35,36 +41,73 @@ def init(
     a comment on every key (or, with --from, imported from a server's tools/list), the editor
     schemas, a [tool.toolc] section in pyproject.toml, a GitHub workflow and a pre-commit
     hook. Existing files are never overwritten."""
-    from toolc.verbs.init import carry_out, plan
+    from toolc.verbs.init import carry_out
+    from toolc.verbs.refused_write import write_failure
 
     if config_dir.exists() and not config_dir.is_dir():
         raise click.UsageError(f"{shown_path(config_dir)} is not a directory")
     if command and source != "stdio":
         raise click.UsageError("a command after `--` goes with --from stdio")
-    planned = plan(config_dir)
-    if planned.refused:
+    planned = _planned(config_dir, None, fmt)
+    if planned.refused or planned.invalid:
         for path in planned.refused:
             click.echo(
                 f"toolc init: {shown_path(path)} exists, and init never overwrites a config: "
                 "edit it, or run `toolc init` in an empty folder",
                 err=True,
             )
+        for why in planned.invalid:
+            click.echo(
+                f"toolc init: {why}; init adds a [tool.toolc] section to it: fix the file (or "
+                "add the section by hand), then run `toolc init` again",
+                err=True,
+            )
         click.echo(f"toolc init {config_dir}: nothing written", err=True)
         sys.exit(EXIT_ERRORS)
     if source is not None:
         imported = _imported(source, command, server, fmt)
-        planned = plan(config_dir, imported)
-    written = carry_out(planned)
+        planned = _planned(config_dir, imported, fmt)
+    try:
+        written = carry_out(planned)
+    except OSError as exc:
+        wanted = (config_dir, *(item.path for item in planned.files))
+        _failed(
+            write_failure(exc, wanted, Path.cwd(), "run `toolc init` in another folder"),
+            config_dir,
+            fmt,
+        )
     for path in written:
         click.echo(f"  wrote {shown_path(path)}", err=True)
     for path in planned.kept:
         click.echo(f"  kept {shown_path(path)} as it is", err=True)
     click.echo(
-        f"toolc init {config_dir}: next, `toolc build {config_dir}` generates the package, "
-        f"and `toolc scaffold {config_dir}` a server to fill in",
+        f"toolc init {config_dir}: next, `toolc build {quote(str(config_dir))}` generates the "
+        f"package, and `toolc scaffold {quote(str(config_dir))}` a server to fill in",
         err=True,
     )
     sys.exit(EXIT_OK)
+
+
+def _planned(config_dir: Path, config: dict[str, bytes] | None, fmt: str | None) -> Plan:
+    """init's plan; a pyproject.toml that cannot be read ends the command (io-error)."""
+    from toolc.verbs.init import plan
+    from toolc.verbs.refused_write import write_failure
+
+    try:
+        return plan(config_dir, config)
+    except OSError as exc:
+        found = write_failure(
+            exc, (config_dir,), Path.cwd(), "run `toolc init` in another folder", doing="read"
+        )
+        _failed(found, config_dir, fmt)
+
+
+def _failed(found: Diagnostic, config_dir: Path, fmt: str | None) -> NoReturn:
+    from toolc.cli.importing import show
+
+    show([found], {}, fmt)
+    click.echo(f"toolc init {config_dir}: nothing written", err=True)
+    sys.exit(EXIT_ERRORS)
 
 
 def _imported(

@@ -115,7 +115,15 @@ def scaffold(
     server = _pick_server(verbs.served_servers(compiled), server_name)
     out_dir = settings.out_dir(config_dir)
     path = target or out_dir.parent / f"{server}_server.py"
-    if not verbs.scaffold(compiled, resolved(out_dir, "output directory").name, server, path):
+    from toolc.diagnostics.render import render_text, use_color
+    from toolc.verbs.refused_write import WriteRefused
+
+    try:
+        wrote = verbs.scaffold(compiled, resolved(out_dir, "output directory").name, server, path)
+    except WriteRefused as refused:
+        sys.stderr.write(render_text([refused.found], {}, color=use_color(sys.stderr)))
+        sys.exit(EXIT_ERRORS)
+    if not wrote:
         click.echo(
             f"toolc scaffold: {path} exists; toolc never overwrites it (delete it to start over)",
             err=True,

@@ -856,9 +856,11 @@ _RULES += [
         E,
         "build",
         "The operating system refused to read or write a file.",
-        "The message names the file and the system's reason (no permission, no space left, a "
-        "read-only file system). Nothing was half-written: the previous output and snapshot "
-        "are as they were. Fix the cause and build again.",
+        "The message names the path you asked for and the system's reason (no permission, no "
+        "space left, a read-only file system, a file where a folder goes). Nothing was "
+        "half-written: a build leaves the previous output and snapshot as they were, and "
+        "`import`, `init` and `scaffold` write all their files or none. Fix the cause and run "
+        "the command again.",
     ),
     # --- idempotency and retries (issue 15) ---
     Rule(

@@ -252,9 +252,16 @@ def served_servers(compilation: Compilation) -> list[str]:
 
 
 def scaffold(compilation: Compilation, package: str, server: str, path: Path) -> bool:
-    """Write a server's starting implementation at `path`; False when a file is there."""
+    """Write a server's starting implementation at `path`; False when a file is there. The
+    system refusing it (a file where a folder goes) ends the command with an io-error."""
     from toolc.emit.scaffold import scaffold_module
+    from toolc.verbs.refused_write import WriteRefused, write_failure
 
     assert compilation.units is not None
     serving = {name: out.python.serving for name, out in compilation.units.outputs.items()}
-    return workspace.create_new(path, scaffold_module(package, server, serving))
+    try:
+        return workspace.create_new(path, scaffold_module(package, server, serving))
+    except OSError as exc:  # nothing written: create_new removes what it made
+        raise WriteRefused(
+            write_failure(exc, (path,), Path.cwd(), "write it elsewhere (--file PATH)")
+        ) from exc

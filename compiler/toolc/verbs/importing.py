@@ -8,6 +8,7 @@ folder already has a config; the files are written by `workspace` only (decision
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -15,8 +16,7 @@ from typing import Any
 import msgspec
 from msgspec import field
 
-from toolc import workspace
-from toolc.adopt.listing import Source
+from toolc.adopt.listing import Source, nests_deeper
 from toolc.adopt.schemas import NotCarried, Types, tool_classes
 from toolc.adopt.tools import PLACEHOLDER, Translated, translate_tool
 from toolc.adopt.yamltext import section
@@ -25,11 +25,18 @@ from toolc.diagnostics.model import Diagnostic, Span
 from toolc.pipeline import compile
 from toolc.resources import schema_path
 from toolc.source.inputs import inputs_of_texts
+from toolc.source.yaml_errors import MAX_DEPTH
 from toolc.verbs.import_proxied import drifted
+from toolc.verbs.refused_write import write_failure
+from toolc.workspace.files import create_all
 
 CONFIG_FILES = ("tools.yaml", "tool_policies.yaml")
 _SERVER = re.compile(r"[^A-Za-z0-9_.-]")
 _TYPE_REF = re.compile(r"#/types/([A-Za-z0-9_]+)")
+# A schema this deep is over the YAML reader's limit (MAX_DEPTH) however it is written, and
+# would exhaust the stack of what translates and writes it (PyYAML's writer at ~350 levels):
+# skipped first. What is shallower the compiler judges, as it judges any config.
+_DEEP = 2 * MAX_DEPTH
 
 
 class Imported(msgspec.Struct, dict=True):
@@ -52,7 +59,7 @@ def existing_config(out_dir: Path) -> list[Diagnostic]:
             "import into an empty folder, then merge by hand what you want to keep",
         )
         for name in CONFIG_FILES
-        if (out_dir / name).exists()
+        if os.path.lexists(out_dir / name)  # a dangling link too: creating it would fail
     ]
 
 
@@ -101,6 +108,11 @@ def translate(
                     f"tool '{name}' is listed twice: the first is imported",
                 )
             )
+            continue
+        deep = [k for k in ("inputSchema", "outputSchema") if nests_deeper(item.data.get(k), _DEEP)]
+        if deep:
+            why = f"/{deep[0]} nests deeper than {MAX_DEPTH} levels, toolc's limit"
+            result.diagnostics.append(_skipped(item.span, name, f"{why} [yaml-depth-limit]"))
             continue
         draft: list[str] = []
         try:
@@ -252,16 +264,32 @@ def editor_schemas(out_dir: Path) -> dict[Path, bytes]:
     for kind in ("tools", "policies"):
         source = schema_path(kind)
         target = out_dir / ".toolc" / source.name
-        if not target.exists():
+        if not os.path.lexists(target):
             found[target] = source.read_bytes()
     return found
 
 
-def write(out_dir: Path, imported: Imported) -> list[Path]:
-    """The config and its editor schemas, each created whole; tools.yaml last, so a folder
-    with a tools.yaml holds the whole import. Files that appeared meanwhile are left alone."""
+def write(out_dir: Path, imported: Imported, cwd: Path) -> tuple[list[Path], list[Diagnostic]]:
+    """The config and its editor schemas, created together or not at all: the paths written,
+    or why nothing was (a file there meanwhile, or the system's refusal)."""
     planned = {**editor_schemas(out_dir)}
-    planned.update(
-        {out_dir / n: imported.config[n] for n in reversed(CONFIG_FILES) if n in imported.config}
+    # tools.yaml last: a folder with one holds the whole import, even if the links are cut short
+    for name in reversed(CONFIG_FILES):
+        if name in imported.config:
+            planned[out_dir / name] = imported.config[name]
+    try:
+        there = create_all(planned)
+    except OSError as exc:
+        return [], [write_failure(exc, (out_dir,), cwd, "import into another folder (--out DIR)")]
+    if there:
+        return [], [_appeared(path) for path in there]
+    return list(planned), []
+
+
+def _appeared(path: Path) -> Diagnostic:
+    return diag(
+        "import-config-exists",
+        Span.whole_file(str(path)),
+        f"{path} appeared while importing, and toolc import never overwrites a file",
+        "import into an empty folder, then merge by hand what you want to keep",
     )
-    return [path for path, data in planned.items() if workspace.create_new(path, data)]

@@ -5,15 +5,23 @@ writes nothing; an existing tools.yaml or tool_policies.yaml is never touched (d
 
 from __future__ import annotations
 
+import json
+import os
+import re
+import shlex
+import tomllib
 from pathlib import Path
 from typing import Literal
 
 import msgspec
 
-from toolc import __version__, workspace
+from toolc import __version__
 from toolc.resources import data_dir, schema_path
+from toolc.workspace.files import create_all
 
-Action = Literal["create", "append"]
+Action = Literal["create", "append"]  # append: `data` is the old text with the section after it
+_KEYED = re.compile(r"(\s*(?:- )?[\w-]+: )(.*)")  # a template's `key: value` line
+_AT = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")  # how tomllib locates its errors
 
 
 class Planned(msgspec.Struct, frozen=True):
@@ -26,6 +34,7 @@ class Plan(msgspec.Struct, frozen=True):
     files: list[Planned]
     kept: list[Path]  # files that exist and are left as they are (the user's, or already set up)
     refused: list[Path]  # config files that exist: init stops without writing anything
+    invalid: list[str] = msgspec.field(default_factory=list)  # files init cannot add to: same
 
 
 def _template(name: str, **values: str) -> bytes:
@@ -33,6 +42,50 @@ def _template(name: str, **values: str) -> bytes:
     for key, value in values.items():
         text = text.replace("{{" + key + "}}", value)
     return text.encode("utf-8")
+
+
+def _with_config(name: str, config: str, **values: str) -> bytes:
+    """A YAML template whose `{{CONFIG}}` is an argument of a shell command (bash runs the
+    workflow's `run`, pre-commit splits `entry` with shlex): the folder quoted for the shell,
+    and that line's value double-quoted when the quoting gave it what a plain YAML scalar
+    cannot hold (`'`, ` #`, `: `). JSON's escapes are YAML's: the value reads back as written."""
+    argument = shlex.quote(config)
+    lines = _template(name, **values).decode("utf-8").split("\n")
+    for at, line in enumerate(lines):
+        if "{{CONFIG}}" in line:
+            keyed = _KEYED.fullmatch(line)
+            assert keyed is not None, f"{name}: {{{{CONFIG}}}} outside a `key: value` line"
+            value = keyed[2].replace("{{CONFIG}}", argument)
+            lines[at] = keyed[1] + (value if argument == config else json.dumps(value))
+    return "\n".join(lines).encode("utf-8")
+
+
+def _pyproject(path: Path, section: bytes) -> tuple[Planned | None, str | None]:
+    """pyproject.toml created, or the section appended to it; (None, None) when it has a
+    `tool.toolc` already, however written (`[tool]` with `toolc.strict = ...`, `[tool."toolc"]`),
+    or (None, why) when the section cannot be added. OSError: it cannot be read."""
+    if not os.path.lexists(path):
+        return Planned(path, section.lstrip(b"\n"), "create"), None
+    old = path.read_bytes()
+    try:
+        # Universal newlines, as the settings are read (cli.settings).
+        text = old.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+        tool = tomllib.loads(text).get("tool")
+    except UnicodeDecodeError:
+        return None, f"{path} is not UTF-8 text"
+    except tomllib.TOMLDecodeError as exc:
+        said = str(exc)
+        at = _AT.search(said)
+        where = f"{path}:{at[1]}:{at[2]}" if at else str(path)
+        return None, f"{where}: {_AT.sub('', said)}: it is not valid TOML"
+    if isinstance(tool, dict) and "toolc" in tool:
+        return None, None
+    new = old + (b"" if old.endswith(b"\n") or not old else b"\n") + section
+    try:  # `tool = 1`, or `tool = {...}` (an inline table): a [tool.toolc] would break it
+        tomllib.loads(new.decode("utf-8"))
+    except tomllib.TOMLDecodeError:
+        return None, f"{path}: its `tool` is no table a [tool.toolc] section can extend"
+    return Planned(path, new, "append"), None
 
 
 def repository_root(config_dir: Path) -> Path:
@@ -55,7 +108,9 @@ def plan(config_dir: Path, config: dict[str, bytes] | None = None) -> Plan:
     planned: list[Planned] = []
     kept: list[Path] = []
     refused = [
-        config_dir / n for n in ("tools.yaml", "tool_policies.yaml") if (config_dir / n).exists()
+        config_dir / n
+        for n in ("tools.yaml", "tool_policies.yaml")
+        if os.path.lexists(config_dir / n)  # a dangling link too: nothing is made through it
     ]
     for name in ("tools.yaml", "tool_policies.yaml"):
         data = _template(name) if config is None else config.get(name)
@@ -64,43 +119,41 @@ def plan(config_dir: Path, config: dict[str, bytes] | None = None) -> Plan:
     for kind in ("tools", "policies"):
         source = schema_path(kind)
         target = config_dir / ".toolc" / source.name
-        if target.exists():
+        if os.path.lexists(target):
             kept.append(target)
         else:
             planned.append(Planned(target, source.read_bytes(), "create"))
     pyproject = config_dir / "pyproject.toml"
-    section = _template("pyproject-section.toml")
-    if not pyproject.exists():
-        planned.append(Planned(pyproject, section.lstrip(b"\n"), "create"))
-    elif "[tool.toolc]" in pyproject.read_text(encoding="utf-8", errors="replace").replace(" ", ""):
+    appended, invalid = _pyproject(pyproject, _template("pyproject-section.toml"))
+    if appended is not None:
+        planned.append(appended)
+    elif invalid is None:
         kept.append(pyproject)
-    else:
-        planned.append(Planned(pyproject, section, "append"))
     extras = {
-        root / ".github" / "workflows" / "toolc.yml": _template("toolc.yml", CONFIG=shown),
-        root / ".pre-commit-config.yaml": _template(
-            "pre-commit-config.yaml", CONFIG=shown, VERSION=__version__
+        root / ".github" / "workflows" / "toolc.yml": _with_config("toolc.yml", shown),
+        root / ".pre-commit-config.yaml": _with_config(
+            "pre-commit-config.yaml", shown, VERSION=__version__
         ),
     }
     for path, data in extras.items():
-        if path.exists():
+        if os.path.lexists(path):
             kept.append(path)
         else:
             planned.append(Planned(path, data, "create"))
-    return Plan(planned, kept, refused)
+    return Plan(planned, kept, refused, [invalid] if invalid is not None else [])
 
 
 def carry_out(init: Plan) -> list[Path]:
-    """Write the plan (nothing when it was refused); the paths written, in order."""
-    if init.refused:
+    """Write the plan, every file or none (nothing when it was refused); the paths written, in
+    order. A file that appeared since the plan is the user's now: the others are written
+    without it. OSError: the system refused a write, and nothing was written."""
+    if init.refused or init.invalid:
         return []
-    written = []
-    for item in init.files:
-        if item.action == "append":
-            old = item.path.read_bytes()
-            joiner = b"" if old.endswith(b"\n") or not old else b"\n"
-            workspace.replace_file(item.path, old + joiner + item.data)
-        elif not workspace.create_new(item.path, item.data):
-            continue  # appeared since the plan: it is the user's now
-        written.append(item.path)
-    return written
+    files = list(init.files)
+    while True:  # each round leaves out at least one path: it ends
+        new = {item.path: item.data for item in files if item.action == "create"}
+        appended = {item.path: item.data for item in files if item.action == "append"}
+        there = create_all(new, appended)
+        if not there:
+            return [item.path for item in files]
+        files = [item for item in files if item.path not in there]

@@ -3,8 +3,6 @@ under the output's lock, then let the cache remember it), or compare it with the
 
 from __future__ import annotations
 
-import errno
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,6 +19,7 @@ from toolc.evolution.previous import Previous
 from toolc.pipeline import Compilation
 from toolc.source.inputs import INPUT_NAMES, Inputs
 from toolc.verbs.listing import ServerCost
+from toolc.verbs.refused_write import write_failure
 from toolc.workspace import Drift
 from toolc.workspace.drift import drift_diagnostics
 from toolc.workspace.recovery import stands_for
@@ -172,35 +171,11 @@ def _locked(exc: workspace.LockTimeout, out_dir: Path, cwd: Path) -> Diagnostic:
 
 def _io_error(exc: OSError, out_dir: Path, cwd: Path, wanted: tuple[Path, ...]) -> Diagnostic:
     target = stands_for(Path(exc.filename)) if isinstance(exc.filename, str) else out_dir
-    # A folder made on the way to a path asked for (`--docs-out afile/sub`): name that path.
-    target = next((path for path in wanted if target in path.parents), target)
-    said, hint = exc.strerror or str(exc), "fix the cause and build again"
-    # EEXIST, ENOTDIR: a folder was wanted where a file is (the path itself, or above it)
-    blocker = _file_in_the_way(target, exc.errno in (errno.EEXIST, errno.ENOTDIR))
-    if blocker is not None:
-        where = blocker
-        said = f"{shown_path(blocker, cwd)} is a file, not a directory"
-        hint = "move the file away, or choose another path (--out, --snapshot, --docs-out)"
-    elif exc.errno == errno.ENOENT and not target.parent.is_dir():
-        where = target
-        said = f"the folder {shown_path(target.parent, cwd)} does not exist"
-        hint = "create the folder, or choose another path (--out, --snapshot, --docs-out)"
-    else:
-        where = target
-    return diag(
-        "io-error",
-        Span.whole_file(shown_path(where, cwd)),
-        f"cannot write {shown_path(target, cwd)}: {said}",
-        f"{hint}; nothing was half-written",
+    return write_failure(
+        exc,
+        wanted,
+        cwd,
+        "choose another path (--out, --snapshot, --docs-out)",
+        left="nothing was half-written",
+        target=target,
     )
-
-
-def _file_in_the_way(path: Path, itself: bool) -> Path | None:
-    """The nearest of `path`'s folders (and `path` itself, when a folder was wanted there)
-    that exists as something other than a folder."""
-    for folder in [path, *path.parents] if itself else path.parents:
-        if folder.is_dir():
-            return None
-        if os.path.lexists(folder):
-            return folder
-    return None

@@ -209,15 +209,89 @@ def materialize(root: Path, files: Mapping[str, bytes]) -> None:
 
 def create_new(path: Path, data: bytes) -> bool:
     """Write `path` only if it does not exist, whole or not at all. False: it exists."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with temp_file(path.parent, f".{path.name}.toolc-new-", "") as (stream, tmp):
-        stream.write(data)
-        stream.close()
-        try:
-            os.link(tmp, path)  # fails when `path` exists (even as a link): never an overwrite
-        except FileExistsError:
-            return False
-    return True
+    return not create_all({path: data})
+
+
+def create_all(
+    new: Mapping[Path, bytes], replaced: Mapping[Path, bytes] | None = None
+) -> list[Path]:
+    """Create the files of `new` and rewrite those of `replaced` (permissions kept), all or
+    none: the files of `new` that exist (nothing written), else []. Each goes to a temporary
+    beside it first (a full disk strikes before any is in place), then is linked into place
+    (never over anything), `replaced` renamed last. On a failure what this call made is
+    removed, and the OSError names the file it was for."""
+    replaced = replaced or {}
+    there = [path for path in new if os.path.lexists(path)]
+    if there:
+        return there
+    made: list[Path] = []
+    staged: dict[Path, str] = {}
+    placed: list[Path] = []
+    done = False
+    try:
+        for path, data in (*new.items(), *replaced.items()):
+            _make_folders(path.parent, made)
+            staged[path] = _stage(path, data, path if path in replaced else None)
+        for path in new:
+            try:
+                os.link(staged[path], path)  # fails when `path` exists: never an overwrite
+            except FileExistsError:
+                return [path]  # appeared meanwhile: the user's; nothing of ours stays
+            except OSError as exc:
+                raise _about(exc, path) from exc
+            placed.append(path)
+        for path in replaced:
+            try:
+                os.replace(staged[path], path)
+            except OSError as exc:
+                raise _about(exc, path) from exc
+            del staged[path]
+        done = True
+    finally:  # our own temporaries, files and folders, just made: nobody else's to lose
+        for path in [*staged.values(), *(() if done else placed)]:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+        for folder in () if done else reversed(made):
+            with contextlib.suppress(OSError):
+                os.rmdir(folder)
+    return []
+
+
+def _make_folders(folder: Path, made: list[Path]) -> None:
+    """Make `folder` and the missing ones above it, recording each one made."""
+    missing = []
+    while not folder.is_dir() and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    for each in reversed(missing):
+        os.mkdir(each, 0o777)  # the umask applies, as to every folder toolc makes
+        made.append(each)
+
+
+def _stage(path: Path, data: bytes, mode_of: Path | None) -> str:
+    """`data` in a new temporary beside `path`, with the umask's permissions or `mode_of`'s."""
+    import tempfile  # see temp_dir
+
+    try:
+        fd, name = tempfile.mkstemp(prefix=f".{path.name}.toolc-new-", dir=path.parent)
+    except OSError as exc:
+        raise _about(exc, path) from exc
+    try:
+        os.chmod(fd, 0o666 & ~_UMASK)
+        with os.fdopen(fd, "wb") as stream:
+            stream.write(data)
+        if mode_of is not None:
+            os.chmod(name, stat.S_IMODE(os.stat(mode_of).st_mode))
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(name)
+        raise _about(exc, path) from exc
+    return name
+
+
+def _about(exc: OSError, path: Path) -> OSError:
+    """`exc` naming `path`, not a temporary (the same subclass: OSError picks it by errno)."""
+    return OSError(exc.errno, exc.strerror or str(exc), str(path))
 
 
 def replace_file(path: Path, data: bytes) -> None:
