@@ -197,6 +197,26 @@ def test_bad_sources_are_diagnostics_not_tracebacks(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr and not (tmp_path / "o").exists()
 
 
+def test_numbers_no_schema_can_hold_are_named_where_they_are(tmp_path: Path) -> None:
+    """1e400 (valid JSON, beyond a double) and NaN (not JSON) skipped the tool saying
+    "'.inf' is not a finite number": YAML's spelling, which the user never wrote."""
+    head = '{"tools": [{"name": "a", "inputSchema": {"type": "object", "maximum": '
+    for number, said in (("1e400", "holds 1e400, a number beyond"), ("NaN", "NaN is no JSON")):
+        (tmp_path / "n.json").write_text(head + number + "}}]}")
+        done = run_toolc("import", str(tmp_path / "n.json"), "--out", str(tmp_path / "o"))
+        assert done.returncode == 1 and not (tmp_path / "o").exists()
+        assert f"n.json:1:{len(head) + 1}: error[import-source-invalid]" in done.stderr
+        assert said in done.stderr and ".inf" not in done.stderr, done.stderr
+
+
+def test_a_page_of_a_longer_listing_is_imported_and_said_so(tmp_path: Path) -> None:
+    listing = {"tools": [_tool("a")], "nextCursor": "page-2"}
+    done, out = _import(tmp_path, listing)
+    assert done.returncode == 0 and (out / "tools.yaml").is_file()
+    assert "warning[import-listing-partial]" in done.stderr
+    assert "one page of a longer tools/list (nextCursor 'page-2')" in done.stderr
+
+
 def test_nothing_is_written_when_no_tool_can_be_carried(tmp_path: Path) -> None:
     done, out = _import(tmp_path, [_tool("scalar", {"type": "string"}), {"name": "x", "inputSchema": 5}])  # fmt: skip
     assert done.returncode == 1 and "error[import-no-tools]" in done.stderr

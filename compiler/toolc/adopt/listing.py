@@ -81,19 +81,26 @@ def _read(data: bytes, shown: str) -> tuple[Source | None, list[Diagnostic]]:
     whole = Span.whole_file(shown)
     try:
         text = data.decode("utf-8-sig")
-        value = json.loads(text)
+        value = json.loads(text, parse_float=_finite, parse_constant=_not_json)
     except UnicodeDecodeError:
         return None, [diag("import-source-invalid", whole, f"{shown} is not UTF-8 text")]
     except json.JSONDecodeError as exc:
         span = Span.point(shown, exc.lineno, exc.colno)
         return None, [diag("import-source-invalid", span, f"{shown} is not JSON: {exc.msg}")]
+    except _Unreadable as exc:
+        at = text.find(exc.literal)
+        span = _span_at(shown, text, at) if at >= 0 else whole
+        hint = "write a finite number there: JSON Schema clients could not read this one"
+        return None, [diag("import-source-invalid", span, f"{shown} {exc.why}", hint)]
     start = _skip(text, 0)
     if isinstance(value, dict) and isinstance(value.get("result"), dict) and "jsonrpc" in value:
         # a whole JSON-RPC response, as a proxy or a log keeps it
         found = _member(text, start, "result")
         assert found is not None
         value, start = value["result"], found
+    problems: list[Diagnostic] = []
     if isinstance(value, dict) and isinstance(value.get("tools"), list):
+        problems += _one_page(value, text, start, shown)
         found = _member(text, start, "tools")
         assert found is not None  # json.loads saw the member: the scan finds it
         listed, start, server = value["tools"], found, _server_of(value)
@@ -103,7 +110,6 @@ def _read(data: bytes, shown: str) -> tuple[Source | None, list[Diagnostic]]:
         why = 'holds neither a tools/list result ({"tools": [...]}) nor a list of tools'
         return None, [diag("import-source-invalid", whole, f"{shown} {why}")]
     tools: list[SourceTool] = []
-    problems: list[Diagnostic] = []
     for item, offset in zip(listed, _elements(text, start), strict=True):
         span = _span_at(shown, text, offset)
         if not isinstance(item, dict) or not isinstance(item.get("name"), str):
@@ -113,6 +119,37 @@ def _read(data: bytes, shown: str) -> tuple[Source | None, list[Diagnostic]]:
             continue
         tools.append(SourceTool(item, span))
     return Source(tools, server), problems
+
+
+def _one_page(result: dict[str, Any], text: str, start: int, shown: str) -> list[Diagnostic]:
+    """A saved result whose `nextCursor` says the server listed more tools than it holds."""
+    cursor = result.get("nextCursor")
+    if not isinstance(cursor, str):
+        return []
+    at = _member(text, start, "nextCursor")
+    span = _span_at(shown, text, at) if at is not None else Span.whole_file(shown)
+    why = f"{shown} is one page of a longer tools/list (nextCursor {cursor[:40]!r})"
+    hint = "list the server live (--stdio or --url), which reads every page"
+    return [diag("import-listing-partial", span, why, hint)]
+
+
+class _Unreadable(ValueError):
+    """A number no schema can hold: `literal` as written, `why` it cannot be read."""
+
+    def __init__(self, literal: str, why: str) -> None:
+        super().__init__(why)
+        self.literal, self.why = literal, why
+
+
+def _finite(literal: str) -> float:
+    number = float(literal)
+    if number in (float("inf"), float("-inf")):  # 1e400: valid JSON, beyond any double
+        raise _Unreadable(literal, f"holds {literal}, a number beyond what a double holds")
+    return number
+
+
+def _not_json(literal: str) -> float:
+    raise _Unreadable(literal, f"is not JSON: {literal} is no JSON number")
 
 
 def _server_of(result: dict[str, Any]) -> str | None:

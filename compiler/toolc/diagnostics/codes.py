@@ -1109,6 +1109,15 @@ _RULES += [
         "skipped; declare them by hand, or fix the server's schemas and import again.",
     ),
     Rule(
+        "import-listing-partial",
+        W,
+        "import",
+        "A saved tools/list result is one page of a longer listing.",
+        "Its `nextCursor` says the server had more tools than the file holds: only the tools "
+        "in the file are imported. List the server live (`--stdio`, `--url`), which reads "
+        "every page, or join the pages' `tools` into one file.",
+    ),
+    Rule(
         "import-tool-skipped",
         W,
         "import",
