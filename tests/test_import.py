@@ -217,6 +217,22 @@ def test_a_page_of_a_longer_listing_is_imported_and_said_so(tmp_path: Path) -> N
     assert "one page of a longer tools/list (nextCursor 'page-2')" in done.stderr
 
 
+def test_the_targets_the_config_is_built_with_judge_the_import(tmp_path: Path) -> None:
+    """The [tool.toolc] targets of the folder imported into made the build of the imported
+    config fail (`mcp-nullable-type-list`): a tool they refuse is skipped like any other."""
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / "pyproject.toml").write_text('[tool.toolc]\ntargets = ["mcp"]\n')
+    nullable = {"type": "object", "properties": {"x": {"type": ["string", "null"]}}}
+    (tmp_path / "l.json").write_text(json.dumps({"tools": [_tool("a", nullable), _tool("b")]}))
+    out = project / "cfg"
+    done = run_toolc("import", str(tmp_path / "l.json"), "--out", str(out), "--server", "s")
+    assert done.returncode == 0, done.stderr
+    assert "tool 'a' not imported" in done.stderr and "[mcp-nullable-type-list]" in done.stderr
+    built = run_toolc("build", str(out))
+    assert built.returncode == 0, built.stderr
+
+
 def test_nothing_is_written_when_no_tool_can_be_carried(tmp_path: Path) -> None:
     done, out = _import(tmp_path, [_tool("scalar", {"type": "string"}), {"name": "x", "inputSchema": 5}])  # fmt: skip
     assert done.returncode == 1 and "error[import-no-tools]" in done.stderr

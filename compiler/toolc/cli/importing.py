@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import click
 import msgspec
 
-from toolc.cli.common import EXIT_ERRORS, EXIT_OK, format_option
+from toolc.cli.common import EXIT_ERRORS, EXIT_OK, format_option, settings_for
 from toolc.cli.remote import stdio_option, target_of, url_option
 from toolc.diagnostics.codes import diag
 from toolc.diagnostics.model import Diagnostic, Span
@@ -30,9 +30,10 @@ class Proxied(msgspec.Struct, frozen=True, dict=True):
 
 def imported_from(
     args: tuple[str, ...], stdio: bool, url: str | None, server: str | None,
-    proxied: Proxied | None = None,
+    proxied: Proxied | None = None, targets: tuple[str, ...] = (),
 ) -> tuple[Imported, dict[str, str]]:  # fmt: skip
-    """The source read (a file, or a server listed) and translated; the texts to show."""
+    """The source read (a file, or a server listed) and translated; the texts to show.
+    `targets`: those the config will be built with (its folder's [tool.toolc])."""
     from toolc.adopt.listing import of_listing, read_file
     from toolc.verbs.import_proxied import origin_of
     from toolc.verbs.importing import Imported, translate
@@ -73,7 +74,7 @@ def imported_from(
             proxied.command if explicit else command, proxied.url if explicit else url,
             where, problems,
         )  # fmt: skip
-    result = translate(source, server, shown, origin)
+    result = translate(source, server, shown, origin, targets)
     result.diagnostics[:0] = problems
     return result, texts
 
@@ -143,7 +144,8 @@ def import_(
         show(refused, {}, fmt)
         click.echo(f"toolc import: nothing written to {out_dir}", err=True)
         sys.exit(EXIT_ERRORS)
-    imported, texts = imported_from(args, stdio, url, server, wanted)
+    targets = settings_for(out_dir).targets  # so that the config builds where it goes
+    imported, texts = imported_from(args, stdio, url, server, wanted, targets)
     show(imported.diagnostics, texts, fmt)
     if imported.failed:
         click.echo(f"toolc import: nothing written to {out_dir}", err=True)

@@ -88,10 +88,16 @@ def _server_name(wanted: str | None, where: Span, found: list[Diagnostic]) -> st
 
 
 def translate(
-    source: Source, server: str | None, shown: str, origin: dict[str, Any] | None = None
+    source: Source,
+    server: str | None,
+    shown: str,
+    origin: dict[str, Any] | None = None,
+    targets: tuple[str, ...] = (),
 ) -> Imported:
     """The config the source's tools make, checked by the compiler; errors when none is left.
-    With `origin` (the `command` or `url` of a `proxy:` key) each tool is proxied to it."""
+    With `origin` (the `command` or `url` of a `proxy:` key) each tool is proxied to it. With
+    `targets` (the settings the config will be built with) a tool their rules refuse is
+    skipped too, so that the config builds there."""
     result = Imported()
     where = source.tools[0].span if source.tools else Span.whole_file(shown)
     mcp_server = _server_name(server or source.server, where, result.diagnostics)
@@ -142,7 +148,7 @@ def translate(
             for key, why in tool.placeholders.items()
         ]
     listed = {t.data["name"]: t.data for t in source.tools} if origin is not None else None
-    _settle(tools, types.schemas, spans, result, shown, listed)
+    _settle(tools, types.schemas, spans, result, shown, listed, targets)
     return result
 
 
@@ -177,6 +183,7 @@ def _settle(
     result: Imported,
     shown: str,
     listed: dict[str, dict[str, Any]] | None,
+    targets: tuple[str, ...] = (),
 ) -> None:
     """Compile the config; skip the tools its errors fall in, until it compiles clean (and,
     imported as proxied, the tools whose schemas it would publish otherwise than `listed`)."""
@@ -186,9 +193,13 @@ def _settle(
         texts, tool_lines, type_lines, policy_lines = _texts(tools, used, shown)
         compiled = compile(
             inputs_of_texts(shown, texts["tools.yaml"], texts.get("tool_policies.yaml")),
-            emit=listed is not None,
+            emit=listed is not None or bool(targets),
         )
         errors = [d for d in compiled.diagnostics if d.is_error]
+        if targets and not errors:  # the build's settings make their rules errors
+            from toolc.verbs import targeted
+
+            errors = [d for d in targeted(compiled, targets) if d.is_error]
         drift = drifted(compiled, listed) if listed is not None and not errors else {}
         for name, why in drift.items():
             result.diagnostics.append(_skipped(spans[name], name, why))
