@@ -192,7 +192,7 @@ def test_the_wire_says_why_without_the_value(tools: Any) -> None:
     with pytest.raises(pydantic.ValidationError) as caught:
         tools["t"].args_model.model_validate({"pick": secret, "tags": {"abcd-" + secret: 1}})
     assert secret in str([e["msg"] for e in caught.value.errors()])  # the local text
-    spec = type("Spec", (), {"name": "t", "version": "1.0.0"})()
+    spec = tools["t"]
     for details in (problems(caught.value), _refused(spec, caught.value).error.details):
         reasons = [d["reason"] for d in details]
         assert len(reasons) == 2 and not any(secret in r for r in reasons), reasons

@@ -86,3 +86,54 @@ def test_args_model_agrees_with_the_reference_validator(
 
     check()
     assert True in verdicts and False in verdicts  # both sides of the boundary were probed
+
+
+def _names_a_place_of(instance: Any, path: tuple[Any, ...], missing: bool) -> bool:
+    """Whether `path` leads through `instance`: each step a member or an index of what is
+    there (the last one may be absent for a missing member)."""
+    node = instance
+    for depth, step in enumerate(path):
+        member = isinstance(node, dict) and step in node
+        item = isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node)
+        if not (member or item):
+            return depth == len(path) - 1 and missing
+        node = node[step]
+    return True
+
+
+@pytest.mark.parametrize(("config", "tool"), _tool_names())
+def test_a_refusal_names_places_of_the_arguments_not_union_branches(
+    packages: dict[str, Any], config: str, tool: str
+) -> None:
+    """VALIDATION_ERROR's `details[].field` is a path of the arguments sent: pydantic's
+    `loc` also names each union branch it tried (`mode.constrained-str`, a tagged union's
+    tag), which is no field of the arguments."""
+    from toolc.runtime.server_calls import problems
+    from toolc.runtime.server_fields import wire_loc
+
+    spec = packages[config].TOOLS[tool]
+    schema = dict(spec.input_schema)
+    defs = schema.get("$defs", {})
+    model = spec.args_model
+    core = model.__pydantic_core_schema__
+    refused: list[str] = []
+
+    @settings(
+        max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True
+    )
+    @given(data=st.data())
+    def check(data: st.DataObject) -> None:
+        instance = data.draw(near_miss(data.draw(valid(schema, defs)), schema, defs))
+        try:
+            model.model_validate(instance)
+        except pydantic.ValidationError as exc:
+            errors = exc.errors(include_url=False)
+            details = problems(exc, "", core)
+            for error, detail in zip(errors, details, strict=True):
+                path = wire_loc(core, error["loc"])
+                missing = error["type"] == "missing"
+                assert _names_a_place_of(instance, path, missing), (error["loc"], instance)
+                refused.append(detail["field"])
+
+    check()
+    assert refused  # the near misses were refused somewhere

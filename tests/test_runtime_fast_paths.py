@@ -465,12 +465,16 @@ def test_data_the_standard_library_refuses_stays_refused(
     assert server_wire._foreign_seen  # every later text takes the exact path
 
 
-def test_a_failure_message_that_is_not_text_stays_unwritable(
+def test_a_failure_message_that_is_not_text_is_sent_as_text(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """`message: string` in every outputSchema: a handler's date (or 42) is written as its
+    text, the declared code kept (it was a server failure, and 42 was sent as a number)."""
     monkeypatch.setattr(server_wire, "_foreign_seen", False)
-    with pytest.raises(TypeError):  # call_tool answers it as a server failure
-        seal_failure(Spec(), ToolFailure("BUSY", datetime.date(2026, 12, 4)), lambda d: None)  # type: ignore[arg-type]
+    for message, text in ((datetime.date(2026, 12, 4), "2026-12-04"), (42, "42"), (None, "")):
+        sealed = seal_failure(Spec(), ToolFailure("BUSY", message), lambda d: None)  # type: ignore[arg-type]
+        assert json.loads(sealed.text)["error"]["message"] == text
+        assert sealed.envelope["error"]["message"] == text
 
 
 class Labelled(int, enum.Enum):

@@ -17,6 +17,7 @@ from mcp import types
 from pydantic import BaseModel, ValidationError
 
 from .server_content import ContentView
+from .server_fields import wire_loc
 from .server_framework import FRAMEWORK_ERRORS, reason
 from .server_types import data_adapter
 
@@ -304,8 +305,13 @@ def parse_result(spec: ClientSpecLike, result: types.CallToolResult) -> Envelope
 
 def _refused(spec: ClientSpecLike, exc: ValidationError) -> Failure[Any]:
     """VALIDATION_ERROR as the server words it: each field and why, never the value."""
+    schema = spec.args_model.__pydantic_core_schema__
     details = [
-        {"field": _path(e["loc"]), "reason": reason(e), "type": e["type"]}
+        {
+            "field": _path(wire_loc(schema, e["loc"])),
+            "reason": reason(e),
+            "type": e["type"],
+        }
         for e in exc.errors(include_url=False, include_input=False)
     ]
     fields = ", ".join(dict.fromkeys(d["field"] or "(arguments)" for d in details))

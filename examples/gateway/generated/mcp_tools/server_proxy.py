@@ -212,7 +212,7 @@ class Proxies:
         try:
             tool.parse(params.arguments or {})
         except ValidationError as exc:
-            text = invalid_arguments(params.name, exc)["message"]
+            text = invalid_arguments(params.name, exc, tool.args_model)["message"]
             return _failure(text), "VALIDATION_ERROR", None
         error_id = uuid.uuid4().hex[:12]
         try:

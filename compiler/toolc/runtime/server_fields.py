@@ -1,0 +1,106 @@
+"""The field a pydantic error is about, as a caller names it: its wire path. pydantic's
+`loc` also holds the branch of each union it tried: a model's class name, a tagged
+union's tag, or a validator's own name (`mode.constrained-str`,
+`content.text.data` for the field `content.data` of the branch tagged "text"). Those
+are no fields of the arguments, so `details` drops them, reading the validator's own
+core schema beside the `loc`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+Loc = Sequence[int | str]
+# Schemas that hold another under `schema` and add nothing to a `loc`.
+_WRAPPERS = frozenset((
+    "model", "default", "nullable", "function-before", "function-after",
+    "function-wrap", "json-or-python", "lax-or-strict", "with-default",
+))  # fmt: skip
+_SEQUENCES = frozenset(("list", "set", "frozenset", "generator"))
+
+
+def wire_loc(schema: Any, loc: Loc) -> tuple[int | str, ...]:
+    """`loc` without its union branches, read along the core `schema` it was raised by;
+    `loc` as it is where the schema is not what this reads."""
+    try:
+        found, _ = _walk(schema, tuple(loc), {}, 0)
+    except (KeyError, TypeError, IndexError, AttributeError, RecursionError):
+        return tuple(loc)
+    return found
+
+
+def _walk(
+    node: Any, loc: tuple[int | str, ...], defs: dict[str, Any], depth: int
+) -> tuple[tuple[int | str, ...], bool]:
+    """The wire path of `loc` below `node`, and whether every step was understood."""
+    out: list[int | str] = []
+    while loc:
+        if not isinstance(node, Mapping) or depth > 200:
+            return (*out, *loc), False
+        depth += 1
+        kind = node.get("type")
+        if isinstance(node.get("ref"), str):
+            defs.setdefault(node["ref"], node)
+        if kind == "definitions":
+            defs.update((d["ref"], d) for d in node["definitions"])
+            node = node["schema"]
+        elif kind == "definition-ref":
+            node = defs.get(node["schema_ref"])
+        elif kind in _WRAPPERS:
+            node = node.get("schema")
+        elif kind == "model-fields":
+            name, loc = loc[0], loc[1:]
+            out.append(name)
+            node = _field(node["fields"], name)
+        elif kind == "tagged-union":  # the tag: which branch, not a field
+            node, loc = node["choices"].get(loc[0]), loc[1:]
+        elif kind == "union":
+            rest, clean = _branch(node["choices"], loc[1:], defs, depth)
+            return (*out, *rest), clean
+        elif kind in _SEQUENCES:
+            out.append(loc[0])
+            node, loc = node.get("items_schema"), loc[1:]
+        elif kind == "dict":
+            out.append(loc[0])
+            loc = loc[1:]
+            if loc[:1] == ("[key]",):  # the key itself failed
+                return (*out, *loc[1:]), True
+            node = node.get("values_schema")
+        elif kind == "tuple":
+            out.append(loc[0])
+            items, at = node["items_schema"], loc[0]
+            node = (
+                items[min(at, len(items) - 1)]
+                if isinstance(at, int) and items
+                else None
+            )
+            loc = loc[1:]
+        else:
+            return (*out, *loc), False
+    return tuple(out), True
+
+
+def _field(fields: Mapping[str, Any], name: int | str) -> Any:
+    """The schema of the field a `loc` names: by its wire name (validation alias)."""
+    for key, field in fields.items():
+        alias = field.get("validation_alias")
+        if (alias if isinstance(alias, str) else key) == name:
+            return field["schema"]
+    return None  # an extra member: no schema of its own
+
+
+def _branch(
+    choices: Sequence[Any], loc: tuple[int | str, ...], defs: dict[str, Any], depth: int
+) -> tuple[tuple[int | str, ...], bool]:
+    """The rest of `loc` after a union's branch label: read along the first branch that
+    understands it (the label itself names pydantic's validator, not a field)."""
+    if not loc:
+        return (), True
+    first: tuple[tuple[int | str, ...], bool] | None = None
+    for choice in choices:
+        branch = choice[0] if isinstance(choice, tuple) else choice
+        found = _walk(branch, loc, dict(defs), depth)
+        if found[1]:
+            return found
+        first = first or found
+    return first if first is not None else (loc, False)
