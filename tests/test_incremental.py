@@ -121,6 +121,15 @@ def _no_policy(tools: str, policies: str) -> tuple[str, str]:
     return _bump(_prefix_description(tools, name, "Edited. "), name), policies
 
 
+def _names_a_tool(tools: str, policies: str) -> tuple[str, str]:
+    """A description naming another tool, in backticks, close to one of its own arguments:
+    only the whole config knows that name (the re-read alone warned, and kept the warning)."""
+    arg = f"    args_schema:\n      {NAMES[9]}s:\n        type: string\n"
+    t = _in_tool(tools, NAMES[0], "    args_schema:\n", arg)
+    t = _prefix_description(t, NAMES[0], f"Like `{NAMES[9]}`. ")
+    return _bump(t, NAMES[0]), policies
+
+
 def _comment_only(tools: str, policies: str) -> tuple[str, str]:
     return _in_tool(tools, NAMES[5], "    version: ", "    # a note\n    version: "), policies
 
@@ -136,6 +145,7 @@ CASES: dict[str, tuple[Edit, bool]] = {
     "shared-type-changed": (_types, False),
     "tool-added": (_add_tool, False),
     "comment-only": (_comment_only, True),
+    "description-names-another-tool": (_names_a_tool, False),
     "tool-without-policy": (_no_policy, True),
 }
 

@@ -55,3 +55,23 @@ def test_warnings_are_said_again_by_a_build_that_changes_nothing(tmp_path: Path)
     fixed = run_toolc("build", str(config))
     assert fixed.returncode == 0 and "no problems" in fixed.stderr, fixed.stderr
     assert "up to date" in run_toolc("build", str(config)).stderr
+
+
+def test_warnings_are_said_again_without_a_cache(tmp_path: Path) -> None:
+    """With no signatures record (`--no-cache`, an empty cache, another machine) the manifest
+    alone decided, and a config with warnings was "up to date": the manifest now says that
+    its build reported, and a clean config's manifest is as it was."""
+    config = _config(tmp_path, warned=True)
+    first = run_toolc("build", str(config), "--no-cache")
+    again = run_toolc("build", str(config), "--no-cache")
+    assert "warning[description-unknown-field]" in first.stderr, first.stderr
+    assert "warning[description-unknown-field]" in again.stderr, again.stderr
+    manifest = config / "generated" / "mcp_tools" / ".toolc-manifest.json"
+    assert json.loads(manifest.read_text())["reported"] is True
+    (tmp_path / "clean").mkdir()
+    clean = _config(tmp_path / "clean", warned=False)
+    run_toolc("build", str(clean), "--no-cache")
+    assert "up to date" in run_toolc("build", str(clean), "--no-cache").stderr
+    assert "reported" not in json.loads(
+        (clean / "generated" / "mcp_tools" / ".toolc-manifest.json").read_text()
+    )

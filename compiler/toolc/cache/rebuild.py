@@ -133,6 +133,12 @@ def _mini(files: Files, keep: set[str]) -> list[LoadedFile]:
     return loaded
 
 
+# Findings the re-read tools alone cannot judge: they consult every tool of the config
+# (`description-unknown-arg` lets a backticked word be any tool's name). Found in the
+# re-read, they may be the absence of the tools not re-read: a full read decides.
+WHOLE_CONFIG = frozenset({"description-unknown-arg"})
+
+
 def try_reuse(cache: BuildCache | None, files: Files | None) -> Reuse | None:
     """The incremental build, or None when only a full read gives the right answer."""
     if cache is None or files is None:
@@ -144,7 +150,7 @@ def try_reuse(cache: BuildCache | None, files: Files | None) -> Reuse | None:
     if len(keep) * 2 > len(cache.tool_order):
         return None  # most of the config changed: a full read is as fast and simpler
     diagnostics, project = analyze(_mini(files, keep))
-    if project is None or any(d.is_error for d in diagnostics):
+    if project is None or any(d.is_error or d.code in WHOLE_CONFIG for d in diagnostics):
         return None
     if not incremental.consistent(cache, keep, project):
         return None

@@ -156,6 +156,8 @@ def is_up_to_date(
     names = known.names if known is not None else list(manifest.files) if manifest else []
     if manifest is None and known is None:
         return False
+    if manifest is not None and manifest.reported:  # no record, as after `--no-cache`
+        return False
     if not _project_file_is(out_dir, names, project):
         return False
     root = str(out_dir) + os.sep

@@ -107,6 +107,7 @@ def write_output(
         inputs_digest(raw, new_snapshot, out_dir),
         {rel: hashed.get(rel) or workspace.digest(data) for rel, data in package.files.items()},
         {rel: len(data) for rel, data in package.files.items()},
+        reported=bool(result.diagnostics),
     )
     known = store.stats if store is not None else {}
 

@@ -37,12 +37,18 @@ class Manifest(msgspec.Struct, frozen=True):
     inputs: str  # sha256 of the raw inputs: equal means a rebuild would change nothing
     files: dict[str, str] = field(default_factory=dict)  # relative path → sha256
     sizes: dict[str, int] = field(default_factory=dict)  # relative path → bytes
+    # The build that wrote it reported diagnostics: the next one of the same inputs is no
+    # no-op, so that it reports them again (decision 0139). Written only when true, so a
+    # clean config's manifest is as it always was.
+    reported: bool = False
 
     def to_bytes(self) -> bytes:
         # The small keys first, the per-file maps last: the no-op check reads only the head
         # (`manifest_head`), which at 5,000 tools saves parsing 20,000 entries.
         option = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS
-        head = {"generator": self.generator, "inputs": self.inputs}
+        head: dict[str, object] = {"generator": self.generator, "inputs": self.inputs}
+        if self.reported:
+            head["reported"] = True
         tail = {"files": self.files, "sizes": self.sizes}
         first = orjson.dumps(head, option=option)[:-2]  # without the closing "\n}"
         rest = orjson.dumps(tail, option=option)[1:]  # without the opening "{"
@@ -64,6 +70,7 @@ class Manifest(msgspec.Struct, frozen=True):
                 str(data["inputs"]),
                 plain,
                 {k: int(v) for k, v in sizes.items() if k in plain or plain_relative(k)},
+                data.get("reported") is True,
             )
         except (OSError, ValueError, KeyError, TypeError, AttributeError, orjson.JSONDecodeError):
             return None
