@@ -110,6 +110,27 @@ def test_bump_write_edits_only_the_versions(tmp_path: Path) -> None:
     assert run_toolc("build", str(config)).returncode == 0
 
 
+@pytest.mark.parametrize("lost", ["its line", "the whole snapshot"])
+def test_a_snapshot_line_lost_does_not_let_a_break_through(tmp_path: Path, lost: str) -> None:
+    """A line lost resolving a merge conflict (or the file deleted): the guard took the tool
+    for a new one and passed the break unbumped, while `diff` read the last output's contract
+    and failed it. Both read that document now."""
+    config = _built(tmp_path)
+    (config / "tools.yaml").write_text(_drop_verbose(TOOLS))
+    snap = config / "mcp-tools.json"
+    if lost == "its line":
+        entries = json.loads(snap.read_text())
+        del entries["get_order"]
+        snap.write_text(json.dumps(entries, indent=2) + "\n")
+    else:
+        snap.unlink()
+    diffed = run_toolc("diff", str(config))
+    built = run_toolc("build", str(config))
+    assert diffed.returncode == built.returncode == 1, built.stderr
+    assert "version-not-bumped" in built.stderr and "arg-removed" in built.stderr
+    assert "at least 2.0.0" in built.stderr
+
+
 def test_a_zero_major_version_breaks_with_a_minor_bump(tmp_path: Path) -> None:
     config = _built(tmp_path)
     text = TOOLS.replace(

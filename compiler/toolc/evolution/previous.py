@@ -62,6 +62,26 @@ def _vouched(
     return None
 
 
+def _unrecorded(sources: Sequence[baseline.Baseline], recorded: set[str]) -> dict[str, Before]:
+    """The tools whose contract document the last build's output holds (or an interrupted
+    build's) and the snapshot does not record, each as that document says it was."""
+    found: dict[str, Before] = {}
+    for source in sources:
+        for name in source.tools():
+            if name in recorded or name in found:
+                continue
+            try:
+                was = source.contract(name)
+                version = contract_version(was) if was else None
+                if was is None or version is None:
+                    continue
+                fingerprint = snapshot.contract_fingerprint(dict(was))
+            except (KeyError, TypeError, AttributeError, ValueError):  # not a contract
+                continue
+            found[name] = Before(version, fingerprint, partial(source.contract, name))
+    return found
+
+
 def _sources(base: baseline.Baseline, earlier: Sequence[Path]) -> list[baseline.Baseline]:
     """Where the last build's contract documents may be: its output, then the old outputs
     interrupted builds left beside it (newest first)."""
@@ -106,6 +126,10 @@ def read_previous(
         for name, entry in old.items():
             document = partial(_vouched, sources, name, entry.contract)
             before[name] = Before(entry.version, entry.contract, document)
+        # A tool the last build published but the snapshot has no line for (a line lost
+        # resolving a merge conflict, the file deleted): its contract document is the only
+        # record left, and `diff` reads it too. Without it a break passed as a new tool.
+        before.update(_unrecorded(sources, set(old)))
     else:
         for name in base.tools():
             was = base.contract(name)
