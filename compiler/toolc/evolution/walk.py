@@ -178,6 +178,9 @@ class Walk(msgspec.Struct, dict=True):
             elif now and not was:
                 rule = added_required if name in new_req else added_optional
                 self.emit(rule, sub_path, sub_where, "added")
+                if _undeclared_judged(o):  # its values were judged before it was declared
+                    self._newly_declared(o, new_props.get(name), sub_path, sub_where,
+                                         in_item, visiting)  # fmt: skip
             else:
                 if name in new_req and name not in old_req:
                     self.emit(became_required, sub_path, sub_where, "became required")
@@ -194,6 +197,19 @@ class Walk(msgspec.Struct, dict=True):
                     in_place=in_place,
                     visiting=visiting,
                 )
+
+    def _newly_declared(self, o: Mapping[str, Any], now: Any, sub_path: str, sub_where: str,
+                        in_item: bool,
+                        visiting: frozenset[tuple[str | None, str | None]]) -> None:  # fmt: skip
+        """A property declared now whose name the old object's `additionalProperties` or
+        `patternProperties` judged: what it accepts now is compared with what they did
+        (`{x: integer}` beside `additionalProperties: {type: string}` refuses "hello")."""
+        if "patternProperties" in o:  # which patterns it matched is not decided here
+            what = "declared now, its name judged by patternProperties before"
+            self.emit(f"{self.direction}-schema-undecided", sub_path, sub_where, what)
+            return
+        self.compare(_extra(o), {} if now is None else now, sub_path, sub_where,
+                     in_item=in_item, in_place=True, visiting=visiting)  # fmt: skip
 
     def _by_value(self, o: Mapping[str, Any], n: Mapping[str, Any], name: str, path: str,
                   where: str, in_item: bool,
@@ -264,6 +280,13 @@ def _schema(value: Any) -> Mapping[str, Any]:
 
 def _is_never(schema: Mapping[str, Any]) -> bool:
     return "not" in schema and identity.is_any(schema["not"])
+
+
+def _undeclared_judged(schema: Mapping[str, Any]) -> bool:
+    """Whether an object judges the values of names it does not declare: with a schema
+    (or `false`) under `additionalProperties`, or with `patternProperties`."""
+    extra = schema.get("additionalProperties", True)
+    return "patternProperties" in schema or extra not in (True, {})
 
 
 def _extra(schema: Mapping[str, Any]) -> Any:
