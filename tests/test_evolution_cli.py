@@ -131,6 +131,24 @@ def test_a_snapshot_line_lost_does_not_let_a_break_through(tmp_path: Path, lost:
     assert "at least 2.0.0" in built.stderr
 
 
+def test_a_break_may_go_out_through_pre_releases(tmp_path: Path) -> None:
+    """1.4.0 → 2.0.0-rc.1 → 2.0.0-rc.2 → 2.0.0, each with a break: each is a pre-release of
+    (or is) the release the break needs. They failed with "needs 3.0.0"; a release below
+    the break's release still fails."""
+    config = _built(tmp_path)
+    for step, version in enumerate(["2.0.0-rc.1", "2.0.0-rc.2", "2.0.0", "2.1.0"]):
+        # Each step tightens order_id's bound: a break.
+        bound = f'{{type: string, pattern: "^P-[0-9]+$", maxLength: {9 - step}}}'
+        body = re.sub(r"order_id: \{[^}]*\}", f"order_id: {bound}", TOOLS)
+        body = body.replace('"1.4.0"', f'"{version}"')
+        (config / "tools.yaml").write_text(body)
+        built = run_toolc("build", str(config))
+        if version == "2.1.0":
+            assert built.returncode == 1 and "at least 3.0.0" in built.stderr, built.stderr
+        else:
+            assert built.returncode == 0, (version, built.stderr)
+
+
 def test_a_zero_major_version_breaks_with_a_minor_bump(tmp_path: Path) -> None:
     config = _built(tmp_path)
     text = TOOLS.replace(

@@ -275,6 +275,12 @@ def test_a_ref_with_a_sibling_description_is_compared_as_its_target() -> None:
         (("breaking",), "0.3.1", "minor", "0.4.0"),
         (("compatible",), "0.3.1", "minor", "0.4.0"),
         (("docs",), "2.0.0-rc.1", "patch", "2.0.0"),
+        # A pre-release is one of the release it leads to (npm's semver.inc): from
+        # 2.0.0-rc.1 a break needs 2.0.0, not 3.0.0 (session 27).
+        (("breaking",), "2.0.0-rc.1", "major", "2.0.0"),
+        (("compatible",), "1.3.0-rc.1", "minor", "1.3.0"),
+        (("breaking",), "1.3.0-rc.1", "major", "2.0.0"),
+        (("compatible",), "1.2.3-rc.1", "minor", "1.3.0"),
     ],
 )
 def test_required_bump_and_minimum_version(

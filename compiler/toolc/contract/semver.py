@@ -62,14 +62,29 @@ class Version:
         return text + (f"+{self.build}" if self.build else "")
 
     def bumped(self, level: str) -> Version:
-        """The smallest release of `level` ("major", "minor", "patch") above this version."""
+        """The smallest release of `level` ("major", "minor", "patch") above this version.
+        A pre-release is one of the release it leads to, so that release is already the
+        step of its own level (as npm's `semver.inc` has it): 2.0.0-rc.1 → major 2.0.0,
+        1.3.0-rc.1 → minor 1.3.0, 1.2.3-rc.1 → patch 1.2.3."""
+        pre = bool(self.prerelease)
         if level == "major":
+            if pre and self.minor == 0 and self.patch == 0:
+                return Version(self.major, 0, 0)
             return Version(self.major + 1, 0, 0)
         if level == "minor":
+            if pre and self.patch == 0:
+                return Version(self.major, self.minor, 0)
             return Version(self.major, self.minor + 1, 0)
-        if self.prerelease:  # 1.2.3-rc.1 → 1.2.3 is already a patch-level step up
+        if pre:
             return Version(self.major, self.minor, self.patch)
         return Version(self.major, self.minor, self.patch + 1)
+
+    def satisfies(self, minimum: Version) -> bool:
+        """Whether this version may carry a change that needs `minimum`: it is `minimum` or
+        higher, or a pre-release of it or of a higher release (2.0.0-rc.1 may carry the
+        break that needs 2.0.0: a pre-release promises no compatibility, semver item 9)."""
+        release = (self.major, self.minor, self.patch)
+        return self >= minimum or release >= (minimum.major, minimum.minor, minimum.patch)
 
 
 @functools.lru_cache(maxsize=1 << 14)  # frozen values; a build parses each tool's version often

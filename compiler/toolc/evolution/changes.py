@@ -41,7 +41,7 @@ class ToolChange(msgspec.Struct, frozen=True):
         if self.minimum is None or self.old_version is None:
             return True
         try:
-            return Version.parse(self.new_version) >= Version.parse(self.minimum)
+            return Version.parse(self.new_version).satisfies(Version.parse(self.minimum))
         except ValueError:
             return False
 

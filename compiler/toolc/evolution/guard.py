@@ -143,7 +143,7 @@ def _changed(
     if policy.bump != "semver":
         return
     needed = _semver_minimum(name, was, documents(name), policy, entry.version)
-    if needed is not None and current < needed[0]:
+    if needed is not None and not current.satisfies(needed[0]):
         minimum, forcing = needed
         yield diag(
             "version-bump-too-small",

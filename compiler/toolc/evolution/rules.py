@@ -293,6 +293,11 @@ enum value or a new validator does not honour, while a major step for a change c
 callers survive would teach people to ignore majors. For 0.x versions semver promises nothing,
 and the usual convention (Cargo's) puts breaking changes in the minor step.
 
+A pre-release is one of the release it leads to (as npm's `semver.inc` counts steps): from
+`2.0.0-rc.1` the major step is `2.0.0`, and a version meets a step when it is that release,
+a higher one, or a pre-release of either, so a break may go out as `2.0.0-rc.1`, then
+`2.0.0-rc.2`, then `2.0.0` (semver promises nothing of a pre-release).
+
 ## How schemas are compared
 
 Schemas are compared by meaning, not by bytes. Local `$ref`s are followed on both sides (a
