@@ -303,9 +303,13 @@ a higher one, or a pre-release of either, so a break may go out as `2.0.0-rc.1`,
 Schemas are compared by meaning, not by bytes. Local `$ref`s are followed on both sides (a
 recursive type is compared once per pair of definitions), so a type moved from inline to
 `types`, or a `$def` renamed, yields no removed/added findings, only one `unclassified-change`
-(the document's bytes changed). `required` and `enum` are compared as sets and reordering
-them is no change at all (the snapshot's fingerprint sorts them too); `type` lists are compared
-as sets as well, but a reordered one changes the fingerprint, so it is an `unclassified-change`.
+(the document's bytes changed). `required` and `enum` are compared as sets. Reordering them
+is no change at all where the snapshot's fingerprint sorts them too (in `properties`, `$defs`,
+`items`, `additionalProperties` and `oneOf`/`anyOf`/`allOf`, docs/snapshot.md); elsewhere
+(inside `prefixItems`, `if`/`then`/`else`, `not`, `contains`, `dependentSchemas`,
+`patternProperties`) a reordered one changes the fingerprint, so it is an
+`unclassified-change` (a patch), as a reordered `type` list is. The fingerprint's positions
+stay as they are: widening them would change the fingerprints of snapshots already committed.
 A tool has no finding exactly when its contract fingerprint is unchanged (the envelope aside).
 The envelope's `oneOf` is never compared per tool: the envelope is separated from each tool's
 own `data` and reported once (`envelope-changed`, whose tool is `*`).
