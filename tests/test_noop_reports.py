@@ -75,3 +75,18 @@ def test_warnings_are_said_again_without_a_cache(tmp_path: Path) -> None:
     assert "reported" not in json.loads(
         (clean / "generated" / "mcp_tools" / ".toolc-manifest.json").read_text()
     )
+
+
+def test_turning_on_a_setting_that_adds_findings_is_no_no_op(tmp_path: Path) -> None:
+    """`metadata_lint` or `listing_budget` set after a clean build: the next build said "up to
+    date" and never showed their warnings. They are part of what a no-op compares now; a
+    build with them on and nothing to say is still a no-op."""
+    config = _config(tmp_path, warned=False)
+    assert "no problems" in run_toolc("build", str(config)).stderr
+    for setting in ("metadata_lint = true", "listing_budget = 10"):
+        (config / "pyproject.toml").write_text(f"[tool.toolc]\n{setting}\n", encoding="utf-8")
+        done = run_toolc("build", str(config))
+        assert "up to date" not in done.stderr and "1 warning(s)" in done.stderr, done.stderr
+    (config / "pyproject.toml").write_text("[tool.toolc]\nlisting_budget = 100000\n")
+    assert "no problems" in run_toolc("build", str(config)).stderr
+    assert "up to date" in run_toolc("build", str(config)).stderr

@@ -160,7 +160,7 @@ def _read(argv: list[str]) -> dict[str, Any] | None:
     if type(ticket) is not dict or ticket.keys() != _FIELDS or ticket["layout"] != _LAYOUT:
         return None
     arguments = ticket["arguments"]
-    if type(arguments) is not tuple or len(arguments) != 5 or not _printable(ticket["message"]):
+    if type(arguments) is not tuple or len(arguments) != 6 or not _printable(ticket["message"]):
         return None
     # cwd, home, config, out, snapshot, and docs when the build writes them
     if len(ticket["pairs"]) != 5 + (arguments[3] is not None):
@@ -185,13 +185,15 @@ def up_to_date(argv: list[str]) -> str | None:
     found = ticket["settings"]
     if settings_file(ticket["config_real"]) != found or _digest(found) != ticket["digest"]:
         return None
-    config_dir, out_dir, snapshot_path, docs_dir, project = ticket["arguments"]
+    config_dir, out_dir, snapshot_path, docs_dir, project, lints = ticket["arguments"]
     if not (os.path.isdir(config_dir) and os.access(config_dir, os.R_OK)):
         return None  # the CLI's argument refuses it: a usage error
     from toolc.cache.uptodate import is_up_to_date
 
-    if not is_up_to_date(config_dir, out_dir, snapshot_path, docs_dir=docs_dir, project=project):
-        refused = (config_dir, out_dir, snapshot_path, docs_dir, project)
+    if not is_up_to_date(
+        config_dir, out_dir, snapshot_path, docs_dir=docs_dir, project=project, lints=lints
+    ):
+        refused = (config_dir, out_dir, snapshot_path, docs_dir, project, lints)
         return None
     return str(ticket["message"])
 

@@ -100,17 +100,29 @@ def _sources(folder: str, suffix: str) -> list[tuple[str, str]]:
 
 
 def inputs_digest(
-    config: Mapping[str, bytes | None], snapshot: bytes | None, out_dir: AnyPath
+    config: Mapping[str, bytes | None], snapshot: bytes | None, out_dir: AnyPath, lints: str = ""
 ) -> str:
     """Everything a build reads: toolc itself, the config files' bytes (`config`: by file
-    name, None when missing), the snapshot, the output location. Equal digests mean equal
-    builds."""
+    name, None when missing), the snapshot, the output location, and the settings that add
+    findings (`lints`, see `lints_key`). Equal digests mean equal builds."""
     digests = {n: None if d is None else hashlib.sha256(d).digest() for n, d in config.items()}
     snapshot_digest = None if snapshot is None else hashlib.sha256(snapshot).digest()
-    return _combined(digests, snapshot_digest, out_dir)
+    return _combined(digests, snapshot_digest, out_dir, lints)
 
 
-def _combined(config: Mapping[str, bytes | None], snapshot: bytes | None, out_dir: AnyPath) -> str:
+def lints_key(metadata_lint: bool, listing_budget: int | None) -> str:
+    """The settings that add findings to a build of the same files: a build with them on is
+    no no-op of one without (its warnings were never said). "" when both are off, so the
+    digest of a build without them is as it always was."""
+    parts = (["metadata_lint"] if metadata_lint else []) + (
+        [f"listing_budget={listing_budget}"] if listing_budget is not None else []
+    )
+    return ";".join(parts)
+
+
+def _combined(
+    config: Mapping[str, bytes | None], snapshot: bytes | None, out_dir: AnyPath, lints: str = ""
+) -> str:
     """`inputs_digest` from each input's own digest (`config`: by file name)."""
     name = os.path.basename(os.fspath(out_dir))
     h = hashlib.sha256(generator_fingerprint() + f"\0{name}\0".encode())
@@ -118,6 +130,8 @@ def _combined(config: Mapping[str, bytes | None], snapshot: bytes | None, out_di
         digest = config.get(name)
         h.update(b"\0missing\0" if digest is None else digest)
     h.update(b"\0missing\0" if snapshot is None else snapshot)
+    if lints:
+        h.update(b"\0lints\0" + lints.encode())
     return h.hexdigest()
 
 
@@ -134,6 +148,7 @@ def is_up_to_date(
     cache: bool = True,
     docs_dir: AnyPath | None = None,
     project: str | None = None,
+    lints: str = "",
 ) -> bool:
     """Whether a build would change nothing: the raw inputs hash to the manifest's digest (no
     parsing), and every file the manifest records is still the file the build wrote. A file
@@ -145,7 +160,7 @@ def is_up_to_date(
     out_dir = os.fspath(out_dir)
     if docs_dir is not None and not _docs_intact(config_dir, docs_dir):
         return False
-    current = _combined(_on_disk(config_dir), _file_digest(snapshot_path), out_dir)
+    current = _combined(_on_disk(config_dir), _file_digest(snapshot_path), out_dir, lints)
     if not made_from(out_dir, current) or _interrupted(out_dir):
         return False
     record = filestats.stats_file(config_dir, out_dir, snapshot_path) if cache else None

@@ -133,9 +133,12 @@ def build(
     # whole report: an empty SARIF file is not a valid one.
     quick = settings.format == "text"
     if quick and not settings.strict and not settings.targets and against is None:
+        from toolc.cache.uptodate import lints_key
+
+        lints = lints_key(settings.metadata_lint, settings.listing_budget)
         arguments = (
             str(config_dir), str(out_dir), str(snapshot_path),
-            None if docs_dir is None else str(docs_dir), project_version(settings),
+            None if docs_dir is None else str(docs_dir), project_version(settings), lints,
         )  # fmt: skip
         said = f"toolc build {config_dir}: up to date ({shown_path(out_dir)})"
         if taken is not None and not no_cache:
@@ -148,8 +151,9 @@ def build(
 
         # The fast path (toolc.entry) may have made this very check a moment ago.
         if arguments != noop_ticket.refused and is_up_to_date(
-            *arguments[:3], cache=not no_cache, docs_dir=arguments[3], project=arguments[4]
-        ):
+            *arguments[:3], cache=not no_cache, docs_dir=arguments[3], project=arguments[4],
+            lints=lints,
+        ):  # fmt: skip
             click.echo(said, err=True)
             sys.exit(EXIT_OK)
     from toolc.memory import collector_paused

@@ -204,8 +204,11 @@ def build(
         docs = docs_drift(compilation, docs_dir, cwd) if docs_dir is not None else None
         return compare_output(result, out_dir, previous, compilation, cwd, docs)
     beside = (docs_tree(compilation, inputs, docs_dir),) if docs_dir is not None else ()
+    from toolc.cache.uptodate import lints_key
+
+    lints = lints_key(metadata_lint, listing_budget[0] if listing_budget else None)
     return write_output(
-        result, inputs, compilation, store, out_dir, snapshot_path, cwd, notify, beside
+        result, inputs, compilation, store, out_dir, snapshot_path, cwd, notify, beside, lints
     )
 
 

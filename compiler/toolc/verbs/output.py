@@ -94,6 +94,7 @@ def write_output(
     cwd: Path,
     notify: Callable[[str], None] | None,
     beside: tuple[workspace.Tree, ...] = (),
+    lints: str = "",
 ) -> BuildResult:
     """`toolc build`: the package, the trees `beside` it (the reference docs) and the snapshot
     replace the old ones as one, or nothing changes and a diagnostic says why."""
@@ -104,7 +105,7 @@ def write_output(
     hashed = package.digests  # the tools' files, hashed as they were emitted
     manifest = workspace.Manifest(
         f"toolc {__version__}",
-        inputs_digest(raw, new_snapshot, out_dir),
+        inputs_digest(raw, new_snapshot, out_dir, lints),
         {rel: hashed.get(rel) or workspace.digest(data) for rel, data in package.files.items()},
         {rel: len(data) for rel, data in package.files.items()},
         reported=bool(result.diagnostics),
