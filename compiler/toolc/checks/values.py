@@ -15,9 +15,10 @@ from toolc.diagnostics import Diagnostic, diag
 from toolc.model.schemas import is_pointer, is_type_ref, ref_name, refs_in
 from toolc.model.tools_file import SchemaKeywords
 from toolc.source.document import JsonPath
-from toolc.validate.ecma_regex import Refused, Translated, translate
+from toolc.validate.ecma_regex import Refused, translate
+from toolc.validate.rust_patterns import VALUE_KEYWORDS, with_model_patterns
 
-_OWN_VALUE_KEYWORDS = ("default", "examples", "enum", "const")
+_OWN_VALUE_KEYWORDS = VALUE_KEYWORDS
 
 
 def validity(ctx: CheckContext) -> Iterator[Diagnostic]:
@@ -135,7 +136,7 @@ def _check_batch(
     if not instance:
         return
     originals: dict[str, str] = {}
-    schema = _model_patterns({"$defs": defs, "properties": properties}, originals)
+    schema = with_model_patterns({"$defs": defs, "properties": properties}, originals)
     try:
         validator = jsonschema_rs.validator_for(
             schema, pattern_options=jsonschema_rs.RegexOptions()
@@ -158,33 +159,6 @@ def _check_batch(
             ctx.project.spans.tool(path),
             f"{what} does not match its schema: {message}",
         )
-
-
-def _model_patterns(schema: Any, originals: dict[str, str]) -> Any:
-    """A copy of `schema` whose patterns are the model's (decision 0024), for jsonschema-rs's
-    plain Rust regex engine: it then judges a stated value exactly as the model and every
-    JavaScript client will. Stated values are copied as they are, even a `pattern` key in them."""
-    if isinstance(schema, list):
-        return [_model_patterns(item, originals) for item in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out: dict[str, Any] = {}
-    for key, value in schema.items():
-        if key in _OWN_VALUE_KEYWORDS:
-            out[key] = value
-        elif key == "pattern" and isinstance(value, str):
-            found = translate(value)
-            out[key] = found.pattern if isinstance(found, Translated) else value
-            originals[out[key]] = value
-        elif key == "patternProperties" and isinstance(value, dict):
-            out[key] = {}
-            for pattern, sub in value.items():
-                found = translate(pattern)
-                rust = found.pattern if isinstance(found, Translated) else pattern
-                out[key][rust] = _model_patterns(sub, originals)
-        else:
-            out[key] = _model_patterns(value, originals)
-    return out
 
 
 def required_false(ctx: CheckContext) -> Iterator[Diagnostic]:

@@ -12,11 +12,9 @@ from typing import Any
 
 import jsonschema_rs
 
-from toolc.validate.ecma_regex import Translated, translate
+from toolc.validate.rust_patterns import with_model_patterns
 
 _MAX_DEPTH = 6  # a recursive type ($ref to itself through `items`) offers nothing deeper
-_VALUES = ("default", "examples", "enum", "const")  # stated values: never read as schemas
-_NAMED = ("properties", "$defs", "dependentSchemas")  # name → schema: a name is no keyword
 
 
 def example(inputs: Mapping[str, Any]) -> str:
@@ -112,48 +110,15 @@ def _count(value: Any) -> int | None:
     return int(value)
 
 
-class _Unreadable(Exception):
-    """A pattern the model's engine cannot read as ECMA-262 means it."""
-
-
 def _judge(inputs: Mapping[str, Any]) -> Callable[[Any], bool] | None:
     """Whether the published inputSchema accepts a value, its patterns read as the model reads
     them (ECMA-262, translated for the Rust engine, decision 0024) and `format` an annotation,
     as the model treats it. None when the schema cannot be judged: no example is then shown."""
     try:
-        schema = _model_patterns(inputs)
+        schema = with_model_patterns(inputs, strict=True)
         validator = jsonschema_rs.validator_for(
             schema, validate_formats=False, pattern_options=jsonschema_rs.RegexOptions()
         )
-    except (_Unreadable, jsonschema_rs.ValidationError, ValueError):
+    except (jsonschema_rs.ValidationError, ValueError):  # Untranslatable too
         return None
     return validator.is_valid
-
-
-def _pattern(pattern: str) -> str:
-    found = translate(pattern)
-    if not isinstance(found, Translated):
-        raise _Unreadable(pattern)
-    return found.pattern
-
-
-def _model_patterns(schema: Any) -> Any:
-    """A copy of `schema` with each pattern translated for the Rust engine. Stated values are
-    copied as they are, and the names of properties and definitions are names, not keywords."""
-    if isinstance(schema, list):
-        return [_model_patterns(item) for item in schema]
-    if not isinstance(schema, dict):
-        return schema
-    copy: dict[str, Any] = {}
-    for key, value in schema.items():
-        if key in _VALUES:
-            copy[key] = value
-        elif key == "pattern" and isinstance(value, str):
-            copy[key] = _pattern(value)
-        elif key == "patternProperties" and isinstance(value, dict):
-            copy[key] = {_pattern(p): _model_patterns(sub) for p, sub in value.items()}
-        elif key in _NAMED and isinstance(value, dict):
-            copy[key] = {name: _model_patterns(sub) for name, sub in value.items()}
-        else:
-            copy[key] = _model_patterns(value)
-    return copy
