@@ -31,8 +31,8 @@ from hypothesis import strategies as st  # noqa: E402
 from instances import near_miss, valid  # noqa: E402
 from random_projects import as_yaml, projects  # noqa: E402
 from toolc import verbs  # noqa: E402
-from toolc.checks.values import _model_patterns  # noqa: E402
 from toolc.evolution.baseline import BaselineError  # noqa: E402
+from toolc.validate.rust_patterns import with_model_patterns  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 EXAMPLES = ("retail", "telecom", "vitrine", "files", "gateway")
@@ -150,7 +150,7 @@ def _time(root: Path, name: str, work: Path, counts: argparse.Namespace) -> dict
     cases = {
         t["name"]: {
             # ECMA-262 patterns in the Rust engine's syntax, as toolc's checks judge them
-            "schema": _model_patterns(t["inputSchema"], {}),
+            "schema": with_model_patterns(t["inputSchema"], {}),
             "instances": _instances(t["inputSchema"], counts.instances, i),
         }
         for i, t in enumerate(tools)

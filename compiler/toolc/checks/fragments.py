@@ -164,6 +164,9 @@ def _items_argument(ctx: CheckContext, name: str) -> Iterator[Diagnostic]:
     idempotency keys (decision 0140). Judged on the published inputSchema by the runtime's
     own rule, so the warning and what the client and server do cannot disagree."""
     tool = ctx.project.tools[name]
+    direct = [a for a, spec in tool.args.items() if _typed_array(spec)]
+    if len(direct) == 1 and not tool.accepts:
+        return  # the one argument typed `array` itself: the runtime's choice, whatever else
     forms = [("args_schema", tool.args), ("accepts", tool.accepts)]
     if not all(ctx.judgeable(("tools", name, k, a), s) for k, m in forms for a, s in m.items()):
         return  # an argument replaced for a schema error: its type cannot be judged
@@ -188,6 +191,12 @@ def _items_argument(ctx: CheckContext, name: str) -> Iterator[Diagnostic]:
         f"multi-item tool '{name}' {found}: its calls carry no per-item idempotency keys",
         fix,
     )
+
+
+def _typed_array(spec: Fragment) -> bool:
+    """Typed `array` (or `list`) itself: what the runtime prefers among several arrays."""
+    found = keywords_of(spec)
+    return found is not None and found.type in ("array", "list")
 
 
 def error_codes(ctx: CheckContext) -> Iterator[Diagnostic]:
