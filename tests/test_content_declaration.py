@@ -191,3 +191,18 @@ def test_the_mock_of_the_shop_window_sends_what_each_tool_declares() -> None:
         "foto_produto": ["image", "resource_link", "text"],
         "descrever_produto": ["audio", "resource", "text"],
     }
+
+
+def test_an_item_its_block_cannot_hold_is_refused_before_it_is_sent() -> None:
+    """Checked here, not when the SDK builds the blocks after the hooks (a -32602 protocol
+    error, counted "ok"): fields of another type, and data that is no bytes nor text."""
+    link = ResourceLink("https://e.com/a.pdf", "a.pdf", "application/pdf", size="1KB")  # type: ignore[arg-type]
+    found = _reasons(
+        {"resource_link": ["application/pdf"], "image": ["image/*"]},
+        link,
+        Image(None, "image/png"),  # type: ignore[arg-type]
+        Image(bytearray(b"x"), "image/png"),  # type: ignore[arg-type]
+    )
+    assert found[0].startswith("a field its resource_link block cannot hold (size: ")
+    assert found[1] == "data of its image block is no bytes nor base64 text"
+    assert len(found) == 2  # a bytearray is bytes: sent as such

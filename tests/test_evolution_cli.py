@@ -131,6 +131,22 @@ def test_a_snapshot_line_lost_does_not_let_a_break_through(tmp_path: Path, lost:
     assert "at least 2.0.0" in built.stderr
 
 
+def test_an_older_config_and_snapshot_put_back_build(tmp_path: Path) -> None:
+    """A tool the last output holds but neither the snapshot nor the config (both put back
+    from before it was added: a branch switched, an experiment dropped) is no removal."""
+    config = _built(tmp_path)
+    old_tools, old_snap = (config / "tools.yaml").read_text(), (config / "mcp-tools.json")
+    kept = old_snap.read_text()
+    added = TOOLS + "  new_tool:\n    version: 0.1.0\n    description: New.\n"
+    added += "    mcp_server: shop\n    tool_type: query\n"
+    (config / "tools.yaml").write_text(added)
+    assert run_toolc("build", str(config)).returncode == 0
+    (config / "tools.yaml").write_text(old_tools)
+    old_snap.write_text(kept)
+    built = run_toolc("build", str(config))
+    assert built.returncode == 0, built.stderr
+
+
 def test_a_break_may_go_out_through_pre_releases(tmp_path: Path) -> None:
     """1.4.0 → 2.0.0-rc.1 → 2.0.0-rc.2 → 2.0.0, each with a break: each is a pre-release of
     (or is) the release the break needs. They failed with "needs 3.0.0"; a release below

@@ -267,3 +267,11 @@ def test_a_repeated_member_is_read_as_json_reads_it(tmp_path: Path) -> None:
     done = run_toolc("import", str(source), "--out", str(tmp_path / "o"), "--server", "s")
     assert done.returncode == 0, done.stderr
     assert list(_config(tmp_path / "o")[0]["tools"]) == ["new"]
+
+
+def test_a_link_loop_on_the_output_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "loop").symlink_to("loop")
+    (tmp_path / "l.json").write_text(json.dumps({"tools": [_tool("a")]}))
+    done = run_toolc("import", str(tmp_path / "l.json"), "--out", str(tmp_path / "loop" / "sub"))
+    assert done.returncode == 2 and "internal error" not in done.stderr, done.stderr
+    assert "leads in a loop" in done.stderr

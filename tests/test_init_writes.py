@@ -92,9 +92,15 @@ def test_a_file_where_a_folder_goes_writes_nothing(tmp_path: Path) -> None:
     assert _tree(repo) == {".github": b"mine"}  # not the config, not pyproject.toml
 
 
-def test_the_config_folder_is_quoted_for_the_shell_and_for_yaml(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "folder",
+    ['my cfg #1: it\'s "x" $HOME', "cfg \U0001f600 \u2028 line"],  # an astral character read
+    ids=["quotes", "unicode"],  # back as two lone surrogates from JSON's escapes
+)
+def test_the_config_folder_is_quoted_for_the_shell_and_for_yaml(
+    tmp_path: Path, folder: str
+) -> None:
     repo = _git_repo(tmp_path / "repo")
-    folder = 'my cfg #1: it\'s "x" $HOME'
     done = run_toolc("init", folder, cwd=repo)
     assert done.returncode == 0, done.stderr
     workflow = yaml.safe_load((repo / ".github" / "workflows" / "toolc.yml").read_text())

@@ -25,6 +25,11 @@ tools:
       type: object
       properties:
         model_dump_json: {type: boolean}
+  model_dump_report:
+    version: 1.0.0
+    description: a tool named like them, whose module and classes keep their names
+    mcp_server: s
+    tool_type: query
 """
 
 
@@ -41,3 +46,6 @@ def test_no_field_is_named_in_pydantics_protected_namespaces(tmp_path: Path) -> 
         assert args.model_dump(by_alias=True, exclude_none=True) == sent
         data = tools["t"].data_model
         assert "field_model_dump_json" in data.model_fields
+        named = tools["model_dump_report"]
+        assert named.module == ".tools.model_dump_report_"  # as before 0143
+        assert named.args_model.__name__ == "ModelDumpReportArgs"

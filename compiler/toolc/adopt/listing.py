@@ -6,6 +6,7 @@ listed by), so every warning about it is located."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import msgspec
@@ -88,8 +89,9 @@ def _read(data: bytes, shown: str) -> tuple[Source | None, list[Diagnostic]]:
         span = Span.point(shown, exc.lineno, exc.colno)
         return None, [diag("import-source-invalid", span, f"{shown} is not JSON: {exc.msg}")]
     except _Unreadable as exc:
-        at = text.find(exc.literal)
-        span = _span_at(shown, text, at) if at >= 0 else whole
+        # Where a value starts (after `:`, `[` or `,`), not inside a string that holds it.
+        where = re.search(r"[:\[,]\s*(" + re.escape(exc.literal) + r")(?![\w.+-])", text)
+        span = _span_at(shown, text, where.start(1)) if where else whole
         hint = "write a finite number there: JSON Schema clients could not read this one"
         return None, [diag("import-source-invalid", span, f"{shown} {exc.why}", hint)]
     start = _skip(text, 0)

@@ -11,6 +11,7 @@ from toolc.diagnostics import Diagnostic, diag
 from toolc.diagnostics.suggest import did_you_mean
 from toolc.emit.schemas import input_schema
 from toolc.model import Project
+from toolc.model.portable import portable as portable_form
 from toolc.model.schemas import Fragment, is_type_ref, keywords_of, ref_name, schema_of
 from toolc.model.tools_file import SchemaOrBool
 from toolc.runtime.server_keys import items_argument
@@ -161,16 +162,20 @@ def multi_item(ctx: CheckContext) -> Iterator[Diagnostic]:
 
 def _items_argument(ctx: CheckContext, name: str) -> Iterator[Diagnostic]:
     """A multi-item tool whose items the runtime cannot find: its calls carry no per-item
-    idempotency keys (decision 0140). Judged on the published inputSchema by the runtime's
-    own rule, so the warning and what the client and server do cannot disagree."""
+    idempotency keys (decision 0140). Judged on the inputSchema as served (in the portable
+    form under `publish: portable`) by the runtime's own rule, so the warning and what the
+    client and server do cannot disagree."""
     tool = ctx.project.tools[name]
+    portable = ctx.project.publish == "portable"  # served with every `$ref` inlined
     direct = [a for a, spec in tool.args.items() if _typed_array(spec)]
-    if len(direct) == 1 and not tool.accepts:
+    if len(direct) == 1 and not tool.accepts and not portable:
         return  # the one argument typed `array` itself: the runtime's choice, whatever else
     forms = [("args_schema", tool.args), ("accepts", tool.accepts)]
     if not all(ctx.judgeable(("tools", name, k, a), s) for k, m in forms for a, s in m.items()):
         return  # an argument replaced for a schema error: its type cannot be judged
     published = input_schema(tool, ctx.published_types)
+    if portable:
+        published = portable_form(published)
     if items_argument(published) is not None:
         return
     arrays = [

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import click
 import msgspec
 
-from toolc.cli.common import EXIT_ERRORS, EXIT_OK, format_option, settings_for
+from toolc.cli.common import EXIT_ERRORS, EXIT_OK, format_option, resolved, settings_for
 from toolc.cli.remote import stdio_option, target_of, url_option
 from toolc.diagnostics.codes import diag
 from toolc.diagnostics.model import Diagnostic, Span
@@ -144,7 +144,8 @@ def import_(
         show(refused, {}, fmt)
         click.echo(f"toolc import: nothing written to {out_dir}", err=True)
         sys.exit(EXIT_ERRORS)
-    targets = settings_for(out_dir).targets  # so that the config builds where it goes
+    # The targets its builds will apply, so that the config builds where it goes.
+    targets = settings_for(resolved(out_dir, "output directory")).targets
     imported, texts = imported_from(args, stdio, url, server, wanted, targets)
     show(imported.diagnostics, texts, fmt)
     if imported.failed:

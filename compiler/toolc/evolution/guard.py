@@ -28,6 +28,10 @@ class Before(msgspec.Struct, frozen=True):
     version: str
     contract: str
     document: Callable[[], Contract | None]
+    # Known from the last output only, the snapshot having no line for it (a line lost in a
+    # merge, the file deleted): its changes are judged, its absence is no removal (the
+    # snapshot may be an older one put back, from before the tool was added).
+    unrecorded: bool = False
 
 
 class Policy(msgspec.Struct, frozen=True):
@@ -98,7 +102,7 @@ def check_versions(
             transitions[name] = (was.version, entry.version)
             yield from _changed(name, was, entry, spans[name], documents, policy)
     for name, was in before.items():
-        if name not in new:
+        if name not in new and not was.unrecorded:
             transitions[name] = (was.version, "removed")
             yield from _removed(name, was, removed_span(name), policy)
     yield from _stale(policy, transitions, new)

@@ -78,7 +78,7 @@ def _unrecorded(sources: Sequence[baseline.Baseline], recorded: set[str]) -> dic
                 fingerprint = snapshot.contract_fingerprint(dict(was))
             except (KeyError, TypeError, AttributeError, ValueError):  # not a contract
                 continue
-            found[name] = Before(version, fingerprint, partial(source.contract, name))
+            found[name] = Before(version, fingerprint, partial(source.contract, name), True)
     return found
 
 

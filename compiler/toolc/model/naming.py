@@ -41,8 +41,8 @@ _RESERVED = frozenset(
         "update_forward_refs",
     }
 )
-# pydantic's `protected_namespaces` (2.10 and later): a field whose name starts so is warned of
-# when its model is defined, that is, when the user's package is imported.
+# pydantic's `protected_namespaces` (2.10 and later): a *field* whose name starts so is warned
+# of when its model is defined, that is, when the user's package is imported.
 _PROTECTED = ("model_validate", "model_dump")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _NON_IDENT = re.compile(r"[^0-9A-Za-z]+")
@@ -56,8 +56,6 @@ def snake(name: str) -> str:
     ident = re.sub(r"_+", "_", words) or "arg"
     if ident[0].isdigit():
         ident = "n_" + ident
-    if ident.startswith(_PROTECTED):  # pydantic warns of any field named so, `_` or not
-        return "field_" + ident
     if keyword.iskeyword(ident) or ident in _RESERVED or ident.startswith("model_"):
         ident += "_"
     return ident
@@ -74,8 +72,12 @@ def pascal(name: str) -> str:
 
 
 def field_name(wire: str, taken: set[str]) -> str:
-    """A field's Python name: the wire name in snake case, `_` added until it is new."""
+    """A field's Python name: the wire name in snake case, `_` added until it is new;
+    `field_` before a name pydantic reserves for fields (decision 0143: it warns of any
+    field named so, `_` added or not). Tools, modules and classes keep `snake`'s name."""
     ident = snake(wire)
+    if ident.startswith(_PROTECTED):
+        ident = "field_" + ident.rstrip("_")
     while ident in taken:
         ident += "_"
     taken.add(ident)

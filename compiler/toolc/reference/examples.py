@@ -15,6 +15,7 @@ import jsonschema_rs
 from toolc.validate.rust_patterns import with_model_patterns
 
 _MAX_DEPTH = 6  # a recursive type ($ref to itself through `items`) offers nothing deeper
+_MAX_ITEMS = 20  # an array asking for more items (`minItems: 1000000`) gets no example
 
 
 def example(inputs: Mapping[str, Any]) -> str:
@@ -93,6 +94,8 @@ def _arrays(schema: Mapping[str, Any], defs: Mapping[str, Any], depth: int) -> l
         return []
     want = max(_count(schema.get("minItems")) or 0, 1)
     want = want if high is None else min(want, high)
+    if want > _MAX_ITEMS:  # an example nobody reads, built in time and memory it asks for
+        return []
     items: list[Any] = []
     for index in range(want):
         place = places[index] if index < len(places) else rest

@@ -56,8 +56,22 @@ def _with_config(name: str, config: str, **values: str) -> bytes:
             keyed = _KEYED.fullmatch(line)
             assert keyed is not None, f"{name}: {{{{CONFIG}}}} outside a `key: value` line"
             value = keyed[2].replace("{{CONFIG}}", argument)
-            lines[at] = keyed[1] + (value if argument == config else json.dumps(value))
+            lines[at] = keyed[1] + (value if argument == config else _yaml_quoted(value))
     return "\n".join(lines).encode("utf-8")
+
+
+def _yaml_quoted(value: str) -> str:
+    """`value` as a YAML double-quoted scalar that reads back as written: JSON's escapes for
+    quotes, backslashes and controls, the rest as it is (JSON's `\\ud83d\\ude00` for 😀 reads
+    as two lone surrogates in YAML), except what YAML reads as a line break or cannot hold
+    (NEL, the two Unicode separators, the C1 controls, a BOM), escaped."""
+    text = json.dumps(value, ensure_ascii=False)
+    return "".join(f"\\u{ord(c):04x}" if _unprintable(c) else c for c in text)
+
+
+def _unprintable(char: str) -> bool:
+    code = ord(char)
+    return 0x80 <= code <= 0x9F or code in (0x2028, 0x2029, 0xFEFF) or 0xD800 <= code <= 0xDFFF
 
 
 def _pyproject(path: Path, section: bytes) -> tuple[Planned | None, str | None]:

@@ -53,12 +53,16 @@ def _walk(
             name, loc = loc[0], loc[1:]
             out.append(name)
             node = _field(node["fields"], name)
+            if node is None:  # a member it does not declare (an extra): nothing below
+                return (*out, *loc), False
         elif kind == "tagged-union":  # the tag: which branch, not a field
             node, loc = node["choices"].get(loc[0]), loc[1:]
         elif kind == "union":
-            rest, clean = _branch(node["choices"], loc[1:], defs, depth)
+            rest, clean = _branch(node["choices"], loc[0], loc[1:], defs, depth)
             return (*out, *rest), clean
         elif kind in _SEQUENCES:
+            if not isinstance(loc[0], int):  # not this branch: an index comes here
+                return (*out, *loc), False
             out.append(loc[0])
             node, loc = node.get("items_schema"), loc[1:]
         elif kind == "dict":
@@ -91,17 +95,38 @@ def _field(fields: Mapping[str, Any], name: int | str) -> Any:
 
 
 def _branch(
-    choices: Sequence[Any], loc: tuple[int | str, ...], defs: dict[str, Any], depth: int
+    choices: Sequence[Any],
+    label: int | str,
+    loc: tuple[int | str, ...],
+    defs: dict[str, Any],
+    depth: int,
 ) -> tuple[tuple[int | str, ...], bool]:
-    """The rest of `loc` after a union's branch label: read along the first branch that
-    understands it (the label itself names pydantic's validator, not a field)."""
+    """The rest of `loc` after a union's branch `label`: read along the branch the label
+    names (its own label, or a model's class name), else along the first branch that
+    understands it (a validator's own name, `constrained-str`, names no schema here)."""
     if not loc:
         return (), True
+    branches = [c[0] if isinstance(c, tuple) else c for c in choices]
+    for choice, branch in zip(choices, branches, strict=True):
+        if _label(choice, branch, defs) == label:
+            return _walk(branch, loc, dict(defs), depth)
     first: tuple[tuple[int | str, ...], bool] | None = None
-    for choice in choices:
-        branch = choice[0] if isinstance(choice, tuple) else choice
+    for branch in branches:
         found = _walk(branch, loc, dict(defs), depth)
         if found[1]:
             return found
         first = first or found
     return first if first is not None else (loc, False)
+
+
+def _label(choice: Any, branch: Any, defs: Mapping[str, Any]) -> str | None:
+    """The label pydantic gives a branch when it can be told: a custom one, or a model's
+    class name (through a definition reference too)."""
+    if isinstance(choice, tuple) and len(choice) > 1 and isinstance(choice[1], str):
+        return choice[1]
+    if isinstance(branch, Mapping) and branch.get("type") == "definition-ref":
+        branch = defs.get(branch.get("schema_ref", ""))
+    if isinstance(branch, Mapping) and branch.get("type") == "model":
+        cls = branch.get("cls")
+        return getattr(cls, "__name__", None)
+    return None
