@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -176,7 +175,11 @@ class DeclaredContent:
         if isinstance(item, Image | Audio | EmbeddedBlob):
             if not isinstance(data, (str, *_BYTES)):
                 return f"data of its {item.kind} block is no bytes nor base64 text"
-            probe = dataclasses.replace(item, data="")
+            probe = (
+                EmbeddedBlob(item.uri, "", item.mime_type)
+                if isinstance(item, EmbeddedBlob)
+                else type(item)("", item.mime_type)
+            )
         try:
             probe.block()
         except ValidationError as exc:
