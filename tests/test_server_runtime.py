@@ -21,6 +21,7 @@ from mcp import types
 from pydantic import BaseModel, ConfigDict, ValidationError
 from toolc.runtime import server_calls as calls
 from toolc.runtime import server_confirmation as confirmation
+from toolc.runtime import server_fields
 from toolc.runtime import server_runtime as runtime
 from toolc.runtime.server_items import normalize_multi_item
 from toolc.runtime.server_sealing import (
@@ -462,8 +463,8 @@ def test_invalid_arguments_name_each_field_without_values() -> None:
 
 
 def test_field_paths() -> None:
-    assert calls._field(["a", 0, "b", 2]) == "a[0].b[2]"
-    assert calls._field([]) == ""
+    assert server_fields.field_path(["a", 0, "b", 2]) == "a[0].b[2]"
+    assert server_fields.field_path([]) == ""
 
 
 # Request state: a question's answer counts once, for that question

@@ -3,12 +3,17 @@
 union's tag, or a validator's own name (`mode.constrained-str`,
 `content.text.data` for the field `content.data` of the branch tagged "text"). Those
 are no fields of the arguments, so `details` drops them, reading the validator's own
-core schema beside the `loc`."""
+core schema beside the `loc`. The server's `details` and the typed client's local
+refusal are both made here, so they name a field alike."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from pydantic import ValidationError
+
+from .server_framework import reason
 
 Loc = Sequence[int | str]
 # Schemas that hold another under `schema` and add nothing to a `loc`.
@@ -17,6 +22,30 @@ _WRAPPERS = frozenset((
     "function-wrap", "json-or-python", "lax-or-strict", "with-default",
 ))  # fmt: skip
 _SEQUENCES = frozenset(("list", "set", "frozenset", "generator"))
+
+
+def problems(
+    exc: ValidationError, root: str = "", schema: Any = None
+) -> list[dict[str, str]]:
+    """Each failing field of `exc` (below `root`) and why, never the value; `schema`:
+    the core schema that raised it, to name fields as the wire does."""
+    return [
+        {
+            "field": field_path(
+                wire_loc(schema, e["loc"]) if schema else e["loc"], root
+            ),
+            "reason": reason(e),
+            "type": e["type"],
+        }
+        for e in exc.errors(include_url=False, include_input=False)
+    ]
+
+
+def field_path(loc: Loc, text: str = "") -> str:
+    """`results[0].reason`: a field's path as `details` says it (below `text`)."""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else f".{part}" if text else part
+    return text
 
 
 def wire_loc(schema: Any, loc: Loc) -> tuple[int | str, ...]:

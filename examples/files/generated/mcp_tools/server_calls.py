@@ -22,8 +22,7 @@ from .server_confirm_step import confirm
 from .server_confirmation import RequestStates
 from .server_content import DeclaredContent
 from .server_deadline import HandlerTimeout, cancel_requested, within
-from .server_fields import wire_loc
-from .server_framework import reason
+from .server_fields import problems
 from .server_hooks import CallHooks
 from .server_items import BadReturn
 from .server_keys import (
@@ -55,27 +54,6 @@ Handler = Callable[[Any, ToolContext], Awaitable[Any]]
 def handler_name(spec: ToolSpecLike) -> str:
     """The handler's method name: the tool's module name, a Python identifier."""
     return spec.module.rpartition(".")[2]
-
-
-def _field(loc: Sequence[int | str], text: str = "") -> str:
-    for part in loc:
-        text += f"[{part}]" if isinstance(part, int) else f".{part}" if text else part
-    return text
-
-
-def problems(
-    exc: ValidationError, root: str = "", schema: Any = None
-) -> list[dict[str, str]]:
-    """Each failing field of `exc` (below `root`) and why, never the value; `schema`:
-    the core schema that raised it, to name fields as the wire does (server_fields)."""
-    return [
-        {
-            "field": _field(wire_loc(schema, e["loc"]) if schema else e["loc"], root),
-            "reason": reason(e),
-            "type": e["type"],
-        }
-        for e in exc.errors(include_url=False, include_input=False)
-    ]
 
 
 def invalid_arguments(

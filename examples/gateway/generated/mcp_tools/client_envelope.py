@@ -18,8 +18,8 @@ from mcp import types
 from pydantic import BaseModel, ValidationError
 
 from .server_content import ContentView
-from .server_fields import wire_loc
-from .server_framework import FRAMEWORK_ERRORS, reason
+from .server_fields import field_path, problems
+from .server_framework import FRAMEWORK_ERRORS
 from .server_types import data_adapter
 
 logger = logging.getLogger(__name__)
@@ -148,14 +148,6 @@ class Failure(ContentView, RetryView, Generic[DataT]):
 Envelope = Success[DataT] | Failure[DataT]
 
 
-def _path(loc: Sequence[int | str]) -> str:
-    """`results[0].reason`: a field's path as the server words it."""
-    return "".join(
-        f"[{p}]" if isinstance(p, int) else f".{p}" if i else p
-        for i, p in enumerate(loc)
-    )
-
-
 def _fit(tp: Any, value: Any) -> tuple[Any, tuple[str, ...]]:
     """`value` validated as `tp`, after dropping the fields closed models refuse."""
     dropped: list[str] = []
@@ -175,7 +167,7 @@ def _fit(tp: Any, value: Any) -> tuple[Any, tuple[str, ...]]:
                         node = node[key]
                 if not isinstance(node, dict) or node.pop(e["loc"][-1], _NONE) is _NONE:
                     raise
-                dropped.append(_path(e["loc"]))
+                dropped.append(field_path(e["loc"]))
 
 
 def _report(spec: ClientSpecLike, raw: Any) -> ErrorReport | None:
@@ -306,15 +298,7 @@ def parse_result(spec: ClientSpecLike, result: types.CallToolResult) -> Envelope
 
 def _refused(spec: ClientSpecLike, exc: ValidationError) -> Failure[Any]:
     """VALIDATION_ERROR as the server words it: each field and why, never the value."""
-    schema = spec.args_model.__pydantic_core_schema__
-    details = [
-        {
-            "field": _path(wire_loc(schema, e["loc"])),
-            "reason": reason(e),
-            "type": e["type"],
-        }
-        for e in exc.errors(include_url=False, include_input=False)
-    ]
+    details = problems(exc, "", spec.args_model.__pydantic_core_schema__)
     fields = ", ".join(dict.fromkeys(d["field"] or "(arguments)" for d in details))
     text = f"Invalid arguments for {spec.name}: {fields}."
     retryable, hint = FRAMEWORK_ERRORS["VALIDATION_ERROR"]
