@@ -14,7 +14,7 @@ from toolc.model import Project
 from toolc.model.portable import portable as portable_form
 from toolc.model.schemas import Fragment, is_type_ref, keywords_of, ref_name, schema_of
 from toolc.model.tools_file import SchemaOrBool
-from toolc.runtime.server_keys import items_argument
+from toolc.runtime.server_keys import array_arguments, items_argument
 from toolc.source.document import JsonPath
 from toolc.source.scalar_offsets import inner_span
 from toolc.validate.ecma_regex import Refused, translate
@@ -178,11 +178,7 @@ def _items_argument(ctx: CheckContext, name: str) -> Iterator[Diagnostic]:
         published = portable_form(published)
     if items_argument(published) is not None:
         return
-    arrays = [
-        a
-        for a, s in published["properties"].items()
-        if items_argument({"properties": {a: s}, "$defs": published.get("$defs", {})})
-    ]
+    arrays = array_arguments(published)
     if arrays:
         listed = ", ".join(f"'{a}'" for a in arrays)
         found = f"takes several arrays ({listed}) and not one alone is typed `array` itself"

@@ -25,12 +25,19 @@ def items_argument(input_schema: Mapping[str, Any]) -> str | None:
     `array` directly, through a `$ref` to a shared type, or nullable; among several, the
     one typed `array` directly when it is the only one (None otherwise: such a call
     carries the request key alone)."""
-    props = input_schema.get("properties") or {}
-    defs = input_schema.get("$defs") or {}
-    arrays = [name for name, prop in props.items() if _array(prop, defs, 0)]
+    arrays = array_arguments(input_schema)
     if len(arrays) > 1:  # among several, the one typed `array` itself, if one alone is
+        props = input_schema["properties"]
         arrays = [n for n in arrays if props[n].get("type") == "array"]
     return arrays[0] if len(arrays) == 1 else None
+
+
+def array_arguments(input_schema: Mapping[str, Any]) -> list[str]:
+    """The arguments that take arrays and nothing but arrays or null, in order: the
+    candidates `items_argument` chooses among."""
+    props = input_schema.get("properties") or {}
+    defs = input_schema.get("$defs") or {}
+    return [name for name, prop in props.items() if _array(prop, defs, 0)]
 
 
 _DEFS = "#/$defs/"
