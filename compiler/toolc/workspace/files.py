@@ -11,6 +11,10 @@ from operator import attrgetter
 
 from toolc.workspace.private import make_private_dir, refusal
 
+# The mark of toolc's scratch names: `.<name>.toolc-new-XXXX`, a file or a build's staging
+# folder on its way into place (`recovery` clears and maps them back).
+SCRATCH = ".toolc-new-"
+
 # Not typing's, and pathlib only where a Path is made: the no-op build's fast path reads
 # files here before anything else is imported (both imports cost it ~9 ms, measured).
 TYPE_CHECKING = False
@@ -134,12 +138,21 @@ def write_new(path: Path, data: bytes) -> None:
 
 def replace_whole(path: Path, data: bytes, mode_of: Path | None = None) -> None:
     """Replace `path` with `data` in one step (the old bytes or the new, never a mix)."""
-    with temp_file(path.parent, f".{path.name}.toolc-new-", "") as (stream, tmp):
+    with _staged(path, data, mode_of) as tmp:
+        os.replace(tmp, path)
+
+
+@contextlib.contextmanager
+def _staged(path: Path, data: bytes, mode_of: Path | None = None) -> Iterator[Path]:
+    """`data` in a new temporary beside `path` (`.<name>.toolc-new-XXXX`, which
+    `recovery.stands_for` maps back), with the umask's permissions or `mode_of`'s; removed
+    on the way out unless it was linked or renamed into place."""
+    with temp_file(path.parent, f".{path.name}{SCRATCH}", "") as (stream, tmp):
         stream.write(data)
         stream.close()
         if mode_of is not None:
             os.chmod(tmp, stat.S_IMODE(os.stat(mode_of).st_mode))
-        os.replace(tmp, path)
+        yield tmp
 
 
 def save_cache(path: Path, write: Callable[[BinaryIO], None]) -> None:
@@ -225,30 +238,34 @@ def create_all(
     if there:
         return there
     made: list[Path] = []
-    staged: dict[Path, str] = {}
     placed: list[Path] = []
     done = False
     try:
-        for path, data in (*new.items(), *replaced.items()):
-            _make_folders(path.parent, made)
-            staged[path] = _stage(path, data, path if path in replaced else None)
-        for path in new:
-            try:
-                os.link(staged[path], path)  # fails when `path` exists: never an overwrite
-            except FileExistsError:
-                return [path]  # appeared meanwhile: the user's; nothing of ours stays
-            except OSError as exc:
-                raise _about(exc, path) from exc
-            placed.append(path)
-        for path in replaced:
-            try:
-                os.replace(staged[path], path)
-            except OSError as exc:
-                raise _about(exc, path) from exc
-            del staged[path]
-        done = True
-    finally:  # our own temporaries, files and folders, just made: nobody else's to lose
-        for path in [*staged.values(), *(() if done else placed)]:
+        with contextlib.ExitStack() as temporaries:  # each removed once in place, or not
+            staged: dict[Path, Path] = {}
+            for path, data in (*new.items(), *replaced.items()):
+                _make_folders(path.parent, made)
+                mode_of = path if path in replaced else None
+                try:
+                    staged[path] = temporaries.enter_context(_staged(path, data, mode_of))
+                except OSError as exc:
+                    raise _about(exc, path) from exc
+            for path in new:
+                try:
+                    os.link(staged[path], path)  # fails when `path` exists: no overwrite
+                except FileExistsError:
+                    return [path]  # appeared meanwhile: the user's; nothing of ours stays
+                except OSError as exc:
+                    raise _about(exc, path) from exc
+                placed.append(path)
+            for path in replaced:
+                try:
+                    os.replace(staged[path], path)
+                except OSError as exc:
+                    raise _about(exc, path) from exc
+            done = True
+    finally:  # our own files and folders, just made: nobody else's to lose
+        for path in () if done else placed:
             with contextlib.suppress(OSError):
                 os.unlink(path)
         for folder in () if done else reversed(made):
@@ -266,27 +283,6 @@ def _make_folders(folder: Path, made: list[Path]) -> None:
     for each in reversed(missing):
         os.mkdir(each, 0o777)  # the umask applies, as to every folder toolc makes
         made.append(each)
-
-
-def _stage(path: Path, data: bytes, mode_of: Path | None) -> str:
-    """`data` in a new temporary beside `path`, with the umask's permissions or `mode_of`'s."""
-    import tempfile  # see temp_dir
-
-    try:
-        fd, name = tempfile.mkstemp(prefix=f".{path.name}.toolc-new-", dir=path.parent)
-    except OSError as exc:
-        raise _about(exc, path) from exc
-    try:
-        os.chmod(fd, 0o666 & ~_UMASK)
-        with os.fdopen(fd, "wb") as stream:
-            stream.write(data)
-        if mode_of is not None:
-            os.chmod(name, stat.S_IMODE(os.stat(mode_of).st_mode))
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(name)
-        raise _about(exc, path) from exc
-    return name
 
 
 def _about(exc: OSError, path: Path) -> OSError:

@@ -10,12 +10,12 @@ import stat
 from collections.abc import Callable
 from pathlib import Path
 
-from toolc.workspace.files import read_regular
+from toolc.workspace.files import SCRATCH, read_regular
 from toolc.workspace.lock import LOCK
 from toolc.workspace.manifest import MANIFEST, Manifest
 from toolc.workspace.tree import remove_tree, tree
 
-STAGING = ".toolc-new-"  # `.<output>.toolc-new-XXXX`: a build's staging directory
+STAGING = SCRATCH  # `.<output>.toolc-new-XXXX`: a build's staging directory
 BACKUP = ".toolc-old-"  # `.<output>.toolc-old-XXXX`: the output a build replaced
 
 
