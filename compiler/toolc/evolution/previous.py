@@ -62,6 +62,17 @@ def _vouched(
     return None
 
 
+def _documented(source: baseline.Baseline, name: str, unrecorded: bool = False) -> Before | None:
+    """The tool as `source`'s contract document says it was (None: no document there, or
+    one without a version)."""
+    was = source.contract(name)
+    version = contract_version(was) if was else None
+    if was is None or version is None:
+        return None
+    fingerprint = snapshot.contract_fingerprint(dict(was))
+    return Before(version, fingerprint, partial(source.contract, name), unrecorded)
+
+
 def _unrecorded(sources: Sequence[baseline.Baseline], recorded: set[str]) -> dict[str, Before]:
     """The tools whose contract document the last build's output holds (or an interrupted
     build's) and the snapshot does not record, each as that document says it was."""
@@ -71,14 +82,11 @@ def _unrecorded(sources: Sequence[baseline.Baseline], recorded: set[str]) -> dic
             if name in recorded or name in found:
                 continue
             try:
-                was = source.contract(name)
-                version = contract_version(was) if was else None
-                if was is None or version is None:
-                    continue
-                fingerprint = snapshot.contract_fingerprint(dict(was))
+                was = _documented(source, name, unrecorded=True)
             except (KeyError, TypeError, AttributeError, ValueError):  # not a contract
                 continue
-            found[name] = Before(version, fingerprint, partial(source.contract, name), True)
+            if was is not None:
+                found[name] = was
     return found
 
 
@@ -132,12 +140,9 @@ def read_previous(
         before.update(_unrecorded(sources, set(old)))
     else:
         for name in base.tools():
-            was = base.contract(name)
-            version = contract_version(was) if was else None
-            if was is None or version is None:
-                continue
-            fingerprint = snapshot.contract_fingerprint(dict(was))
-            before[name] = Before(version, fingerprint, partial(base.contract, name))
+            documented = _documented(base, name)
+            if documented is not None:
+                before[name] = documented
     return Previous(old_text, shown, before, _snapshot_lines(text, shown), problems)
 
 
