@@ -6,7 +6,7 @@ from __future__ import annotations
 import shlex
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 import msgspec
@@ -141,21 +141,16 @@ def import_(
         raise click.UsageError(f"{out_dir} is not a directory")
     refused = existing_config(out_dir)
     if refused:  # before a server is started: nothing would be written anyway
-        show(refused, {}, fmt)
-        click.echo(f"toolc import: nothing written to {out_dir}", err=True)
-        sys.exit(EXIT_ERRORS)
+        _nothing_written(refused, fmt, out_dir)
     # The targets its builds will apply, so that the config builds where it goes.
     targets = settings_for(resolved(out_dir, "output directory")).targets
     imported, texts = imported_from(args, stdio, url, server, wanted, targets)
     show(imported.diagnostics, texts, fmt)
     if imported.failed:
-        click.echo(f"toolc import: nothing written to {out_dir}", err=True)
-        sys.exit(EXIT_ERRORS)
+        _nothing_written([], fmt, out_dir)  # its reasons are shown above
     written, failed = write(out_dir, imported, Path.cwd())
     if failed:  # nothing written: a retry starts afresh
-        show(failed, {}, fmt)
-        click.echo(f"toolc import: nothing written to {out_dir}", err=True)
-        sys.exit(EXIT_ERRORS)
+        _nothing_written(failed, fmt, out_dir)
     for path in written:
         click.echo(f"  wrote {path}", err=True)
     warnings = len(imported.diagnostics)
@@ -165,6 +160,13 @@ def import_(
         err=True,
     )
     sys.exit(EXIT_OK)
+
+
+def _nothing_written(why: list[Diagnostic], fmt: str | None, out_dir: Path) -> NoReturn:
+    if why:
+        show(why, {}, fmt)
+    click.echo(f"toolc import: nothing written to {out_dir}", err=True)
+    sys.exit(EXIT_ERRORS)
 
 
 def _proxied(proxied: bool, command: str | None, url: str | None) -> Proxied | None:
