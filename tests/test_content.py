@@ -84,6 +84,9 @@ def test_every_kind_comes_through_ordered_beside_the_envelope(media: Connection)
         # a field of another type was a protocol error (-32602), counted "ok" by the hooks
         ("mostrar", "size", "content[0]", "resource_link block cannot hold (size: "),
         ("texto", "audio", "content[0]", "declares no audio content"),
+        # a lone surrogate broke the SDK's writer: the call unanswered, the session over
+        ("mostrar", "surrogate-link", "content[0]", "resource_link block that is not UTF-8"),
+        ("mostrar", "surrogate-data", "data", "not JSON data"),
     ],
 )
 def test_undeclared_content_is_invalid_result_and_never_sent(
@@ -96,6 +99,8 @@ def test_undeclared_content_is_invalid_result_and_never_sent(
     assert [d["field"] for d in error["details"]] == [field]
     assert reason in error["details"][0]["reason"]
     assert [b.type for b in result.content] == ["text"]  # nothing of the refused answer
+    after = media.run(media.client.call_tool, "texto", {"case": "plain"})
+    assert media.sealed("texto", after)["ok"] is True  # the session goes on
 
 
 def test_an_image_of_a_bytearray_is_sent_as_its_bytes(media: Connection) -> None:

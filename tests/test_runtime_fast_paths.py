@@ -477,6 +477,38 @@ def test_a_failure_message_that_is_not_text_is_sent_as_text(
         assert sealed.envelope["error"]["message"] == text
 
 
+SURROGATE = b"caf\xe9.txt".decode("utf-8", "surrogateescape")  # a file name, say
+
+
+def test_data_with_a_lone_surrogate_is_an_invalid_result(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Such data passed the data check and was sealed `ok`: the SDK's writer then failed on
+    it, leaving the call unanswered and every later call of the stdio session with it."""
+    for foreign_seen in (False, True):
+        monkeypatch.setattr(server_wire, "_foreign_seen", foreign_seen)
+        sealed = seal_return(Spec(), {"name": SURROGATE}, lambda data: None)
+        assert sealed.envelope["error"]["code"] == "INVALID_RESULT"
+        assert sealed.envelope["error"]["details"][0]["reason"] == "not JSON data: ValueError"
+        sealed.text.encode("utf-8")  # what the SDK writes: never raises
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        ToolFailure("BUSY", f"cannot read {SURROGATE}"),
+        ToolFailure("BUSY", "busy", {"file": SURROGATE}),
+        ToolFailure("BUSY", "busy", {"load": float("nan")}),
+    ],
+    ids=["message", "details", "nan-details"],
+)
+def test_a_failure_that_is_no_json_text_is_a_tool_error(failure: ToolFailure) -> None:
+    """Sealing such a failure raised out of the call; it is an internal error now, logged."""
+    sealed = seal_failure(Spec(), failure, lambda d: None)
+    assert sealed.envelope["error"]["code"] == "TOOL_ERROR"
+    assert json.loads(sealed.text.encode("utf-8")) == sealed.envelope
+
+
 class Labelled(int, enum.Enum):
     """An int enum whose `_value_` is not its int: pydantic-core writes the label."""
 

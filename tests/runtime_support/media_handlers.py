@@ -2,7 +2,8 @@
 item of every kind, given out of order (the server orders them), `gif` with an image of
 an undeclared media type, `bad-base64` with image text that is no base64, `raw` with an
 SDK block instead of a content item, `size` a link whose size is text, `bytearray` an
-image whose bytes are a bytearray (sent as bytes); `texto` answers `audio` with content it declares
+image whose bytes are a bytearray (sent as bytes), `surrogate-link` a link named with a lone
+surrogate, `surrogate-data` data holding one (a file name read with surrogateescape); `texto` answers `audio` with content it declares
 none of, anything else with data only."""
 
 from __future__ import annotations
@@ -42,6 +43,11 @@ class Handlers:
             return Reply(data, content=[link])
         if args.case == "bytearray":
             return Reply(data, content=[Image(bytearray(PNG), "image/png")])  # type: ignore[arg-type]
+        if args.case == "surrogate-link":
+            name = b"caf\xe9.pdf".decode("utf-8", "surrogateescape")
+            return Reply(data, content=[ResourceLink(LINK.uri, name, LINK.mime_type)])
+        if args.case == "surrogate-data":
+            return {"sku": b"caf\xe9".decode("utf-8", "surrogateescape")}
         if args.case == "raw":
             return Reply(data, content=[types.TextContent(type="text", text="hi")])
         return data

@@ -193,7 +193,13 @@ def seal_error(
     envelope: dict[str, Any] = {"ok": False, "error": error, "meta": _meta(spec)}
     if data is not None:
         envelope["data"] = data
-    return Sealed(envelope, compact(envelope), tuple(ordered(content)))
+    try:
+        text = compact(envelope)
+    except ValueError:  # a handler's failure or data with a NaN or a lone surrogate
+        unwritable = internal_error(spec, "An error answer that is not JSON text")
+        envelope = {"ok": False, "error": unwritable, "meta": _meta(spec)}
+        return Sealed(envelope, compact(envelope))
+    return Sealed(envelope, text, tuple(ordered(content)))
 
 
 def seal_ok(spec: SpecLike, data: Any, content: Sequence[Content] = ()) -> Sealed:

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from mcp import types
 from pydantic import ValidationError
+from pydantic_core import PydanticSerializationError, to_json
 
 # What a tool may return when it declares nothing: the images every envelope allowed
 # before content could be declared (ADR-016).
@@ -181,13 +182,17 @@ class DeclaredContent:
                 else type(item)("", item.mime_type)
             )
         try:
-            probe.block()
+            block = probe.block()
         except ValidationError as exc:
             wrong = "; ".join(
                 f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}"
                 for e in exc.errors(include_url=False, include_input=False)
             )
             return f"a field its {item.kind} block cannot hold ({wrong})"
+        try:  # a lone surrogate in its text or name: the SDK's writer would fail on it
+            to_json(block)
+        except PydanticSerializationError:
+            return f"text of its {item.kind} block that is not UTF-8 text"
         return None
 
 

@@ -56,7 +56,15 @@ def _digits_over(limit: int) -> re.Pattern[str]:
 
 
 def _exact(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    if not text.isascii():
+        # A lone surrogate (a file name decoded with surrogateescape) is no UTF-8 text:
+        # the SDK's writer would fail on it after the call was sealed and counted.
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise ValueError("text with a lone surrogate is not JSON text") from exc
+    return text
 
 
 # Values of these exact types are JSON as they are (a subclass, such as a str enum,
