@@ -67,7 +67,7 @@ def test_build_writes_the_package_and_the_snapshot(config: Path) -> None:
     lines = (config / "mcp-tools.json").read_text().splitlines()
     assert lines[0] == "{" and lines[-1] == "}" and len(lines) == 4
     entry = json.loads("{" + lines[1].rstrip(",") + "}")
-    assert list(entry["cancelar_pedidos"]) == ["version", "schema", "contract"]
+    assert list(entry["cancelar_pedidos"]) == ["version", "server", "schema", "contract"]
     assert all(len(entry["cancelar_pedidos"][k]) == 16 for k in ("schema", "contract"))
 
 

@@ -131,6 +131,65 @@ def test_a_snapshot_line_lost_does_not_let_a_break_through(tmp_path: Path, lost:
     assert "at least 2.0.0" in built.stderr
 
 
+def _moved(text: str = TOOLS) -> str:
+    """`get_order` served by `store` instead of `shop`."""
+    head, tail = text.split("  list_orders:")
+    return head.replace("mcp_server: shop", "mcp_server: store") + "  list_orders:" + tail
+
+
+def test_a_tool_moved_to_another_server_needs_a_major_bump(tmp_path: Path) -> None:
+    """Moving a tool to another `mcp_server` takes it from its old server's callers and its
+    method from that server's client class; no fingerprint moved, so build, diff and bump
+    saw nothing (decision 0144)."""
+    config = _built(tmp_path)
+    snap = config / "mcp-tools.json"
+    assert json.loads(snap.read_text())["get_order"]["server"] == "shop"
+    (config / "tools.yaml").write_text(_moved())
+    built = run_toolc("build", str(config))
+    assert built.returncode == 1, built.stderr
+    assert "moved from mcp_server 'shop' to 'store' (tool-moved)" in built.stderr
+    assert "at least 2.0.0" in built.stderr
+    diffed = run_toolc("diff", str(config), "--format", "json")
+    rows = [json.loads(line) for line in diffed.stdout.splitlines() if line.strip()]
+    assert diffed.returncode == 1
+    assert [(r["rule"], r["tool"], r["path"]) for r in rows if "rule" in r] == [
+        ("tool-moved", "get_order", "/mcp_server")
+    ]
+    assert run_toolc("bump", str(config), "--write").returncode == 0
+    assert 'version: "2.0.0"' in (config / "tools.yaml").read_text()
+    assert run_toolc("build", str(config)).returncode == 0
+    assert json.loads(snap.read_text())["get_order"]["server"] == "store"
+    assert run_toolc("diff", str(config)).returncode == 0
+
+
+def test_a_move_is_seen_without_the_last_output(tmp_path: Path) -> None:
+    """With only the snapshot (a fresh clone), its `server` is the record of where the tool
+    was: the contract fingerprint, the same, must not pass the move as unchanged."""
+    config = _built(tmp_path)
+    shutil.rmtree(config / "generated")
+    (config / "tools.yaml").write_text(_moved())
+    diffed = run_toolc("diff", str(config))
+    assert diffed.returncode == 1 and "tool-moved" in diffed.stdout, diffed.stdout
+    built = run_toolc("build", str(config))
+    assert built.returncode == 1 and "tool-moved" in built.stderr, built.stderr
+
+
+def test_a_snapshot_without_servers_builds_and_gains_them(tmp_path: Path) -> None:
+    """A snapshot written before toolc recorded servers: nothing to compare, no finding;
+    the next build adds each line's server and keeps its fingerprints."""
+    config = _built(tmp_path)
+    snap = config / "mcp-tools.json"
+    recorded = json.loads(snap.read_text())
+    older = {
+        name: {k: v for k, v in line.items() if k != "server"} for name, line in recorded.items()
+    }
+    snap.write_text(json.dumps(older) + "\n")
+    assert run_toolc("diff", str(config)).returncode == 0
+    built = run_toolc("build", str(config))
+    assert built.returncode == 0, built.stderr
+    assert json.loads(snap.read_text()) == recorded
+
+
 def test_an_older_config_and_snapshot_put_back_build(tmp_path: Path) -> None:
     """A tool the last output holds but neither the snapshot nor the config (both put back
     from before it was added: a branch switched, an experiment dropped) is no removal."""

@@ -216,10 +216,12 @@ def test_findings_are_sorted_by_tool_then_level() -> None:
 @pytest.mark.parametrize("case", CASES)
 def test_no_finding_exactly_when_the_snapshot_sees_no_change(case: str) -> None:
     # The diff and the version guard must agree: a tool without findings has an unchanged
-    # contract fingerprint, and a changed fingerprint always yields some finding.
+    # snapshot line (contract fingerprint and server, decision 0144), and a changed one always
+    # yields some finding.
     before, after = contracts(CORPUS / case / "before"), contracts(CORPUS / case / "after")
     for name in before.keys() & after.keys():
         same = contract_fingerprint(before[name]) == contract_fingerprint(after[name])
+        same = same and before[name]["mcp_server"] == after[name]["mcp_server"]
         assert (compare_tool(name, before[name], after[name]) == []) == same, name
 
 

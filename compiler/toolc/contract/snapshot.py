@@ -1,5 +1,6 @@
-"""The versioned snapshot (`mcp-tools.json`): one line per tool with its version and two
-fingerprints, and the guard that refuses a changed contract without a version bump.
+"""The versioned snapshot (`mcp-tools.json`): one line per tool with its version, its
+`mcp_server` and two fingerprints, and the guard that refuses a changed contract without a
+version bump.
 
 - `schema`: sha16 of the published inputSchema with every prose annotation removed (the shape
   of the input; rewording a description does not change it);
@@ -57,6 +58,10 @@ def schema_fingerprint(input_schema: dict[str, Any]) -> str:
 
 
 def contract_fingerprint(contract: dict[str, Any]) -> str:
+    # The server is the snapshot line's `server`, not part of this fingerprint: fingerprints
+    # made before the document held it stay valid (decision 0144).
+    if "mcp_server" in contract:
+        contract = {k: v for k, v in contract.items() if k != "mcp_server"}
     # Copies only the path down to the const (the rest is shared, not mutated).
     tool = contract["tool"]
     output = tool.get("outputSchema", {})  # none: a proxied tool whose origin declares none
@@ -97,13 +102,15 @@ class Entry(msgspec.Struct, frozen=True):
     schema: str
     contract: str
     enabled: bool = True
+    # The tool's `mcp_server` (None: a line written before toolc recorded it, decision 0144).
+    server: str | None = None
 
     def as_json(self) -> dict[str, Any]:
-        line: dict[str, Any] = {
-            "version": self.version,
-            "schema": self.schema,
-            "contract": self.contract,
-        }
+        line: dict[str, Any] = {"version": self.version}
+        if self.server is not None:
+            line["server"] = self.server
+        line["schema"] = self.schema
+        line["contract"] = self.contract
         if not self.enabled:
             line["enabled"] = False
         return line
@@ -138,10 +145,14 @@ def parse(text: str) -> dict[str, Entry]:
             isinstance(line.get(k), str) for k in ("version", "schema", "contract")
         ):
             raise SnapshotError(f"entry '{name}' needs string version, schema and contract")
+        server = line.get("server")
+        if server is not None and not isinstance(server, str):
+            raise SnapshotError(f"entry '{name}' has a server that is not a string")
         entries[name] = Entry(
             line["version"],
             line["schema"],
             line["contract"],
             line.get("enabled", True) is not False,
+            server,
         )
     return entries

@@ -96,10 +96,11 @@ def contract(
     tool: ToolDecl, published: dict[str, Any], handler: dict[str, Any] | None = None
 ) -> dict[str, Any]:
     """The canonical record of the tool's contract: the descriptor without `_meta`, the policy,
-    the error catalogue, whether it is served and the envelope version; the declared content,
-    media types sorted, only when the tool declares more than the default (decision 0058); and
-    for a tool whose callers send another form, the arguments its pre-validator must resolve
-    to (decision 0054). Both only then, so no other tool's fingerprint moves."""
+    the error catalogue, whether it is served and by which `mcp_server`, the envelope
+    version; the declared content, media types sorted, only when the tool declares more than
+    the default (decision 0058); and for a tool whose callers send another form, the
+    arguments its pre-validator must resolve to (decision 0054). Both only then, so no
+    other tool's fingerprint moves."""
     pre = tool.policy.pre_validation if tool.policy is not None else None
     # New keys only when declared, so no other tool's fingerprint moves.
     timeout = tool.policy.handler_timeout_seconds if tool.policy is not None else None
@@ -133,6 +134,9 @@ def contract(
         },
         "unknown_args": tool.decl.unknown_args or "ignore",
         "enabled": tool.enabled,
+        # Where callers find the tool (decision 0144). Not in the `contract` fingerprint: the
+        # snapshot line records it as `server`, so fingerprints made before it stay valid.
+        "mcp_server": tool.decl.mcp_server,
         "envelope_version": ENVELOPE_VERSION if tool.decl.proxy is None else None,
         **(
             {}

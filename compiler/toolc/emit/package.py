@@ -124,6 +124,7 @@ def emit_tool(tool: ToolDecl, shared: SharedInputs) -> ToolOutput:
         schema_fingerprint(published["inputSchema"]),
         contract_fingerprint(document),
         tool.enabled,
+        tool.decl.mcp_server,
     )
     listed = {k: v for k, v in published.items() if v is not ANY_RESULT}
     item = _tools_json_item(listed) if tool.enabled else None

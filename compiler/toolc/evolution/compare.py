@@ -31,9 +31,10 @@ def compare_tool(name: str, old: Contract | None, new: Contract | None) -> list[
     if new is None:
         return [finding("tool-removed", name, "/tool/name", "removed")]
     old_view, new_view = views.tool_view(old), views.tool_view(new)
+    moved = _moved(name, old, new)
     if old_view == new_view:
-        return []
-    found: list[Finding] = []
+        return moved
+    found: list[Finding] = list(moved)
     notes: list[tuple[str, str]] = []
     _lifecycle(name, old, new, found)
     _text(name, old, new, found, notes)
@@ -67,6 +68,15 @@ def compare_all(old: Mapping[str, Contract], new: Mapping[str, Contract]) -> lis
 
 def _first(old: Any, new: Any) -> str:
     return views.first_difference(old, new) or "/"
+
+
+def _moved(name: str, old: Contract, new: Contract) -> list[Finding]:
+    """A tool served by another `mcp_server` (decision 0144); a document without one (made
+    before toolc recorded it) tells nothing."""
+    was, now = old.get("mcp_server"), new.get("mcp_server")
+    if not isinstance(was, str) or not isinstance(now, str) or was == now:
+        return []
+    return [finding("tool-moved", name, "/mcp_server", f"mcp_server {was} → {now}")]
 
 
 def _lifecycle(name: str, old: Contract, new: Contract, found: list[Finding]) -> None:

@@ -32,6 +32,8 @@ class Before(msgspec.Struct, frozen=True):
     # merge, the file deleted): its changes are judged, its absence is no removal (the
     # snapshot may be an older one put back, from before the tool was added).
     unrecorded: bool = False
+    # Its `mcp_server` (None: not recorded, a snapshot line older than decision 0144).
+    server: str | None = None
 
 
 class Policy(msgspec.Struct, frozen=True):
@@ -63,15 +65,25 @@ UNSEEN_HINT = (
 
 
 def _semver_minimum(
-    name: str, before: Before, after: Contract | None, policy: Policy, new_version: str
+    name: str,
+    before: Before,
+    after: Contract | None,
+    policy: Policy,
+    new_version: str,
+    same_contract: bool = False,
 ) -> tuple[Version, list[str]] | None:
-    """The smallest version the change allows, and the rules that set it (None: none)."""
+    """The smallest version the change allows, and the rules that set it (None: none).
+    `same_contract`: the fingerprint is the snapshot's, so only the server changed."""
     from toolc.evolution.compare import compare_all
     from toolc.evolution.findings import findings_for_tool
 
     if after is None:
         return None
     old = before.document()
+    if old is None and same_contract:  # the new document is the old one but for its server
+        old = after
+    if old is not None and before.server is not None:
+        old = {**old, "mcp_server": before.server}  # the snapshot's record decides (0144)
     if old is None:
         # A change that cannot be classified is breaking, as an undecided one is (never a
         # patch): an output deleted or hand-edited must not let a break through as a patch.
@@ -125,28 +137,35 @@ def _changed(
             f"versions only go up: use at least {previous}",
         )
         return
-    if was.contract == entry.contract:
+    moved = was.server is not None and entry.server is not None and was.server != entry.server
+    same = was.contract == entry.contract
+    if same and not moved:
         return
     if previous is None or current <= previous:
         minimum = previous.bumped("patch") if previous is not None else current
         forcing: list[str] = []
         if previous is not None and policy.bump == "semver":
             # Name the bump the change needs, not just the next patch: one round, not two.
-            needed = _semver_minimum(name, was, documents(name), policy, entry.version)
+            needed = _semver_minimum(name, was, documents(name), policy, entry.version, same)
             if needed is not None:
                 minimum, forcing = needed
         rules = f" ({', '.join(forcing)})" if forcing else ""
+        # The server is no part of the fingerprint (0144): a move alone is named as such.
+        change = (
+            f"moved from mcp_server '{was.server}' to '{entry.server}'{rules}"
+            if same
+            else f"changed its contract{rules} ({was.contract} → {entry.contract})"
+        )
         yield diag(
             "version-not-bumped",
             span,
-            f"tool '{name}' changed its contract{rules} ({was.contract} → {entry.contract}) "
-            f"but kept version {current}; bump it to at least {minimum}",
+            f"tool '{name}' {change} but kept version {current}; bump it to at least {minimum}",
             UNSEEN_HINT if UNSEEN in forcing else None,
         )
         return
     if policy.bump != "semver":
         return
-    needed = _semver_minimum(name, was, documents(name), policy, entry.version)
+    needed = _semver_minimum(name, was, documents(name), policy, entry.version, same)
     if needed is not None and not current.satisfies(needed[0]):
         minimum, forcing = needed
         yield diag(

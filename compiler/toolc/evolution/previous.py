@@ -70,7 +70,14 @@ def _documented(source: baseline.Baseline, name: str, unrecorded: bool = False) 
     if was is None or version is None:
         return None
     fingerprint = snapshot.contract_fingerprint(dict(was))
-    return Before(version, fingerprint, partial(source.contract, name), unrecorded)
+    server = was.get("mcp_server")
+    return Before(
+        version,
+        fingerprint,
+        partial(source.contract, name),
+        unrecorded,
+        server if isinstance(server, str) else None,
+    )
 
 
 def _unrecorded(sources: Sequence[baseline.Baseline], recorded: set[str]) -> dict[str, Before]:
@@ -133,7 +140,7 @@ def read_previous(
         sources = _sources(base, earlier)
         for name, entry in old.items():
             document = partial(_vouched, sources, name, entry.contract)
-            before[name] = Before(entry.version, entry.contract, document)
+            before[name] = Before(entry.version, entry.contract, document, server=entry.server)
         # A tool the last build published but the snapshot has no line for (a line lost
         # resolving a merge conflict, the file deleted): its contract document is the only
         # record left, and `diff` reads it too. Without it a break passed as a new tool.
@@ -151,24 +158,27 @@ def unseen_tools(
     base: baseline.Baseline,
     earlier: Sequence[Path] = (),
     current: Mapping[str, str] | None = None,
-) -> tuple[list[str], list[str]]:
+) -> tuple[list[str], dict[str, str | None]]:
     """The tools the snapshot records whose contract document the baseline (the last build's
     output, or an old output an interrupted build left) lacks, or holds in another form than
     the snapshot's: whether they changed, and how, cannot be told against it. Split in two:
     those whose contract fingerprint now (`current`) differs from the snapshot's, and those
-    whose fingerprint is the same, which are unchanged whatever the output holds. An
-    unreadable snapshot is the build's to report."""
+    whose fingerprint is the same, which are unchanged whatever the output holds but for
+    their server, given with them as the snapshot records it (decision 0144). An unreadable
+    snapshot is the build's to report."""
     try:
         entries = snapshot.parse(snapshot_path.read_bytes().decode("utf-8"))
     except (OSError, UnicodeDecodeError, snapshot.SnapshotError):
-        return [], []
+        return [], {}
     sources = _sources(base, earlier)
     unseen: list[str] = []
-    unchanged: list[str] = []
+    unchanged: dict[str, str | None] = {}
     for name, entry in entries.items():
         if _vouched(sources, name, entry.contract) is None:
-            same = current is not None and current.get(name) == entry.contract
-            (unchanged if same else unseen).append(name)
+            if current is not None and current.get(name) == entry.contract:
+                unchanged[name] = entry.server
+            else:
+                unseen.append(name)
     return unseen, unchanged
 
 

@@ -43,6 +43,9 @@ _LIFECYCLE = _rules(
      "had been removed."),
     ("tool-enabled", "compatible", "A disabled tool is served again.",
      "The tool becomes available; nobody could depend on its absence."),
+    ("tool-moved", "breaking", "The tool is served by another `mcp_server`.",
+     "The tool leaves its old server's `tools/list`, and its method leaves that server's typed "
+     "client class: callers of the old server fail as if it had been removed (decision 0144)."),
     ("multi-item-changed", "breaking", "The tool became multi-item, or stopped being one.",
      "The `data` of a multi-item tool is the normalized `results[]` with its status fields, and a "
      "failed call may carry `data` too: the whole shape of the answer changes."),

@@ -128,7 +128,9 @@ def tool_view(contract: Mapping[str, Any]) -> dict[str, Any]:
     defs[DATA] = data_schema(contract)
     tool["inputSchema"] = normalize(input_schema(contract))
     tool["outputSchema"] = normalize({"$defs": defs})
-    view = {k: v for k, v in contract.items() if k != "envelope_version"}
+    # The server is compared on its own (`compare._moved`): a document older than decision
+    # 0144 has none, which is no change.
+    view = {k: v for k, v in contract.items() if k not in ("envelope_version", "mcp_server")}
     view["tool"] = tool
     return view
 

@@ -223,7 +223,7 @@ def changes(
         return compiled, [], ""
     base = resolve(against, config_dir, out_dir, compile_baseline)
     unseen: list[str] = []
-    unchanged: list[str] = []
+    unchanged: dict[str, str | None] = {}
     if against is None and snapshot_path is not None:
         now = {name: entry.contract for name, entry in compiled.package.snapshot.items()}
         unseen, unchanged = unseen_tools(snapshot_path, base, old_outputs(out_dir), now)
@@ -242,8 +242,11 @@ def changes(
         for rel, data in compiled.package.files.items()
         if rel.startswith("contracts/")
     }
-    # A tool whose contract is the snapshot's is unchanged, whatever the output holds.
-    old.update({name: new[name] for name in unchanged if name in new})
+    # A tool whose contract is the snapshot's is unchanged, whatever the output holds, but for
+    # the server the snapshot records (decision 0144).
+    for name, server in unchanged.items():
+        if name in new:
+            old[name] = new[name] if server is None else {**new[name], "mcp_server": server}
     shown = shown_path(config_dir / TOOLS_FILE, Path.cwd())
     label = base.label + (f" ({base.empty_because})" if base.empty_because else "")
     return compiled, tool_changes(old, new, compiled, shown), label
