@@ -97,6 +97,41 @@ def test_the_rewrite_inlines_refs_and_writes_type_lists_as_any_of() -> None:
         portable(tree)
 
 
+# A `$ref`'s siblings that read keywords of its target (or the reverse): merged into one
+# object they judged otherwise (found by an adversarial review). Target, siblings, instances.
+INTERACTING = [
+    ({"type": "array", "items": {"type": "integer"}}, {"prefixItems": [{"type": "string"}]},
+     [["s"], [1], ["s", 1]]),
+    ({"type": "object", "properties": {"x": {"type": "integer"}}},
+     {"additionalProperties": False}, [{"x": 1}, {}]),
+    ({"type": "array", "contains": {"const": 2}}, {"minContains": 2}, [[2], [2, 2], [1]]),
+    ({"type": "array", "contains": {"const": 2}}, {"minContains": 0}, [[], [2], [1]]),
+    ({"if": {"type": "integer"}}, {"then": {"minimum": 5}}, [1, 6, "a"]),
+    ({"type": "object", "patternProperties": {"^x": {"type": "integer"}}},
+     {"additionalProperties": False}, [{"x1": 1}, {"y": 1}]),
+    ({"type": "array", "prefixItems": [{"type": "string"}]}, {"items": False}, [["s"], ["s", 1]]),
+    ({"type": "array", "minContains": 2}, {"contains": {"const": 1}}, [[1], [1, 1], []]),
+    ({"type": "object", "unevaluatedProperties": False},
+     {"properties": {"b": {"type": "string"}}}, [{"b": "x"}, {}]),
+    ({"type": "array", "unevaluatedItems": False}, {"prefixItems": [{"type": "string"}]},
+     [["x"], []]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("target", "siblings", "instances"), INTERACTING)
+def test_siblings_reading_their_target_are_not_merged_into_it(
+    target: dict[str, Any], siblings: dict[str, Any], instances: list[Any]
+) -> None:
+    standard = {"$ref": "#/$defs/T", **siblings, "$defs": {"T": target}}
+    rewritten = portable(standard)
+    assert "$ref" not in json.dumps(rewritten)
+    old, new = EcmaValidator(standard), EcmaValidator(rewritten)
+    for instance in instances:
+        assert old.is_valid(instance) == new.is_valid(instance), instance
+    merged = EcmaValidator({**target, **siblings})  # what the rewrite made of it before
+    assert any(merged.is_valid(i) != old.is_valid(i) for i in instances)
+
+
 @pytest.fixture(scope="module")
 def compiled(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, Any, Any]]:
     root = tmp_path_factory.mktemp("portable")

@@ -3,7 +3,8 @@ list of types written as `anyOf`, for clients and providers that resolve no `$re
 type. Both rewrites keep the meaning, so every instance is judged alike (tests/test_portable.py):
 
 - `{"$ref": R, k: v}` means R and `{k: v}` both hold (2020-12): it becomes R's schema with the
-  siblings merged in when they share no assertion with it (annotations the sibling states win,
+  siblings merged in when they share no assertion with it and no keyword of one side reads
+  one of the other's (`items` beside `prefixItems`, say; annotations the sibling states win,
   as they describe this use), else `{"allOf": [R], k: v}`.
 - `"type": [a, b]` holds when one of the types does, which is what `anyOf: [{type: a},
   {type: b}]` says; the node's other keywords stay beside it (each applies to its own types).
@@ -73,12 +74,40 @@ def _rewrite(node: Any, document: dict[str, Any], expanding: tuple[str, ...]) ->
     return out
 
 
+# Keywords whose verdict reads others of the same schema object (2020-12): merged beside
+# such a keyword of the other side, `items` would skip the elements `prefixItems` took, an
+# `additionalProperties` spare the names `properties` lists, `unevaluated*` see annotations
+# they could not see through `$ref`. `$ref` is an in-place applicator, as `allOf` is, so
+# `allOf: [R]` keeps the meaning where merging does not.
+_IN_PLACE = frozenset(("allOf", "anyOf", "oneOf", "if", "then", "else", "dependentSchemas"))
+_READS: dict[str, frozenset[str]] = {
+    "items": frozenset(("prefixItems",)),
+    "additionalProperties": frozenset(("properties", "patternProperties")),
+    "minContains": frozenset(("contains",)),
+    "maxContains": frozenset(("contains",)),
+    "then": frozenset(("if",)),
+    "else": frozenset(("if",)),
+    "unevaluatedItems": frozenset(("prefixItems", "items", "contains")) | _IN_PLACE,
+    "unevaluatedProperties": frozenset(("properties", "patternProperties", "additionalProperties"))
+    | _IN_PLACE,
+}
+
+
+def _interacting(one: dict[str, Any], other: dict[str, Any]) -> bool:
+    """Whether a keyword of either side reads one of the other's."""
+    return any(
+        key in _READS and not _READS[key].isdisjoint(theirs)
+        for mine, theirs in ((one, other), (other, one))
+        for key in mine
+    )
+
+
 def _merged(target: Any, siblings: dict[str, Any]) -> Any:
     if not siblings:
         return target
     if isinstance(target, dict):
         shared = (set(target) & set(siblings)) - ANNOTATIONS
-        if not shared:
+        if not shared and not _interacting(target, siblings):
             return {**target, **siblings}
     return {"allOf": [target], **siblings}
 
