@@ -16,9 +16,14 @@ MAX_FILE_BYTES = 32 * 1024 * 1024  # a 5,000-tool config is about 10 MiB
 
 
 def _position(data: bytes, offset: int) -> tuple[int, int]:
-    before = data[:offset]
+    """Line and column (in characters) of a byte, as the parser's diagnostics count them:
+    CR LF, CR and LF each end a line (YAML 1.2), and a leading byte-order mark is no column."""
+    before = data[:offset].replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     line = before.count(b"\n") + 1
-    col = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", "replace")) + 1
+    start = before.rfind(b"\n") + 1
+    if start == 0 and before.startswith(b"\xef\xbb\xbf"):
+        start = 3
+    col = len(before[start:].decode("utf-8", "replace")) + 1
     return line, col
 
 
