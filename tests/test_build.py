@@ -213,8 +213,12 @@ def test_new_and_removed_tools(config: Path) -> None:
     ).exists()
 
 
-def test_invalid_snapshot_is_reported_and_nothing_written(config: Path) -> None:
-    (config / "mcp-tools.json").write_text("{not json")
+@pytest.mark.parametrize(
+    "text", ["{not json", '{"t": ' + "[" * 1500 + "]" * 1500 + "}"], ids=["not-json", "deep"]
+)
+def test_invalid_snapshot_is_reported_and_nothing_written(config: Path, text: str) -> None:
+    # Nested 1,500 deep, it was an internal error (RecursionError).
+    (config / "mcp-tools.json").write_text(text)
     result = build(config)
     assert codes(result) == ["snapshot-invalid"] and not result.written  # type: ignore[attr-defined]
     assert not (config / "generated").exists()

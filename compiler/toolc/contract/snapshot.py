@@ -137,6 +137,8 @@ def parse(text: str) -> dict[str, Entry]:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise SnapshotError(f"not JSON: {exc.msg} at line {exc.lineno}") from exc
+    except RecursionError as exc:  # nested deeper than the reader goes: no snapshot
+        raise SnapshotError("nested too deeply to be a snapshot") from exc
     if not isinstance(data, dict):
         raise SnapshotError("the snapshot must be a JSON object of tools")
     entries: dict[str, Entry] = {}
