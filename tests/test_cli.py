@@ -68,6 +68,23 @@ def test_unknown_type_message_names_the_fix() -> None:
     )
 
 
+def test_an_unknown_pre_validator_is_not_told_to_be_its_own_tool(tmp_path: Path) -> None:
+    """`lookupp` for `lookup`'s pre-validator suggested `lookup`, which prevalidator-self
+    then refuses; the tool itself is no candidate."""
+    tool = (
+        "  {0}:\n    version: 1.0.0\n    description: d\n    mcp_server: s\n    tool_type: query\n"
+    )
+    (tmp_path / "tools.yaml").write_text(
+        "tools:\n" + tool.format("lookup") + tool.format("lookupq")
+    )
+    (tmp_path / "tool_policies.yaml").write_text(
+        "tool_policies:\n  lookup:\n    pre_validation: {tool: lookupp}\n"
+    )
+    result = run_toolc("check", str(tmp_path))
+    assert "error[prevalidator-unknown]" in result.stderr
+    assert "did you mean 'lookupq'?" in result.stderr, result.stderr
+
+
 def _warnings_only(tmp_path: Path) -> Path:
     tmp_path.mkdir(parents=True, exist_ok=True)
     (tmp_path / "tools.yaml").write_text(
@@ -95,6 +112,31 @@ def test_unknown_setting_is_a_usage_error(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text("[tool.toolc]\nstrickt = true\n")
     result = run_toolc("check", str(tmp_path / "cfg"))
     assert result.returncode == 2 and "unknown setting 'strickt'" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("setting", "said"),
+    [
+        ('out = "gen\\u0000/mcp_tools"', "out must be a path"),  # was an internal error
+        ('snapshot = "a\\u0000b"', "snapshot must be a path"),
+        ('docs_out = ""', "docs_out must be a path"),
+        # a folder as the snapshot failed late, an io-error naming the output
+        ('snapshot = "cfg/generated"', "is a folder (or would hold the output directory)"),
+        ('snapshot = "cfg"', "is a folder"),
+        ('snapshot = "d/s"\ndocs_out = "d/s/docs"', "would be inside the snapshot's path"),
+    ],
+)
+def test_a_path_setting_that_cannot_be_one_is_a_usage_error(
+    tmp_path: Path, setting: str, said: str
+) -> None:
+    shutil.copytree(CLEAN, tmp_path / "cfg")
+    (tmp_path / "pyproject.toml").write_text(f"[tool.toolc]\n{setting}\n")
+    before = sorted(tmp_path.rglob("*"))
+    for verb in ("check", "build"):
+        result = run_toolc(verb, str(tmp_path / "cfg"))
+        assert result.returncode == 2 and said in result.stderr, result.stderr
+        assert "pyproject.toml:" in result.stderr  # where the setting is
+    assert sorted(tmp_path.rglob("*")) == before  # nothing written
 
 
 def test_json_format_one_object_per_line() -> None:

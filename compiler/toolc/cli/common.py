@@ -101,6 +101,15 @@ def check_paths(settings: Settings, config_dir: Path) -> tuple[Path, Path]:
             "the snapshot cannot live inside the output directory, which each build replaces; "
             "keep it beside tools.yaml (the default) or choose another --snapshot"
         )
+    if out_dir.is_relative_to(snapshot_path) or snapshot_path.is_dir():
+        # A folder (`snapshot = "."`, or one holding the output) cannot be written as a file:
+        # the build failed late, naming the output as the folder it could not write.
+        origin = settings.origin("snapshot")
+        raise click.UsageError(
+            f"{f'{origin}: ' if origin else ''}the snapshot {snapshot_path} is a folder (or "
+            "would hold the output directory); the snapshot is one file: name a file, like "
+            "mcp-tools.json beside tools.yaml (the default)"
+        )
     return out_dir, snapshot_path
 
 
@@ -126,6 +135,11 @@ def docs_path(
                 f"{said}the docs directory {docs_dir} would hold {what} ({inside}), and each "
                 "build replaces it as one; choose a directory of its own, like docs/tools"
             )
+    if docs_dir.is_relative_to(snapshot_path):
+        raise click.UsageError(
+            f"{said}the docs directory {docs_dir} would be inside the snapshot's path "
+            f"{snapshot_path}, a file; choose a docs directory beside it, like docs/tools"
+        )
     if docs_dir.is_relative_to(out_dir) or out_dir.is_relative_to(docs_dir):
         raise click.UsageError(
             f"{said}the docs directory {docs_dir} and the output directory {out_dir} must not "

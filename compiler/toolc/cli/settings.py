@@ -97,6 +97,13 @@ def load_settings(config_dir: Path) -> Settings:
             )
         if not isinstance(value, known[key]) or (known[key] is int and isinstance(value, bool)):
             raise SettingsError(f"{pyproject}: [tool.toolc] {key} must be a {known[key].__name__}")
+    for key in ("out", "snapshot", "docs_out"):
+        if "\0" in table.get(key, "") or table.get(key) == "":
+            # No file system takes a NUL; an empty path names the config's folder itself.
+            raise SettingsError(
+                f"{_located(pyproject, text, key)}: [tool.toolc] {key} must be a path "
+                "(not empty, no NUL character)"
+            )
     if table.get("listing_budget", 1) < 1:
         raise SettingsError(
             f"{pyproject}: [tool.toolc] listing_budget must be a positive number of tokens"
