@@ -39,7 +39,8 @@ def pre_validators(ctx: CheckContext) -> Iterator[Diagnostic]:
                 "prevalidator-unknown",
                 span,
                 f"pre-validator '{pre.tool}' of '{name}' is not a declared tool"
-                f"{did_you_mean(pre.tool, project.tools)}",
+                # not the tool itself: a tool cannot pre-validate itself (prevalidator-self)
+                f"{did_you_mean(pre.tool, [t for t in project.tools if t != name])}",
             )
             continue
         same_server = validator.decl.mcp_server == tool.decl.mcp_server
