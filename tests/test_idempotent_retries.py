@@ -289,6 +289,30 @@ def test_a_merged_retry_keeps_a_later_step_s_failure(shared_list: Any) -> None:
     assert merged["secondary_error"]["code"] == "TOOL_ERROR"
 
 
+def test_a_merged_retry_where_nothing_was_done_keeps_the_later_failure(
+    shared_list: Any,
+) -> None:
+    """Every item failed and a later step failed too: the server answers that failure
+    (retryable, its evidence kept). The merged retry said ALL_ITEMS_FAILED and lost it."""
+    runtime = importlib.import_module(f"{shared_list.__name__}.server_runtime")
+
+    class Handlers:
+        async def cancelar(self, args: Any, ctx: Any) -> Any:
+            data = {"results": [{"id": i, "success": False} for i in args.ids]}
+            failure = runtime.ToolFailure("", "the order service is down")
+            return runtime.Reply(data, secondary_failure=failure)
+
+    async def script(tools: Any, session: Any) -> Any:
+        first = await tools.cancelar(ids=["A"])
+        return first, await first.retry_failed()
+
+    first, retried = _serve(shared_list, Handlers(), script)
+    assert first.envelope["error"]["code"] == "TOOL_ERROR"
+    assert retried.envelope["ok"] is False
+    assert retried.envelope["error"]["code"] == "TOOL_ERROR"
+    assert retried.envelope["data"]["multi_item_status"] == "FAILED"
+
+
 def test_an_idempotency_key_that_is_not_one_is_refused(shared_list: Any) -> None:
     """A key over 200 characters was dropped without a word, so the call ran without the
     deduplication asked for: the typed client refuses it, and so does the server."""

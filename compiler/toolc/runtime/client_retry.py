@@ -185,7 +185,11 @@ def _merged(
         "data": data,
         "meta": answer.envelope["meta"],
     }
-    if counts["items_count"] and not counts["items_succeeded_count"]:
+    if secondary is not None and not counts["items_succeeded_count"]:
+        # Nothing done and a later step failed: the server answers that failure, its
+        # evidence kept (server_sealing), not ALL_ITEMS_FAILED, which would lose it.
+        envelope = {**envelope, "ok": False, "error": secondary}
+    elif counts["items_count"] and not counts["items_succeeded_count"]:
         text = f"All {counts['items_count']} item(s) of {spec.name} failed."
         envelope = {
             **envelope,
