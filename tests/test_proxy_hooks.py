@@ -53,6 +53,25 @@ CONFIG = f"""tools:
       properties:
         n: {{type: integer}}
     proxy: {{tool: count, command: {LIAR}}}
+  bare:
+    version: 1.0.0
+    description: Answers no data though its origin lists an outputSchema.
+    mcp_server: gateway
+    tool_type: query
+    args_schema: {{}}
+    returns:
+      type: object
+      required: [n]
+      properties:
+        n: {{type: integer}}
+    proxy: {{tool: bare, command: {LIAR}}}
+  crash:
+    version: 1.0.0
+    description: Its origin answers a protocol error.
+    mcp_server: gateway
+    tool_type: query
+    args_schema: {{}}
+    proxy: {{tool: crash, command: {LIAR}}}
   refuse:
     version: 1.0.0
     description: Answers the origin's own error.
@@ -109,6 +128,11 @@ def test_each_forwarded_call_is_observed_and_audited_once(
     assert not conn.raw("weather", {"location": "Chicago"}).is_error
     assert conn.raw("weather", {"location": "Paris"}).is_error  # refused before forwarding
     assert conn.raw("count", {}).is_error  # outside the origin's outputSchema
+    # no data at all: the SDK's other refusal, read as "did not answer" before
+    bare = conn.raw("bare", {})
+    assert bare.is_error and "does not match its declared outputSchema" in bare.content[0].text
+    crashed = conn.raw("crash", {})  # a protocol error: it did answer
+    assert crashed.is_error and "The origin of crash failed;" in crashed.content[0].text
     assert conn.raw("refuse", {}).is_error  # the origin's own error, passed on
     stalled = conn.raw("stall", {})
     assert stalled.is_error and "did not answer" in stalled.content[0].text
@@ -118,6 +142,8 @@ def test_each_forwarded_call_is_observed_and_audited_once(
         ("weather", "ok"),
         ("weather", "VALIDATION_ERROR"),
         ("count", "INVALID_RESULT"),
+        ("bare", "INVALID_RESULT"),
+        ("crash", "ORIGIN_UNAVAILABLE"),
         ("refuse", "TOOL_ERROR"),
         ("stall", "TOOL_TIMEOUT"),
         ("greet", "ok"),
@@ -127,13 +153,15 @@ def test_each_forwarded_call_is_observed_and_audited_once(
     assert weather["data"]["temperature"] == 36  # the origin's structuredContent
     assert weather["error_id"] is None
     assert records[2]["data"] is None and records[2]["error_id"]  # withheld, logged
-    assert records[4]["error_id"] and records[3]["error_id"] is None
+    assert records[6]["error_id"] and records[5]["error_id"] is None
     status, _, text = _get(conn.port, "/metrics")
     assert status == 200
     assert _counts(text) == {
         ("weather", "1.0.0", "ok"): 1.0,
         ("weather", "1.0.0", "VALIDATION_ERROR"): 1.0,
         ("count", "1.0.0", "INVALID_RESULT"): 1.0,
+        ("bare", "1.0.0", "INVALID_RESULT"): 1.0,
+        ("crash", "1.0.0", "ORIGIN_UNAVAILABLE"): 1.0,
         ("refuse", "1.0.0", "TOOL_ERROR"): 1.0,
         ("stall", "1.0.0", "TOOL_TIMEOUT"): 1.0,
         ("greet", "1.0.0", "ok"): 1.0,

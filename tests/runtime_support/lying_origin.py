@@ -1,6 +1,7 @@
 """An origin MCP server (a real process, on the SDK's low-level Server) whose `count`
-answers outside the outputSchema it lists: what a gateway must not pass on; `refuse`
-answers its own error and `stall` never answers in time (the outcomes of a forwarded
+answers outside the outputSchema it lists and `bare` with no data at all: what a gateway
+must not pass on; `refuse` answers its own error, `crash` a protocol error, and `stall`
+never answers in time (the outcomes of a forwarded
 call, tests/test_proxy_hooks.py)."""
 
 from __future__ import annotations
@@ -23,18 +24,29 @@ COUNT = types.Tool(
     },
 )
 
+BARE = types.Tool(
+    name="bare",
+    description="Answers text alone.",
+    input_schema=COUNT.input_schema,
+    output_schema=COUNT.output_schema,
+)
+CRASH = types.Tool(name="crash", description="Crashes.", input_schema=COUNT.input_schema)
 REFUSE = types.Tool(name="refuse", description="Refuses.", input_schema=COUNT.input_schema)
 STALL = types.Tool(name="stall", description="Stalls.", input_schema=COUNT.input_schema)
 
 
 async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
-    return types.ListToolsResult(tools=[COUNT, REFUSE, STALL])
+    return types.ListToolsResult(tools=[COUNT, BARE, CRASH, REFUSE, STALL])
 
 
 async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
     if params.name == "refuse":
         text = types.TextContent(type="text", text="No such thing.")
         return types.CallToolResult(content=[text], is_error=True)
+    if params.name == "bare":
+        return types.CallToolResult(content=[types.TextContent(type="text", text="n=1")])
+    if params.name == "crash":
+        raise RuntimeError("the origin's handler failed")
     if params.name == "stall":
         await anyio.sleep(30)
     return types.CallToolResult(

@@ -8,6 +8,7 @@ are (decision 0086)."""
 from __future__ import annotations
 
 import logging
+import re
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -35,7 +36,15 @@ logger = logging.getLogger(__name__)
 # otherwise, or names its JSON Schema draft, has not drifted (decision 0086).
 _PROSE = frozenset({"$schema", "description", "title", "examples", "$comment"})
 # How the SDK's client words a result that breaks the origin's listed outputSchema.
-_SDK_REFUSED = "Invalid structured content"
+# How the SDK's client refuses an origin's answer its own outputSchema does not allow: data
+# that fails it, or no data at all (session.py's call_tool).
+_SDK_REFUSED = re.compile(
+    r"Invalid structured content|Tool .* has an output schema but did not return "
+    r"structured content",
+    re.DOTALL,
+)
+# The SDK's own errors for a request no answer came to: timed out, connection closed.
+_UNANSWERED = frozenset({types.REQUEST_TIMEOUT, types.CONNECTION_CLOSED})
 _NAMED = frozenset({"properties", "patternProperties", "$defs", "definitions"})
 
 # A forwarded answer's outcome, the metric's error_type and the audit's outcome
@@ -220,17 +229,17 @@ class Proxies:
         except anyio.get_cancelled_exc_class():
             raise
         except Exception as exc:  # an origin that fails or times out: logged
-            if isinstance(exc, RuntimeError) and str(exc).startswith(_SDK_REFUSED):
+            if isinstance(exc, RuntimeError) and _SDK_REFUSED.match(str(exc)):
                 # the SDK's client checks the origin's own outputSchema first
                 return self._mismatch(params.name, error_id, exc)
             logger.exception(
                 "%s: origin call failed [errorId %s]", params.name, error_id
             )
             late = isinstance(exc, MCPError) and exc.code == types.REQUEST_TIMEOUT
-            text = (
-                f"The origin of {params.name} did not answer; "
-                f"report errorId {error_id}."
-            )
+            # An origin that answered with a protocol error did answer: say so.
+            answered = isinstance(exc, MCPError) and exc.code not in _UNANSWERED
+            what = "failed" if answered else "did not answer"
+            text = f"The origin of {params.name} {what}; report errorId {error_id}."
             code = "TOOL_TIMEOUT" if late else "ORIGIN_UNAVAILABLE"
             return _failure(text), code, error_id
         if result.is_error:  # the origin's own, unchanged (outputSchema: successes)
