@@ -139,6 +139,23 @@ def test_a_path_setting_that_cannot_be_one_is_a_usage_error(
     assert sorted(tmp_path.rglob("*")) == before  # nothing written
 
 
+def test_every_format_names_the_notes_places(tmp_path: Path) -> None:
+    """A duplicate key's "first defined here": text and SARIF gave it; JSON, GitHub,
+    Markdown and JUnit dropped it."""
+    tool = "  t:\n    version: 1.0.0\n    description: d\n    mcp_server: s\n    tool_type: query\n"
+    (tmp_path / "tools.yaml").write_text("tools:\n" + tool + tool)
+    place = "tools.yaml:2:3"
+    json_out = run_toolc("check", "--format", "json", ".", cwd=tmp_path)
+    (row,) = [json.loads(line) for line in json_out.stdout.splitlines()]
+    assert row["code"] == "yaml-duplicate-key"
+    ((note),) = row["notes"]
+    assert (note["path"], note["line"], note["column"]) == ("tools.yaml", 2, 3)
+    assert set(note) == {"path", "line", "column", "end", "message"}
+    for fmt in ("github", "markdown", "junit"):
+        out = run_toolc("check", "--format", fmt, ".", cwd=tmp_path).stdout
+        assert f"note: {place}" in out.replace("%3A", ":"), (fmt, out)
+
+
 def test_json_format_one_object_per_line() -> None:
     result = run_toolc("check", "--format", "json", ".", cwd=BROKEN)
     assert result.returncode == 1

@@ -108,7 +108,23 @@ def _as_json(d: Diagnostic) -> dict[str, object]:
     }
     if d.hint:
         obj["hint"] = d.hint
+    if d.notes:  # the other places it names ("first defined here"), as text and SARIF give
+        obj["notes"] = [
+            {
+                "path": n.span.path,
+                "line": n.span.line,
+                "column": n.span.column,
+                "end": {"line": n.span.end_line, "column": n.span.end_column},
+                "message": n.message,
+            }
+            for n in d.notes
+        ]
     return obj
+
+
+def _noted(d: Diagnostic) -> list[str]:
+    """Each note as `path:line:col: message`, for the formats with one text per finding."""
+    return [f"{n.span.path}:{n.span.line}:{n.span.column}: {n.message}" for n in d.notes]
 
 
 def render_json(diagnostics: Iterable[Diagnostic], sources: Mapping[str, str]) -> str:
@@ -137,6 +153,7 @@ def render_github(diagnostics: Iterable[Diagnostic], sources: Mapping[str, str])
             f"title={_gh_property(d.code)}",
         ]
         message = d.message + (f"\n\nhint: {d.hint}" if d.hint else "")
+        message += "".join(f"\nnote: {n}" for n in _noted(d))
         out.append(f"::{d.severity.value} {','.join(props)}::{_gh_data(message)}\n")
     return "".join(out)
 
@@ -157,6 +174,7 @@ def render_markdown(diagnostics: Iterable[Diagnostic], sources: Mapping[str, str
         mark = "❌" if d.is_error else "⚠️"
         place = f"`{d.span.path}:{d.span.line}:{d.span.column}`"
         hint = f"<br>hint: {_md(d.hint)}" if d.hint else ""
+        hint += "".join(f"<br>note: {_md(n)}" for n in _noted(d))
         out.append(f"| {mark} | {place} | `{d.code}` | {_md(d.message)}{hint} |")
     return "\n".join(out) + "\n"
 
@@ -195,6 +213,7 @@ def render_junit(diagnostics: Iterable[Diagnostic], sources: Mapping[str, str]) 
         s = d.span
         name = f"{s.path}:{s.line}:{s.column} {d.code}"
         details = d.message + (f"\nhint: {d.hint}" if d.hint else "")
+        details += "".join(f"\nnote: {n}" for n in _noted(d))
         cases.append((gate_of(d.code), name, d.message if d.is_error else None, details))
     if not cases:
         cases.append(("toolc", "no problems", None, ""))
