@@ -34,9 +34,8 @@ logger = logging.getLogger(__name__)
 # Prose and dialect are not the schema's shape: an origin that words a description
 # otherwise, or names its JSON Schema draft, has not drifted (decision 0086).
 _PROSE = frozenset({"$schema", "description", "title", "examples", "$comment"})
-# How the SDK's client words a result that breaks the origin's listed outputSchema.
-# How the SDK's client refuses an origin's answer its own outputSchema does not allow: data
-# that fails it, or no data at all (session.py's call_tool).
+# How the SDK's client refuses an origin's answer its listed outputSchema does not
+# allow: data that fails it, or no data at all (session.py's call_tool).
 _SDK_REFUSED = re.compile(
     r"Invalid structured content|Tool .* has an output schema but did not return "
     r"structured content",
