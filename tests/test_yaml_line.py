@@ -35,3 +35,38 @@ def test_excerpts_of_one_file_asked_again_and_again() -> None:
     excerpts = [line for line in rendered if " | " in line and "line " in line]
     assert [e.split(" | ")[1] for e in excerpts] == [f"line {n}" for n in (3, 30, 3, 39, 1)]
     assert "tools.yaml:40:1: warning[some-code]: at line 40" in rendered  # past the end
+
+
+def _caret(line: str, column: int, end: int) -> tuple[str, str]:
+    span = Span("tools.yaml", 1, column, 1, end)
+    diagnostic = Diagnostic("some-code", Severity.ERROR, span, "here", None)
+    source, caret = render_text([diagnostic], {"tools.yaml": line + "\n"}).splitlines()[1:3]
+    return source.split(" | ", 1)[1], caret.split("| ", 1)[1]
+
+
+def test_the_caret_sits_under_its_token_whatever_the_widths_before_it() -> None:
+    """Padded one space per code point, the caret sat two cells a CJK character or an
+    emoji to the left of its token, and one cell a combining mark to the right."""
+    for before in ("漢字", "🙂x", "e\u0301e\u0301", "\tab", "plain"):
+        line = f'd: "{before}", type: strng'
+        column = line.index("strng") + 1
+        source, caret = _caret(line, column, column + 5)
+        assert caret.expandtabs(8) == " " * len(_cells_of(source[: column - 1])) + "^~~~~"
+
+
+def _cells_of(text: str) -> str:
+    """`text` as the cells a terminal shows (tabs to 8), by an independent reckoning."""
+    import unicodedata
+
+    out = ""
+    for ch in text.expandtabs(8):
+        if unicodedata.combining(ch):
+            continue
+        out += ".." if unicodedata.east_asian_width(ch) in "WF" else "."
+    return out
+
+
+def test_a_control_character_in_an_excerpt_is_shown_not_obeyed() -> None:
+    source, caret = _caret('d: "a\x1b[31mb"', 5, 6)
+    assert "\x1b" not in source and source == 'd: "a\ufffd[31mb"'
+    assert caret == "    ^"

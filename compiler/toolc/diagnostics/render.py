@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 
 from toolc.diagnostics.model import Diagnostic, Span
@@ -58,11 +60,29 @@ def _source_excerpt(span: Span, lines: _Lines) -> list[str]:
     width = (
         span.end_column - span.column if span.end_line == span.line else len(line) - span.column + 1
     )
-    width = max(1, width)
+    start = span.column - 1
+    marked = max(1, _cells(line[start : start + max(1, width)]))
     gutter = f"{span.line:>5} | "
-    # The caret line repeats the tabs of the source so that it lines up in any tab width.
-    pad = "".join("\t" if ch == "\t" else " " for ch in line[: span.column - 1])
-    return [gutter + line, " " * (len(gutter) - 2) + "| " + pad + "^" + "~" * (width - 1)]
+    # The caret line repeats the tabs of the source so that it lines up in any tab width,
+    # and pads each other character by the cells a terminal gives it.
+    pad = "".join("\t" if ch == "\t" else " " * _cells(ch) for ch in line[:start])
+    # A control character (an escape sequence in a string) is shown, never obeyed.
+    shown = _CONTROL.sub("\N{REPLACEMENT CHARACTER}", line)
+    return [gutter + shown, " " * (len(gutter) - 2) + "| " + pad + "^" + "~" * (marked - 1)]
+
+
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _cells(text: str) -> int:
+    """The terminal cells `text` takes: two for a wide character (CJK, most emoji), none
+    for a combining mark or a format character, one for any other."""
+    cells = 0
+    for ch in text:
+        if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+            continue
+        cells += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return cells
 
 
 _COLORS = {"error": "\033[1;31m", "warning": "\033[1;33m"}
