@@ -360,3 +360,12 @@ def test_strict_failure_is_not_summed_up_as_ok(tmp_path: Path) -> None:
             "0 error(s), 1 warning(s), failed: --strict counts warnings as errors"
         )
         assert "ok" not in summary.split(": ", 1)[1], summary
+
+
+def test_a_tab_after_a_dash_is_not_called_indentation(tmp_path: Path) -> None:
+    """`-\tx` is separation, not indentation: the message said indentation, which the line
+    shows it is not, and YAML 1.2 allows it; it says what toolc's reader takes."""
+    (tmp_path / "tools.yaml").write_text("tools:\n  t:\n    requires:\n    -\tx\n")
+    result = run_toolc("check", str(tmp_path))
+    assert "tools.yaml:4:6: error[yaml-tab-indent]: tab character after `-`" in result.stderr
+    assert "hint: replace the tab with a space" in result.stderr

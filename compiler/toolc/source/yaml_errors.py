@@ -52,11 +52,18 @@ def syntax_error(exc: yaml.YAMLError, text: str, path: str) -> Diagnostic:
                 "flatten the structure or share parts through `types:` and `$ref`",
             )
         if (mark.column < len(line_text) and line_text[mark.column] == "\t") or "'\\t'" in problem:
+            # After a `- ` the tab is separation, which YAML 1.2 allows and the parser toolc
+            # reads with does not: said as it is, not as indentation.
+            after_dash = line_text[: mark.column].rstrip("\t ").endswith("-")
             return diag(
                 "yaml-tab-indent",
                 _at(path, mark, text),
-                "tab character used for indentation",
-                "YAML indents with spaces; replace the tab with spaces",
+                "tab character after `-`: toolc's YAML reader takes only spaces there"
+                if after_dash
+                else "tab character used for indentation",
+                "replace the tab with a space"
+                if after_dash
+                else "YAML indents with spaces; replace the tab with spaces",
             )
         hint = next((h for phrase, h in _SYNTAX_HINTS if phrase in problem), None)
         if "end of stream" in problem and exc.context_mark is not None:
