@@ -222,6 +222,10 @@ def test_invalid_snapshot_is_reported_and_nothing_written(config: Path, text: st
     result = build(config)
     assert codes(result) == ["snapshot-invalid"] and not result.written  # type: ignore[attr-defined]
     assert not (config / "generated").exists()
+    (found,) = result.diagnostics  # type: ignore[attr-defined]
+    assert found.hint and "restore it from version control" in found.hint
+    if text.startswith("{not"):  # where the JSON went wrong, not 1:1 whatever it was
+        assert (found.span.line, found.span.column) == (1, 2)
 
 
 def test_disabled_tools_are_not_served_but_keep_their_contract(config: Path) -> None:

@@ -129,14 +129,16 @@ def render(entries: dict[str, Entry]) -> str:
 
 
 class SnapshotError(ValueError):
-    pass
+    def __init__(self, message: str, line: int = 1, column: int = 1) -> None:
+        super().__init__(message)
+        self.line, self.column = line, column  # where it went wrong, when known
 
 
 def parse(text: str) -> dict[str, Entry]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise SnapshotError(f"not JSON: {exc.msg} at line {exc.lineno}") from exc
+        raise SnapshotError(f"not JSON: {exc.msg}", exc.lineno, exc.colno) from exc
     except RecursionError as exc:  # nested deeper than the reader goes: no snapshot
         raise SnapshotError("nested too deeply to be a snapshot") from exc
     if not isinstance(data, dict):

@@ -124,7 +124,20 @@ def read_previous(
             text = old_text.decode("utf-8")
             old = snapshot.parse(text)
         except (snapshot.SnapshotError, UnicodeDecodeError) as exc:
-            problems.append(diag("snapshot-invalid", Span.whole_file(shown), str(exc)))
+            where = (
+                Span.point(shown, exc.line, exc.column)
+                if isinstance(exc, snapshot.SnapshotError)
+                else Span.whole_file(shown)
+            )
+            problems.append(
+                diag(
+                    "snapshot-invalid",
+                    where,
+                    str(exc),
+                    "restore it from version control, or delete it to start a new one "
+                    "(every tool then counts as new)",
+                )
+            )
     base = baseline.resolve(against, config_dir, out_dir, compile_texts)
     if base.empty_because is not None:
         problems.append(
