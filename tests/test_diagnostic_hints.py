@@ -107,3 +107,17 @@ def test_an_accepted_break_version_as_a_number_suggests_three_parts(tmp_path: Pa
     assert _rendered(tmp_path, text).splitlines()[-1] == (
         "  = hint: YAML reads `1` as a number, and a version has three parts: write `from: 1.0.0`"
     )
+
+
+def test_bounds_that_leave_nothing_say_to_loosen_them(tmp_path: Path) -> None:
+    text = (
+        HEAD
+        + "    version: 1.0.0\n    args_schema:\n      a: {type: number, minimum: 5, maximum: 1}\n"
+    )
+    assert _rendered(tmp_path, text) == (
+        "tools.yaml:8:34: error[invalid-arg-schema]: the bounds leave no valid number "
+        "(from 5 to 1): nothing is valid\n"
+        "    8 |       a: {type: number, minimum: 5, maximum: 1}\n"
+        "      |                                  ^\n"
+        "  = hint: loosen one of these bounds so that some value is allowed\n"
+    )

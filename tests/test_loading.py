@@ -132,6 +132,7 @@ def test_file_too_large(tmp_path: Path) -> None:
         out.truncate(MAX_FILE_BYTES + 1)
     loaded = load_file(file, "tools.yaml")
     assert [d.code for d in loaded.diagnostics] == ["file-too-large"]
+    assert "split the tools across configs" in (loaded.diagnostics[0].hint or "")
 
 
 def assert_well_formed(folder: Path) -> None:

@@ -22,7 +22,7 @@ def _number_bounds_empty(kw: SchemaKeywords) -> str | None:
     low, low_open = max(lows, key=lambda b: (b[0], b[1]))
     high, high_open = min(highs, key=lambda b: (b[0], not b[1]))
     if low > high or (low == high and (low_open or high_open)):
-        return f"the bounds leave no valid number (from {low} to {high})"
+        return f"the bounds leave no valid number (from {low} to {high}): nothing is valid"
     return None
 
 

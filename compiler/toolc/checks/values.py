@@ -35,7 +35,12 @@ def validity(ctx: CheckContext) -> Iterator[Diagnostic]:
         if node.root in broken:
             continue
         for keyword, message in ctx.unsatisfiable.get(node.path, ()):
-            yield diag("invalid-arg-schema", project.spans.tool((*node.path, keyword)), message)
+            yield diag(
+                "invalid-arg-schema",
+                project.spans.tool((*node.path, keyword)),
+                message,
+                "loosen one of these bounds so that some value is allowed",
+            )
 
 
 def _own_values(kw: SchemaKeywords) -> Iterator[tuple[tuple[str | int, ...], str, Any]]:

@@ -126,7 +126,8 @@ def read_bytes(file: Path, shown: str) -> bytes | LoadedFile:
 
 def _too_large(shown: str, size: int) -> LoadedFile:
     message = f"file is {size:,} bytes; toolc reads at most {MAX_FILE_BYTES:,}"
-    return _refused(shown, "file-too-large", message)
+    hint = "split the tools across configs, or share repeated schemas through `types:`"
+    return _refused(shown, "file-too-large", message, hint)
 
 
 def load_file(file: Path, shown: str) -> LoadedFile:
