@@ -108,7 +108,10 @@ def test_build_writes_the_docs_and_check_compares_them(config: Path) -> None:
 def test_a_server_gone_leaves_an_orphaned_page(config: Path) -> None:
     assert _build(config).written
     path = config / "tools.yaml"
-    path.write_text(path.read_text().replace("mcp_server: retail", "mcp_server: loja"))
+    moved = path.read_text().replace("mcp_server: retail", "mcp_server: loja")
+    # a move is a break (tool-moved, decision 0144): each tool's next major version
+    bumped = re.sub(r"version: (\d+)\.0\.0", lambda m: f"version: {int(m[1]) + 1}.0.0", moved)
+    path.write_text(bumped)
     assert "output-orphaned" in _codes(_build(config, write=False))
     built = _build(config)
     assert built.written, built.diagnostics
