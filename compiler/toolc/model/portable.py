@@ -109,6 +109,9 @@ def _merged(target: Any, siblings: dict[str, Any]) -> Any:
         shared = (set(target) & set(siblings)) - ANNOTATIONS
         if not shared and not _interacting(target, siblings):
             return {**target, **siblings}
+    theirs = siblings.get("allOf")
+    if isinstance(theirs, list):  # the siblings' own `allOf` joins the target's, never replaces it
+        return {**siblings, "allOf": [target, *theirs]}
     return {"allOf": [target], **siblings}
 
 
