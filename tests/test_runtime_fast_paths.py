@@ -493,6 +493,16 @@ def test_data_with_a_lone_surrogate_is_an_invalid_result(
         sealed.text.encode("utf-8")  # what the SDK writes: never raises
 
 
+@pytest.mark.parametrize("value", [SURROGATE, float("nan")], ids=["surrogate", "nan"])
+def test_multi_item_data_that_is_no_json_text_is_an_invalid_result(value: Any) -> None:
+    """Every item failed (sealed as an error with its data): such data is the handler's
+    invalid answer, as for any tool, not a server failure."""
+    spec = Spec(multi_item=True)
+    sealed = seal_return(spec, {"results": [{"success": False, "name": value}]}, lambda d: None)
+    assert sealed.envelope["error"]["code"] == "INVALID_RESULT"
+    assert json.loads(sealed.text.encode("utf-8")) == sealed.envelope
+
+
 @pytest.mark.parametrize(
     "failure",
     [

@@ -195,7 +195,11 @@ def seal_error(
         envelope["data"] = data
     try:
         text = compact(envelope)
-    except ValueError:  # a handler's failure or data with a NaN or a lone surrogate
+    except ValueError:  # a NaN or a lone surrogate, from the handler
+        if (
+            data is not None
+        ):  # its per-item data: INVALID_RESULT, where seal_return seals
+            raise
         unwritable = internal_error(spec, "An error answer that is not JSON text")
         envelope = {"ok": False, "error": unwritable, "meta": _meta(spec)}
         return Sealed(envelope, compact(envelope))
