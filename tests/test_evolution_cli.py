@@ -155,6 +155,12 @@ def test_a_tool_moved_to_another_server_needs_a_major_bump(tmp_path: Path) -> No
     assert [(r["rule"], r["tool"], r["path"]) for r in rows if "rule" in r] == [
         ("tool-moved", "get_order", "/mcp_server")
     ]
+    (config / "tools.yaml").write_text(_moved().replace('"1.4.0"', '"1.5.0"'))
+    small = run_toolc("build", str(config))
+    assert small.returncode == 1 and "version-bump-too-small" in small.stderr
+    assert (
+        "moved from mcp_server 'shop' to 'store' (tool-moved) and went from 1.4.0" in small.stderr
+    )
     assert run_toolc("bump", str(config), "--write").returncode == 0
     assert 'version: "2.0.0"' in (config / "tools.yaml").read_text()
     assert run_toolc("build", str(config)).returncode == 0
@@ -172,6 +178,20 @@ def test_a_move_is_seen_without_the_last_output(tmp_path: Path) -> None:
     assert diffed.returncode == 1 and "tool-moved" in diffed.stdout, diffed.stdout
     built = run_toolc("build", str(config))
     assert built.returncode == 1 and "tool-moved" in built.stderr, built.stderr
+
+
+def test_diff_and_bump_read_the_snapshots_server_as_the_guard_does(tmp_path: Path) -> None:
+    """The last output's document written by an older toolc holds no server: diff and bump
+    took it as it stood and saw no move, while the build refused it."""
+    config = _built(tmp_path)
+    doc = config / "generated" / "mcp_tools" / "contracts" / "get_order.json"
+    older = {k: v for k, v in json.loads(doc.read_text()).items() if k != "mcp_server"}
+    doc.write_text(json.dumps(older, indent=2) + "\n")
+    (config / "tools.yaml").write_text(_moved())
+    diffed = run_toolc("diff", str(config))
+    assert diffed.returncode == 1 and "tool-moved" in diffed.stdout, diffed.stdout
+    assert run_toolc("bump", str(config), "--write").returncode == 0
+    assert 'version: "2.0.0"' in (config / "tools.yaml").read_text()
 
 
 def test_a_snapshot_without_servers_builds_and_gains_them(tmp_path: Path) -> None:

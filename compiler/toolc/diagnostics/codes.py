@@ -795,8 +795,9 @@ _RULES += [
         E,
         "build",
         "The snapshot file cannot be read.",
-        "`mcp-tools.json` is written by `toolc build`; restore it from version control or delete "
-        "it to start a new one (every tool then counts as new).",
+        "`mcp-tools.json` is written by `toolc build`; restore it from version control, or "
+        "delete it: the next build writes a new one, judging each tool against the last "
+        "build's output if there is one (without it, every tool counts as new).",
     ),
     Rule(
         "output-missing",

@@ -171,8 +171,14 @@ def _changed(
         yield diag(
             "version-bump-too-small",
             span,
-            f"tool '{name}' changed its contract ({', '.join(forcing)}) and went from "
-            f"{previous} to {current}; the change needs at least {minimum}",
+            f"tool '{name}' "
+            + (
+                f"moved from mcp_server '{was.server}' to '{entry.server}'"
+                if same
+                else "changed its contract"
+            )
+            + f" ({', '.join(forcing)}) and went from {previous} to {current}; the change "
+            f"needs at least {minimum}",
             UNSEEN_HINT
             if UNSEEN in forcing
             else f"bump it to {minimum} (`toolc bump --write`), or record the break under "

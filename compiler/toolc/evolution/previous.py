@@ -134,8 +134,8 @@ def read_previous(
                     "snapshot-invalid",
                     where,
                     str(exc),
-                    "restore it from version control, or delete it to start a new one "
-                    "(every tool then counts as new)",
+                    "restore it from version control, or delete it: the next build writes a "
+                    "new one, judging each tool against the last build's output if there is one",
                 )
             )
     base = baseline.resolve(against, config_dir, out_dir, compile_texts)
@@ -171,28 +171,36 @@ def unseen_tools(
     base: baseline.Baseline,
     earlier: Sequence[Path] = (),
     current: Mapping[str, str] | None = None,
-) -> tuple[list[str], dict[str, str | None]]:
+) -> tuple[list[str], list[str]]:
     """The tools the snapshot records whose contract document the baseline (the last build's
     output, or an old output an interrupted build left) lacks, or holds in another form than
     the snapshot's: whether they changed, and how, cannot be told against it. Split in two:
     those whose contract fingerprint now (`current`) differs from the snapshot's, and those
-    whose fingerprint is the same, which are unchanged whatever the output holds but for
-    their server, given with them as the snapshot records it (decision 0144). An unreadable
-    snapshot is the build's to report."""
+    whose fingerprint is the same, which are unchanged whatever the output holds (but for
+    their server: `recorded_servers`). An unreadable snapshot is the build's to report."""
     try:
         entries = snapshot.parse(snapshot_path.read_bytes().decode("utf-8"))
     except (OSError, UnicodeDecodeError, snapshot.SnapshotError):
-        return [], {}
+        return [], []
     sources = _sources(base, earlier)
     unseen: list[str] = []
-    unchanged: dict[str, str | None] = {}
+    unchanged: list[str] = []
     for name, entry in entries.items():
         if _vouched(sources, name, entry.contract) is None:
-            if current is not None and current.get(name) == entry.contract:
-                unchanged[name] = entry.server
-            else:
-                unseen.append(name)
+            same = current is not None and current.get(name) == entry.contract
+            (unchanged if same else unseen).append(name)
     return unseen, unchanged
+
+
+def recorded_servers(snapshot_path: Path) -> dict[str, str]:
+    """Each tool's `mcp_server` as the snapshot records it (decision 0144): the record of
+    where a tool was, as the guard reads it, whatever the last output's document says (an
+    older toolc's holds none; a stale one another). Unreadable: none."""
+    try:
+        entries = snapshot.parse(snapshot_path.read_bytes().decode("utf-8"))
+    except (OSError, UnicodeDecodeError, snapshot.SnapshotError):
+        return {}
+    return {name: e.server for name, e in entries.items() if e.server is not None}
 
 
 def guard(compilation: Compilation, previous: Previous) -> list[Diagnostic]:

@@ -27,7 +27,7 @@ from toolc.diagnostics import Diagnostic, sort_key
 from toolc.diagnostics.paths import shown_path
 from toolc.evolution.baseline import BaselineError, resolve
 from toolc.evolution.changes import ToolChange, tool_changes
-from toolc.evolution.previous import guard, read_previous, unseen_tools
+from toolc.evolution.previous import guard, read_previous, recorded_servers, unseen_tools
 from toolc.memory import collector_paused
 from toolc.pipeline import Compilation, compile
 from toolc.source.inputs import TOOLS_FILE, Inputs, inputs_of_texts, read_inputs
@@ -223,10 +223,12 @@ def changes(
         return compiled, [], ""
     base = resolve(against, config_dir, out_dir, compile_baseline)
     unseen: list[str] = []
-    unchanged: dict[str, str | None] = {}
+    unchanged: list[str] = []
+    servers: dict[str, str] = {}
     if against is None and snapshot_path is not None:
         now = {name: entry.contract for name, entry in compiled.package.snapshot.items()}
         unseen, unchanged = unseen_tools(snapshot_path, base, old_outputs(out_dir), now)
+        servers = recorded_servers(snapshot_path)
     if unseen:
         listed = ", ".join(unseen[:3]) + (f" and {len(unseen) - 3} more" if len(unseen) > 3 else "")
         raise BaselineError(
@@ -242,11 +244,12 @@ def changes(
         for rel, data in compiled.package.files.items()
         if rel.startswith("contracts/")
     }
-    # A tool whose contract is the snapshot's is unchanged, whatever the output holds, but for
-    # the server the snapshot records (decision 0144).
-    for name, server in unchanged.items():
-        if name in new:
-            old[name] = new[name] if server is None else {**new[name], "mcp_server": server}
+    # A tool whose contract is the snapshot's is unchanged, whatever the output holds.
+    old.update({name: new[name] for name in unchanged if name in new})
+    # Where each tool was is the snapshot's record, as the guard reads it (decision 0144).
+    for name, server in servers.items():
+        if name in old:
+            old[name] = {**old[name], "mcp_server": server}
     shown = shown_path(config_dir / TOOLS_FILE, Path.cwd())
     label = base.label + (f" ({base.empty_because})" if base.empty_because else "")
     return compiled, tool_changes(old, new, compiled, shown), label
