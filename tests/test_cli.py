@@ -369,3 +369,14 @@ def test_a_tab_after_a_dash_is_not_called_indentation(tmp_path: Path) -> None:
     result = run_toolc("check", str(tmp_path))
     assert "tools.yaml:4:6: error[yaml-tab-indent]: tab character after `-`" in result.stderr
     assert "hint: replace the tab with a space" in result.stderr
+
+
+@pytest.mark.parametrize("end", ["\n", "\r"], ids=["lf", "cr"])
+def test_a_control_character_is_placed_in_characters(tmp_path: Path, end: str) -> None:
+    """libyaml gives the place in bytes: after two accented letters it was two columns off,
+    and lines ended by CR alone were counted as one."""
+    text = end.join(["tools:", "  a:", '    description: "éé\x1b"', ""])
+    (tmp_path / "tools.yaml").write_bytes(text.encode("utf-8"))
+    result = run_toolc("check", "--no-cache", str(tmp_path))
+    assert "tools.yaml:3:21: error[yaml-syntax]: character '\\x1b'" in result.stderr, result.stderr
+    assert "hint: remove it, or write it as an escape" in result.stderr

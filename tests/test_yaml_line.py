@@ -70,3 +70,7 @@ def test_a_control_character_in_an_excerpt_is_shown_not_obeyed() -> None:
     source, caret = _caret('d: "a\x1b[31mb"', 5, 6)
     assert "\x1b" not in source and source == 'd: "a\ufffd[31mb"'
     assert caret == "    ^"
+    source, caret = _caret('d: "\u202eab", x: 1', 13, 14)  # a right-to-left override
+    assert source == 'd: "\ufffdab", x: 1' and caret == "            ^"
+    _, caret = _caret('d: "so\u00adft", x: 1', 14, 15)  # a soft hyphen takes its cell
+    assert caret == "             ^"

@@ -60,18 +60,20 @@ def _source_excerpt(span: Span, lines: _Lines) -> list[str]:
     width = (
         span.end_column - span.column if span.end_line == span.line else len(line) - span.column + 1
     )
+    # A control character (an escape sequence in a string) is shown, never obeyed.
+    shown = _CONTROL.sub("\N{REPLACEMENT CHARACTER}", line)
     start = span.column - 1
-    marked = max(1, _cells(line[start : start + max(1, width)]))
+    marked = max(1, _cells(shown[start : start + max(1, width)]))
     gutter = f"{span.line:>5} | "
     # The caret line repeats the tabs of the source so that it lines up in any tab width,
     # and pads each other character by the cells a terminal gives it.
-    pad = "".join("\t" if ch == "\t" else " " * _cells(ch) for ch in line[:start])
-    # A control character (an escape sequence in a string) is shown, never obeyed.
-    shown = _CONTROL.sub("\N{REPLACEMENT CHARACTER}", line)
+    pad = "".join("\t" if ch == "\t" else " " * _cells(ch) for ch in shown[:start])
     return [gutter + shown, " " * (len(gutter) - 2) + "| " + pad + "^" + "~" * (marked - 1)]
 
 
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# C0/C1 controls, and the bidirectional overrides and isolates that reorder what a terminal
+# shows (a line that reads otherwise than it parses).
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def _cells(text: str) -> int:
@@ -79,7 +81,8 @@ def _cells(text: str) -> int:
     for a combining mark or a format character, one for any other."""
     cells = 0
     for ch in text:
-        if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+        zero = unicodedata.category(ch) in ("Mn", "Me", "Cf") and ch != "\u00ad"
+        if zero or unicodedata.combining(ch):  # a soft hyphen shows as one cell
             continue
         cells += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
     return cells

@@ -78,13 +78,20 @@ def syntax_error(exc: yaml.YAMLError, text: str, path: str) -> Diagnostic:
         context = f" {exc.context}" if exc.context else ""
         return diag("yaml-syntax", _at(path, mark, text), f"{problem}{context}".strip(), hint)
     if isinstance(exc, yaml.reader.ReaderError):
-        before = text[: exc.position]
+        at, found = exc.position, exc.character
+        code = found if isinstance(found, int) else ord(found) if len(found) == 1 else -1
+        if not (0 <= at < len(text) and ord(text[at]) == code):
+            # libyaml counts bytes of UTF-8, Python's reader characters
+            at = len(text.encode("utf-8")[:at].decode("utf-8", "ignore"))
+        # CR LF, CR and LF each end a line, as the parser's other positions count them
+        before = text[:at].replace("\r\n", "\n").replace("\r", "\n")
         line = before.count("\n")
-        col = exc.position - (before.rfind("\n") + 1)
+        col = len(before) - (before.rfind("\n") + 1)
         return diag(
             "yaml-syntax",
             Span.point(path, line + 1, col + 1),
             f"character {_printable(exc.character)} is not allowed in YAML ({exc.reason})",
+            "remove it, or write it as an escape (`\\x1b`) inside a double-quoted string",
         )
     return diag("yaml-syntax", Span.whole_file(path), str(exc))
 
