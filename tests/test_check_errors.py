@@ -186,7 +186,7 @@ def test_the_wire_says_why_without_the_value(tools: Any) -> None:
     from typing import Literal
 
     from toolc.runtime.client_envelope import _refused
-    from toolc.runtime.server_calls import problems
+    from toolc.runtime.server_fields import problems
 
     secret = "S3CRET-hunter2"
     with pytest.raises(pydantic.ValidationError) as caught:

@@ -108,8 +108,7 @@ def test_a_refusal_names_places_of_the_arguments_not_union_branches(
     """VALIDATION_ERROR's `details[].field` is a path of the arguments sent: pydantic's
     `loc` also names each union branch it tried (`mode.constrained-str`, a tagged union's
     tag), which is no field of the arguments."""
-    from toolc.runtime.server_calls import problems
-    from toolc.runtime.server_fields import wire_loc
+    from toolc.runtime.server_fields import problems, wire_loc
 
     spec = packages[config].TOOLS[tool]
     schema = dict(spec.input_schema)

@@ -58,7 +58,7 @@ assert page.next_cursor is None
 assert not verdict(ListDirectoryData, {"entries": []})  # the cursor is required, null or not
 assert ListDirectoryArgs.model_validate({"path": "/"}).page_size == 50
 # each failing argument under its field; the rule across arguments at the arguments (0132)
-from mcp_tools.server_calls import invalid_arguments
+from mcp_tools.server_call_errors import invalid_arguments
 def failing(value):
     try:
         ListDirectoryArgs.model_validate(value)

@@ -21,7 +21,7 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPDeprecationWarning
 
 from .server_audit import AuditHook, AuditRecord
-from .server_calls import ServedTool, ToolCalls, handler_name
+from .server_calls import ToolCalls, handler_name
 from .server_client import ClientRequestUnavailable, Elicited, Sampled
 from .server_confirmation import RequestStates, labels
 from .server_content import (
@@ -50,6 +50,7 @@ from .server_metrics import Observation, Observer, prometheus_observer
 from .server_outputs import FormatCheck
 from .server_process import settle_start_up
 from .server_proxy import CallTool, Proxies, forwarded, proxy_of, routed
+from .server_served import ServedTool
 from .server_state_store import FileStore, MemoryStore, SingleUseStore, signing_key
 from .server_types import Items, Reply, ToolContext, ToolFailure, ToolSpecLike
 

@@ -6,185 +6,50 @@ sealed into the envelope; internals go to the server's log under an `errorId`.""
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from functools import cached_property
+from collections.abc import Mapping
 from typing import Any
 
 import anyio
 from mcp import types
 from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import BaseModel, ValidationError
 
-from .server_ceilings import ceiling_of
+from .server_call_errors import (
+    bad_key,
+    cannot_ask,
+    invalid_arguments,
+    not_arguments,
+    unresolved,
+)
 from .server_client import ClientChannel, ClientRequestUnavailable, LogLevels
 from .server_confirm_step import confirm
 from .server_confirmation import RequestStates
-from .server_content import DeclaredContent
 from .server_deadline import HandlerTimeout, cancel_requested, within
-from .server_fields import problems
 from .server_hooks import CallHooks
-from .server_items import BadReturn
 from .server_keys import (
-    KEY_RULE,
-    REQUEST_KEY,
     bad_request_key,
-    items_argument,
     received_keys,
 )
 from .server_metrics import mark_confirmed, start_call
-from .server_outputs import FormatCheck
 from .server_sealing import (
     Sealed,
-    error_info,
     framework_error,
     internal_error,
     seal_error,
     seal_failure,
     seal_return,
 )
-from .server_types import Reply, ToolContext, ToolFailure, ToolSpecLike, data_adapter
+from .server_served import ServedTool
+from .server_types import Reply, ToolContext, ToolFailure, ToolSpecLike
 from .server_wire import to_wire
 
 logger = logging.getLogger(__name__)
-
-Handler = Callable[[Any, ToolContext], Awaitable[Any]]
 
 
 def handler_name(spec: ToolSpecLike) -> str:
     """The handler's method name: the tool's module name, a Python identifier."""
     return spec.module.rpartition(".")[2]
-
-
-def invalid_arguments(
-    tool: str, exc: ValidationError, model: type[BaseModel] | None = None
-) -> dict[str, Any]:
-    """VALIDATION_ERROR naming each failing field and why (never the value sent)."""
-    details = problems(exc, "", model.__pydantic_core_schema__ if model else None)
-    fields = ", ".join(dict.fromkeys(d["field"] or "(arguments)" for d in details))
-    return framework_error(
-        "VALIDATION_ERROR", f"Invalid arguments for {tool}: {fields}.", details
-    )
-
-
-def bad_key(tool: str) -> dict[str, Any]:
-    """VALIDATION_ERROR: a request key that is not one (decision 0087)."""
-    field = f"_meta.{REQUEST_KEY}"
-    detail = {"field": field, "reason": KEY_RULE, "type": "idempotency_key"}
-    text = f"Invalid idempotency key for {tool}: {KEY_RULE}."
-    return framework_error("VALIDATION_ERROR", text, [detail])
-
-
-def not_arguments(tool: str, keys: Sequence[str]) -> dict[str, Any]:
-    """PRE_VALIDATION_FAILED: resolved arguments this tool does not have."""
-    logger.warning("%s: pre-validator resolved unknown arguments %s", tool, keys)
-    text = f"The pre-validator of {tool} resolved arguments this tool does not have."
-    details = [
-        {
-            "field": key,
-            "reason": "not an argument of this tool",
-            "type": "extra_forbidden",
-        }
-        for key in keys
-    ]
-    return framework_error("PRE_VALIDATION_FAILED", text, details)
-
-
-def cannot_ask(unasked: ClientRequestUnavailable) -> dict[str, Any]:
-    """TOOL_ERROR, not retryable: the handler needed the client (sampling,
-    elicitation) where it cannot be asked (decision 0094)."""
-    return error_info(
-        "TOOL_ERROR", f"The tool could not ask the client: {unasked}.", retryable=False
-    )
-
-
-def unresolved(
-    tool: str, exc: ValidationError, model: type[BaseModel] | None = None
-) -> dict[str, Any]:
-    """PRE_VALIDATION_FAILED: resolved arguments the handler does not take, by field."""
-    logger.warning("%s: pre-validator resolved invalid arguments", tool)
-    text = f"The pre-validator of {tool} resolved arguments this tool does not accept."
-    details = invalid_arguments(tool, exc, model)["details"]
-    return framework_error("PRE_VALIDATION_FAILED", text, details)
-
-
-class ServedTool:
-    """One served (or pre-validating) tool, with what its calls need, made once."""
-
-    def __init__(self, spec: ToolSpecLike, handler: Handler) -> None:
-        self.spec = spec
-        self.handler = handler
-        self.labels: dict[str, str] = {}
-        self.formats: FormatCheck | None = None  # its data schema's formats, if any
-        self.content = DeclaredContent()  # its published `_meta.content`, if any
-        self.ceiling = ceiling_of(spec)  # its response ceiling, if any
-
-    @cached_property
-    def items_arg(self) -> str | None:
-        return items_argument(getattr(self.spec, "input_schema", None) or {})
-
-    @cached_property
-    def args_model(self) -> type[BaseModel]:
-        return self.spec.args_model
-
-    # The models' own validators: `model_validate` and `TypeAdapter.validate_python`
-    # pass six keyword arguments, all None, into pydantic-core, which took 0.3-0.5 µs
-    # of a 0.6-1 µs validation (measured); the result is the same.
-    @cached_property
-    def _data_adapter(self) -> TypeAdapter[Any]:
-        return data_adapter(self.spec.data_model)
-
-    @cached_property
-    def _data(self) -> Callable[[Any], Any]:
-        return self._data_adapter.validator.validate_python
-
-    @cached_property
-    def _args(self) -> Callable[[Any], BaseModel]:
-        return self.args_model.__pydantic_validator__.validate_python
-
-    @cached_property
-    def handler_model(self) -> type[BaseModel]:
-        """The arguments as the handler receives them (a pre-validator resolves)."""
-        return self.spec.resolved_model or self.args_model
-
-    @cached_property
-    def _resolved(self) -> Callable[[Any], BaseModel]:
-        return self.handler_model.__pydantic_validator__.validate_python
-
-    @cached_property
-    def _handler_names(self) -> frozenset[str] | None:
-        """The wire names of the handler's arguments; None when it takes any other."""
-        model = self.handler_model
-        if model.model_config.get("extra") == "allow":
-            return None
-        return frozenset(
-            f.alias if isinstance(f.alias, str) else name
-            for name, f in model.model_fields.items()
-        )
-
-    def strays(self, named: Mapping[str, Any]) -> list[str]:
-        """The keys of `named` that are not arguments of the handler's form."""
-        known = self._handler_names
-        return [] if known is None else sorted(k for k in named if k not in known)
-
-    def check(self, data: Any) -> object:
-        """`data` as the tool's published schema judges it; BadReturn otherwise."""
-        try:
-            checked = self._data(data)
-        except ValidationError as exc:
-            problem = problems(exc, "data", self._data_adapter.core_schema)
-            raise BadReturn("data outside the tool's schema", problem) from exc
-        wrong = self.formats.problems(data) if self.formats is not None else []
-        if wrong:
-            raise BadReturn("data whose formats JSON clients refuse", wrong)
-        return checked
-
-    def parse(self, arguments: Mapping[str, Any]) -> BaseModel:
-        return self._args(arguments)
-
-    def resolve(self, arguments: Mapping[str, Any]) -> BaseModel:
-        """Arguments as the handler receives them (the pre-validator's resolution)."""
-        return self._resolved(arguments)
 
 
 def _wire_args(args: BaseModel) -> dict[str, Any]:

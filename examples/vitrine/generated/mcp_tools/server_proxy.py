@@ -23,12 +23,13 @@ from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
-from .server_calls import ServedTool, invalid_arguments
+from .server_call_errors import invalid_arguments
 from .server_deadline import cancel_requested
 from .server_hooks import CallHooks
 from .server_items import BadReturn
 from .server_metrics import start_call
 from .server_outputs import FormatCheck
+from .server_served import ServedTool
 
 logger = logging.getLogger(__name__)
 
