@@ -11,8 +11,10 @@ import tomllib
 from pathlib import Path
 
 import pytest
+import toolc
 import yaml
 from conftest import ROOT, run_toolc
+from toolc.verbs import init as init_verb
 
 
 def _git_repo(path: Path) -> Path:
@@ -53,6 +55,9 @@ def test_a_new_project_builds_clean_and_its_hooks_work(tmp_path: Path) -> None:
     workflow = yaml.safe_load((repo / ".github" / "workflows" / "toolc.yml").read_text())
     command = workflow["jobs"]["check"]["steps"][-1]["run"]
     assert command == "toolc check tools --against origin/${{ github.base_ref }} --format github"
+    # the toolc that wrote it, pinned: `pip install toolc` took whatever toolc came (0145)
+    install = workflow["jobs"]["check"]["steps"][-2]["run"]
+    assert install == f"pip install toolc=={toolc.__version__}"
 
     env = os.environ | {"PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
                         "PRE_COMMIT_HOME": str(tmp_path / "pre-commit")}  # fmt: skip
@@ -105,3 +110,27 @@ def test_outside_git_everything_goes_in_the_folder(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert (tmp_path / ".pre-commit-config.yaml").is_file()
     assert "entry: toolc check .\n" in (tmp_path / ".pre-commit-config.yaml").read_text()
+
+
+@pytest.mark.parametrize(
+    ("direct_url", "wanted"),
+    [
+        ('{"url": "https://github.com/o/toolc", "vcs_info": {"vcs": "git", "commit_id": "abc"}}',
+         "toolc @ git+https://github.com/o/toolc@abc"),
+        ('{"url": "file:///home/me/toolc", "dir_info": {"editable": true}}', "toolc==X"),
+        (None, "toolc==X"),
+    ],
+)  # fmt: skip
+def test_ci_installs_the_toolc_that_wrote_it(
+    monkeypatch: pytest.MonkeyPatch, direct_url: str | None, wanted: str
+) -> None:
+    """A git install is installed from its revision; a local or an index install by its
+    version (a local path means nothing on the CI machine)."""
+
+    class Installed:
+        def read_text(self, name: str) -> str | None:
+            return direct_url if name == "direct_url.json" else None
+
+    monkeypatch.setattr(init_verb.metadata, "distribution", lambda name: Installed())
+    wanted = wanted.replace("X", toolc.__version__)
+    assert init_verb.install_requirement() == wanted

@@ -10,6 +10,7 @@ import os
 import re
 import shlex
 import tomllib
+from importlib import metadata
 from pathlib import Path
 from typing import Literal
 
@@ -42,6 +43,21 @@ def _template(name: str, **values: str) -> bytes:
     for key, value in values.items():
         text = text.replace("{{" + key + "}}", value)
     return text.encode("utf-8")
+
+
+def install_requirement() -> str:
+    """What CI installs to run this very toolc (decision 0145): the git revision it was
+    installed from (PEP 610's `direct_url.json`), else its version pinned by name. A
+    workflow that installed another toolc would judge the output another toolc made."""
+    try:
+        found = json.loads(metadata.distribution("toolc").read_text("direct_url.json") or "{}")
+    except (metadata.PackageNotFoundError, ValueError):
+        found = {}
+    url, vcs = found.get("url"), found.get("vcs_info")
+    if isinstance(url, str) and isinstance(vcs, dict) and not url.startswith("file:"):
+        commit = vcs.get("commit_id")
+        return f"toolc @ {vcs.get('vcs', 'git')}+{url}" + (f"@{commit}" if commit else "")
+    return f"toolc=={__version__}"
 
 
 def _with_config(name: str, config: str, **values: str) -> bytes:
@@ -144,7 +160,9 @@ def plan(config_dir: Path, config: dict[str, bytes] | None = None) -> Plan:
     elif invalid is None:
         kept.append(pyproject)
     extras = {
-        root / ".github" / "workflows" / "toolc.yml": _with_config("toolc.yml", shown),
+        root / ".github" / "workflows" / "toolc.yml": _with_config(
+            "toolc.yml", shown, INSTALL=shlex.quote(install_requirement())
+        ),
         root / ".pre-commit-config.yaml": _with_config(
             "pre-commit-config.yaml", shown, VERSION=__version__
         ),
