@@ -380,3 +380,26 @@ def test_a_control_character_is_placed_in_characters(tmp_path: Path, end: str) -
     result = run_toolc("check", "--no-cache", str(tmp_path))
     assert "tools.yaml:3:21: error[yaml-syntax]: character '\\x1b'" in result.stderr, result.stderr
     assert "hint: remove it, or write it as an escape" in result.stderr
+
+
+def test_docs_help_gives_its_own_default() -> None:
+    """`toolc docs` writes DIR/docs without a setting; its help said the default was none."""
+    shown = " ".join(run_toolc("docs", "--help").stdout.split())
+    assert (
+        "--docs-out DIRECTORY Where the pages go. Default: the docs_out setting, else DIR/docs."
+        in shown
+    )
+
+
+def test_a_proxied_tool_is_not_told_to_ask_for_confirmation(tmp_path: Path) -> None:
+    """The hint said `confirmation_required: true`, which proxy-envelope-feature refuses
+    for a proxied tool."""
+    (tmp_path / "tools.yaml").write_text(
+        "tools:\n  t:\n    version: 1.0.0\n    description: d\n    mcp_server: s\n"
+        "    tool_type: action\n    args_schema: {}\n"
+        "    proxy: {tool: t, command: [origin]}\n"
+    )
+    result = run_toolc("check", str(tmp_path))
+    assert "warning[transactional-without-confirmation]" in result.stderr, result.stderr
+    assert "confirmation_required: true" not in result.stderr
+    assert "a proxied tool cannot ask" in " ".join(result.stderr.split())

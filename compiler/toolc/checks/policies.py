@@ -134,8 +134,12 @@ def confirmation(ctx: CheckContext) -> Iterator[Diagnostic]:
                 "transactional-without-confirmation",
                 project.spans.tool(("tools", name), key=True),
                 f"'{name}' changes state but asks for no confirmation",
-                "set `confirmation_required: true`; or `tool_type: query` if it only reads; or "
-                "`confirmation_required: false` to state that it needs none",
+                # A proxied tool cannot ask (proxy-envelope-feature): only the other two fit.
+                "`confirmation_required: false` states that it needs none (a proxied tool "
+                "cannot ask: its origin answers); or `tool_type: query` if it only reads"
+                if tool.decl.proxy is not None
+                else "set `confirmation_required: true`; or `tool_type: query` if it only "
+                "reads; or `confirmation_required: false` to state that it needs none",
             )
 
 

@@ -14,7 +14,6 @@ from toolc.cli.common import (
     build_options,
     check_paths,
     config_dir_argument,
-    docs_out_option,
     docs_path,
     format_option,
     metadata_lint_option,
@@ -185,7 +184,10 @@ def build(
 @strict_option
 @metadata_lint_option
 @out_option
-@docs_out_option
+@click.option(
+    "--docs-out", type=click.Path(file_okay=False, path_type=Path), default=None,
+    help="Where the pages go. Default: the docs_out setting, else DIR/docs.",
+)  # fmt: skip
 def docs(
     config_dir: Path, fmt: str | None, strict: bool | None, metadata_lint: bool | None,
     out: Path | None, docs_out: Path | None,
