@@ -5,11 +5,14 @@ of another server."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -56,13 +59,15 @@ def test_each_drift_is_named_with_its_place(drifted: Path) -> None:
     assert "2 difference(s) from the build" in done.stderr
 
 
-def test_over_streamable_http(tmp_path: Path) -> None:
+@contextmanager
+def _served_over_http(*options: str) -> Iterator[str]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     server = subprocess.Popen(
-        [TOOLC, "serve", "--mock", "--http", "--port", str(port), str(RETAIL)],
+        [TOOLC, "serve", "--mock", "--http", "--port", str(port), *options, str(RETAIL)],
         stderr=subprocess.DEVNULL,
+        env={**os.environ, "SERVED_TOKEN": "s3cret"},
     )
     try:
         deadline = time.monotonic() + 30
@@ -71,12 +76,63 @@ def test_over_streamable_http(tmp_path: Path) -> None:
                 if probe.connect_ex(("127.0.0.1", port)) == 0:
                     break
             time.sleep(0.1)
-        done = run_toolc("verify", str(RETAIL), "--url", f"http://127.0.0.1:{port}/mcp")
+        yield f"http://127.0.0.1:{port}/mcp"
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_over_streamable_http(tmp_path: Path) -> None:
+    with _served_over_http() as url:
+        done = run_toolc("verify", str(RETAIL), "--url", url)
     assert done.returncode == 0, done.stderr
     assert "identical to the build" in done.stderr
+
+
+def test_a_server_that_asks_for_a_token_is_verified_and_imported_with_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server run with --auth-token-env (what serving.md advises beyond loopback) could
+    not be verified, imported or reached by the typed client: none could send a token."""
+    monkeypatch.setenv("MY_TOKEN", "s3cret")
+    monkeypatch.setenv("WRONG_TOKEN", "guess")
+    with _served_over_http("--auth-token-env", "SERVED_TOKEN") as url:
+        done = run_toolc("verify", str(RETAIL), "--url", url, "--auth-token-env", "MY_TOKEN")
+        refused = run_toolc("verify", str(RETAIL), "--url", url, "--auth-token-env", "WRONG_TOKEN")
+        tokenless = run_toolc("verify", str(RETAIL), "--url", url)
+        imported = run_toolc(
+            "import", "--url", url, "--auth-token-env", "MY_TOKEN", "--out", str(tmp_path / "i")
+        )
+        reached = _typed_call(url)
+    assert done.returncode == 0 and "identical to the build" in done.stderr, done.stderr
+    assert refused.returncode == 2 and "cannot list the tools" in refused.stderr
+    assert "HTTP 401: the server asks for a bearer token: not this one" in refused.stderr
+    # the SDK's own words ("Server returned an error response") did not say why
+    assert "HTTP 401" in tokenless.stderr and "--auth-token-env VAR" in tokenless.stderr
+    assert imported.returncode == 0, imported.stderr
+    assert "consultar_pedidos:" in (tmp_path / "i" / "tools.yaml").read_text()
+    assert reached is True
+    unset = run_toolc("verify", str(RETAIL), "--url", url, "--auth-token-env", "UNSET_VAR")
+    assert unset.returncode == 2 and "UNSET_VAR holds no token" in unset.stderr
+    stdio = run_toolc("verify", str(RETAIL), "--auth-token-env", "MY_TOKEN", "--stdio", "--", "x")
+    assert stdio.returncode == 2 and "goes with --url" in stdio.stderr
+
+
+def _typed_call(url: str) -> bool:
+    """The retail package's typed client, connected with the token, lists and calls."""
+    code = (
+        "import anyio, sys\n"
+        f"sys.path.insert(0, {str(RETAIL / 'generated')!r})\n"
+        "from mcp_tools.client import RetailClient\n"
+        "from mcp_tools.client_runtime import bearer\n"
+        "async def main():\n"
+        f"    async with RetailClient.connect({url!r}, headers=bearer('s3cret')) as c:\n"
+        "        r = await c.consultar_pedidos(order_ids=['P-100'])\n"
+        "        print(type(r).__name__)\n"
+        "anyio.run(main)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    return done.returncode == 0 and done.stdout.strip() == "Success"
 
 
 @pytest.mark.parametrize(

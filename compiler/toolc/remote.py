@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -25,13 +25,20 @@ class Listing(msgspec.Struct, frozen=True):
     tools: list[dict[str, Any]]
 
 
-def list_remote(command: Sequence[str] | None, url: str | None, timeout: float = 30) -> Listing:
-    """Every tool the server lists. Exactly one of `command` (stdio) and `url` is given."""
+def list_remote(
+    command: Sequence[str] | None,
+    url: str | None,
+    timeout: float = 30,
+    headers: Mapping[str, str] | None = None,
+) -> Listing:
+    """Every tool the server lists. Exactly one of `command` (stdio) and `url` is given;
+    `headers` go with each HTTP request (a bearer token)."""
     import anyio
 
+    refused: list[int] = []  # the HTTP statuses of 400 or more answered
     with _sdk_logs() as noise:
         try:
-            return anyio.run(_list, command, url, timeout)
+            return anyio.run(_list, command, url, timeout, headers, refused.append)
         except RemoteError:
             raise
         except Exception as exc:  # the SDK's and the transport's errors alike: say what failed
@@ -39,6 +46,15 @@ def list_remote(command: Sequence[str] | None, url: str | None, timeout: float =
             detail = _innermost(exc)
             if noise.count:
                 detail += f" (the SDK also logged {noise.count} problem(s): {noise.first})"
+            if 401 in refused or 403 in refused:
+                status = 401 if 401 in refused else 403
+                detail += (
+                    f" (HTTP {status}: the server asks for a bearer token: "
+                    + ("not this one" if headers else "pass it with --auth-token-env VAR")
+                    + ")"
+                )
+            elif refused:
+                detail += f" (HTTP {refused[0]})"
             raise RemoteError(f"cannot list the tools of {target}: {detail}") from exc
 
 
@@ -78,10 +94,17 @@ def _innermost(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
-async def _list(command: Sequence[str] | None, url: str | None, timeout: float) -> Listing:
+async def _list(
+    command: Sequence[str] | None,
+    url: str | None,
+    timeout: float,
+    headers: Mapping[str, str] | None,
+    refused: Callable[[int], object],
+) -> Listing:
     from mcp import Client, StdioServerParameters
+    from mcp.client import Transport
 
-    target: StdioServerParameters | str
+    target: StdioServerParameters | str | Transport
     if command is not None:
         if not command:
             raise RemoteError("--stdio needs a command: `--stdio -- CMD ARGS...`")
@@ -92,7 +115,9 @@ async def _list(command: Sequence[str] | None, url: str | None, timeout: float) 
         )
     else:
         assert url is not None
-        target = url
+        from toolc.runtime.client_http import http_transport
+
+        target = http_transport(url, headers or {}, refused)
     tools: list[dict[str, Any]] = []
     async with Client(target, read_timeout_seconds=timeout) as client:
         info = client.server_info

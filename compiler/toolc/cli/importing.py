@@ -12,7 +12,13 @@ import click
 import msgspec
 
 from toolc.cli.common import EXIT_ERRORS, EXIT_OK, format_option, resolved, settings_for
-from toolc.cli.remote import stdio_option, target_of, url_option
+from toolc.cli.remote import (
+    auth_token_option,
+    headers_of,
+    stdio_option,
+    target_of,
+    url_option,
+)
 from toolc.diagnostics.codes import diag
 from toolc.diagnostics.model import Diagnostic, Span
 from toolc.diagnostics.render import RENDERERS, render_text, use_color
@@ -31,6 +37,7 @@ class Proxied(msgspec.Struct, frozen=True, dict=True):
 def imported_from(
     args: tuple[str, ...], stdio: bool, url: str | None, server: str | None,
     proxied: Proxied | None = None, targets: tuple[str, ...] = (),
+    headers: dict[str, str] | None = None,
 ) -> tuple[Imported, dict[str, str]]:  # fmt: skip
     """The source read (a file, or a server listed) and translated; the texts to show.
     `targets`: those the config will be built with (its folder's [tool.toolc])."""
@@ -60,7 +67,7 @@ def imported_from(
         command = target_of(stdio, url, args)
         shown = f"tools/list of {' '.join(command) if command is not None else url}"
         try:
-            listing = list_remote(command, url)
+            listing = list_remote(command, url, headers=headers)
         except RemoteError as exc:
             return Imported([diag("import-source-invalid", Span.whole_file(shown), str(exc))]), {}
         source, problems, texts = of_listing(listing.tools, listing.server, shown), [], {}
@@ -117,6 +124,7 @@ def show(diagnostics: list[Diagnostic], texts: dict[str, str], fmt: str | None) 
 )  # fmt: skip
 @stdio_option
 @url_option
+@auth_token_option
 @format_option
 def import_(
     args: tuple[str, ...],
@@ -127,6 +135,7 @@ def import_(
     origin_url: str | None,
     stdio: bool,
     url: str | None,
+    auth_token_env: str | None,
     fmt: str | None,
 ) -> None:
     """Write a config (tools.yaml, tool_policies.yaml) from a tools/list: SOURCE is a JSON file
@@ -136,6 +145,7 @@ def import_(
     from toolc.verbs.importing import existing_config, write
 
     wanted = _proxied(proxied, origin_command, origin_url)
+    headers = headers_of(auth_token_env, url)
 
     if out_dir.exists() and not out_dir.is_dir():
         raise click.UsageError(f"{out_dir} is not a directory")
@@ -144,7 +154,7 @@ def import_(
         _nothing_written(refused, fmt, out_dir)
     # The targets its builds will apply, so that the config builds where it goes.
     targets = settings_for(resolved(out_dir, "output directory")).targets
-    imported, texts = imported_from(args, stdio, url, server, wanted, targets)
+    imported, texts = imported_from(args, stdio, url, server, wanted, targets, headers)
     show(imported.diagnostics, texts, fmt)
     if imported.failed:
         _nothing_written([], fmt, out_dir)  # its reasons are shown above

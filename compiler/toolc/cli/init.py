@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, NoReturn
 import click
 
 from toolc.cli.common import EXIT_ERRORS, EXIT_OK, format_option
+from toolc.cli.remote import auth_token_option, headers_of
 from toolc.diagnostics.paths import shown_path
 
 if TYPE_CHECKING:
@@ -31,11 +32,12 @@ if TYPE_CHECKING:
     "--server", default=None, metavar="NAME",
     help="With --from: the mcp_server of the imported tools (default: the server's own name).",
 )  # fmt: skip
+@auth_token_option
 @click.argument("command", nargs=-1, type=click.UNPROCESSED)
 @format_option
 def init(
-    config_dir: Path, source: str | None, server: str | None, command: tuple[str, ...],
-    fmt: str | None,
+    config_dir: Path, source: str | None, server: str | None, auth_token_env: str | None,
+    command: tuple[str, ...], fmt: str | None,
 ) -> None:  # fmt: skip
     """Write a starting config in DIR (default: here): tools.yaml and tool_policies.yaml with
     a comment on every key (or, with --from, imported from a server's tools/list), the editor
@@ -48,6 +50,8 @@ def init(
         raise click.UsageError(f"{shown_path(config_dir)} is not a directory")
     if command and source != "stdio":
         raise click.UsageError("a command after `--` goes with --from stdio")
+    over_http = source is not None and source.startswith(("http://", "https://"))
+    headers = headers_of(auth_token_env, source if over_http else None)
     planned = _planned(config_dir, None, fmt)
     if planned.refused or planned.invalid:
         for path in planned.refused:
@@ -65,7 +69,7 @@ def init(
         click.echo(f"toolc init {config_dir}: nothing written", err=True)
         sys.exit(EXIT_ERRORS)
     if source is not None:
-        imported = _imported(source, command, server, fmt)
+        imported = _imported(source, command, server, fmt, headers)
         planned = _planned(config_dir, imported, fmt)
     try:
         written = carry_out(planned)
@@ -111,7 +115,11 @@ def _failed(found: Diagnostic, config_dir: Path, fmt: str | None) -> NoReturn:
 
 
 def _imported(
-    source: str, command: tuple[str, ...], server: str | None, fmt: str | None
+    source: str,
+    command: tuple[str, ...],
+    server: str | None,
+    fmt: str | None,
+    headers: dict[str, str] | None,
 ) -> dict[str, bytes]:
     """The config `toolc import` makes of SOURCE (the diagnostics shown; exit 1 on errors)."""
     from toolc.cli.importing import imported_from, show
@@ -119,7 +127,7 @@ def _imported(
     if source == "stdio":
         result, texts = imported_from(command, True, None, server)
     elif source.startswith(("http://", "https://")):
-        result, texts = imported_from((), False, source, server)
+        result, texts = imported_from((), False, source, server, headers=headers)
     else:
         result, texts = imported_from((source,), False, None, server)
     show(result.diagnostics, texts, fmt)

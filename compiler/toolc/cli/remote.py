@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -17,6 +18,26 @@ url_option = click.option(
     "--url", default=None, metavar="URL", help="List a server over Streamable HTTP at URL."
 )
 command_argument = click.argument("command", nargs=-1, type=click.UNPROCESSED)
+auth_token_option = click.option(
+    "--auth-token-env", metavar="VAR", default=None,
+    help="With --url: send `Authorization: Bearer <token>`, the token read from environment "
+    "variable VAR (a server run with --auth-token-env asks for it).",
+)  # fmt: skip
+
+
+def headers_of(auth_token_env: str | None, url: str | None) -> dict[str, str] | None:
+    """The headers a listing over HTTP sends (None: none), or a usage error."""
+    if auth_token_env is None:
+        return None
+    if url is None:
+        raise click.UsageError("--auth-token-env goes with --url (a bearer token is HTTP's)")
+    token = os.environ.get(auth_token_env, "")
+    if not token:
+        raise click.UsageError(f"--auth-token-env: the environment variable {auth_token_env} "
+                               "holds no token")  # fmt: skip
+    from toolc.runtime.client_http import bearer
+
+    return bearer(token)
 
 
 def target_of(stdio: bool, url: str | None, command: tuple[str, ...]) -> list[str] | None:
@@ -38,14 +59,16 @@ def target_of(stdio: bool, url: str | None, command: tuple[str, ...]) -> list[st
 )  # fmt: skip
 @stdio_option
 @url_option
+@auth_token_option
 @command_argument
 def verify(
     config_dir: Path, server_name: str | None, stdio: bool, url: str | None,
-    command: tuple[str, ...],
+    auth_token_env: str | None, command: tuple[str, ...],
 ) -> None:  # fmt: skip
     """Compare a running server's tools/list with what a build of DIR publishes: every tool of
     its mcp_server listed, none other, each identical. Exit 1 on any difference."""
     target = target_of(stdio, url, command)
+    headers = headers_of(auth_token_env, url)
     settings = settings_for(config_dir)
     from toolc import verbs
     from toolc.remote import RemoteError, list_remote
@@ -55,7 +78,7 @@ def verify(
     if compiled.package is None:
         report(settings, compiled, "verify", config_dir, "")
     try:
-        listing = list_remote(target, url)
+        listing = list_remote(target, url, headers=headers)
     except RemoteError as exc:
         raise click.UsageError(str(exc)) from exc
     servers = servers_of(compiled)

@@ -23,6 +23,7 @@ from typing import Any, ClassVar, Literal, Self, cast
 
 import anyio
 from mcp import Client, ClientSession, StdioServerParameters, types
+from mcp.client import Transport
 from mcp.client.session import ClientRequestContext, ElicitationFnT
 from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, ValidationError
@@ -43,6 +44,7 @@ from .client_envelope import (
     parse_envelope,
     parse_result,
 )
+from .client_http import bearer, http_transport
 from .client_proxy import is_proxied, parse_proxied
 from .client_retry import call_keys, retryable
 from .server_content import (
@@ -76,6 +78,7 @@ __all__ = [
     "Success",
     "ToolCallError",
     "ToolClient",
+    "bearer",
     "missing_arguments",
     "parse_envelope",
     "parse_result",
@@ -151,13 +154,21 @@ class ToolClient:
         mode: Literal["auto", "legacy"] = "auto",
         read_timeout_seconds: float | None = 120.0,
         tools: Mapping[str, ClientSpecLike] | None = None,
+        headers: Mapping[str, str] | None = None,
     ) -> AsyncIterator[Self]:
         """Connected over stdio, or Streamable HTTP for a URL. `auto`: protocol
         2026-07-28, `legacy`: 2025-11-25. Without `confirm` no elicitation is
-        advertised: a tool needing confirmation answers CONFIRMATION_UNAVAILABLE."""
+        advertised: a tool needing confirmation answers CONFIRMATION_UNAVAILABLE.
+        `headers`: sent with every HTTP request, e.g. `bearer(token)` for a server
+        run with `--auth-token-env`."""
         client = cls(confirm=confirm, tools=tools)
+        target: StdioServerParameters | str | Transport = server
+        if headers is not None:
+            if not isinstance(server, str):
+                raise TypeError("headers are sent over HTTP: connect to a URL")
+            target = http_transport(server, headers)
         sdk = Client(
-            server,
+            target,
             mode=mode,
             elicitation_callback=client.elicitation_callback,
             read_timeout_seconds=read_timeout_seconds,
