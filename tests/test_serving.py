@@ -187,6 +187,25 @@ def test_scaffold_writes_a_typed_starting_server_once(tmp_path: Path) -> None:
     assert "not implemented" not in json.dumps(envelope)
 
 
+def test_scaffold_of_a_server_of_proxied_tools_only_passes_the_gates(tmp_path: Path) -> None:
+    """No handler to write: the file imported `ToolContext` for nothing (ruff F401) and
+    asked to fill in handlers it has none of."""
+    config = tmp_path / "gw"
+    config.mkdir()
+    (config / "tools.yaml").write_text(
+        "tools:\n  t:\n    version: 1.0.0\n    description: Forwarded.\n    mcp_server: gw\n"
+        "    tool_type: query\n    args_schema: {}\n    proxy: {tool: t, command: [origin]}\n"
+    )
+    for verb in ("build", "scaffold"):
+        done = subprocess.run([str(BIN / "toolc"), verb, str(config)], capture_output=True)
+        assert done.returncode == 0, done.stderr
+    starter = config / "generated" / "gw_server.py"
+    text = starter.read_text()
+    assert "ToolContext" not in text and "fill in each handler" not in text
+    assert "its tools are proxied" in text
+    _assert_passes_the_gates(starter, tmp_path)
+
+
 def test_handlers_protocol_refuses_a_wrong_implementation(tmp_path: Path) -> None:
     """The typing is real: a handler returning the wrong type does not type-check."""
     config = tmp_path / "retail"

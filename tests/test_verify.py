@@ -21,6 +21,7 @@ from toolc.verbs.verify import first_difference
 
 TOOLC = str(Path(sys.executable).parent / "toolc")
 RETAIL = ROOT / "examples" / "retail"
+MOCK = [TOOLC, "serve", "--mock", str(RETAIL)]
 
 
 @pytest.fixture
@@ -142,6 +143,8 @@ def _typed_call(url: str) -> bool:
         (["--stdio"], "--stdio needs the server's command"),
         ([], "give either --stdio -- CMD ARGS... or --url URL"),
         (["--url", "http://127.0.0.1:9/mcp", "--stdio", "--", "x"], "give either"),
+        # drift against a server the config lacks named every tool: a usage error, as in serve
+        (["--server", "nope", "--stdio", "--", *MOCK], "no enabled tool runs on mcp_server 'nope'"),
     ],
 )
 def test_a_server_that_cannot_be_listed_is_a_usage_error(args: list[str], message: str) -> None:

@@ -82,6 +82,12 @@ def verify(
     except RemoteError as exc:
         raise click.UsageError(str(exc)) from exc
     servers = servers_of(compiled)
+    if server_name is not None and server_name not in servers.values():
+        # as scaffold and serve say it: drift against no server would name every tool
+        raise click.UsageError(
+            f"no enabled tool runs on mcp_server {server_name!r}; the config has: "
+            + (", ".join(sorted(set(servers.values()))) or "none")
+        )
     server = server_name or _server_of(listing.tools, servers, listing.server)
     drift = verify(listing.tools, compiled, server)
     for d in drift:

@@ -40,13 +40,14 @@ def scaffold_module(package: str, server: str, serving: Mapping[str, Serving]) -
     imports = [
         import_line(f"{package}.handlers", {protocol} | {f"{pascal(n)}Result" for n in names}),
         import_line(f"{package}.server", ["main"]),
-        import_line(f"{package}.server_runtime", ["ToolContext"]),
+        *([import_line(f"{package}.server_runtime", ["ToolContext"])] if names else []),
         *(import_line(f"{package}.tools.{snake(n)}", [serving[n].args_class]) for n in names),
     ]
     # The template writes no generated-code header: the file is the user's from the start.
     return write(
         "scaffold.py.j2",
         server=server,
+        proxied_only=not names,  # every call goes to an origin: nothing to fill in
         protocol=protocol,
         imports=imports,
         methods=[_starter(n, serving[n].doc, serving[n].args_class) for n in names],

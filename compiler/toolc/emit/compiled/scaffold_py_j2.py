@@ -1,5 +1,5 @@
 # Compiled by Jinja from templates/scaffold.py.j2 (make templates). DO NOT EDIT.
-SOURCE_SHA256 = '8377cfbf0cb1293fbacaaad87d0bedc13aff5ddcb13b292da29a4e15affd38e1'
+SOURCE_SHA256 = '4c77098bb2b8d56d4fb5eaa2e7d90d6f90aec76261e38c3269d87a662a4cd664'
 JINJA = '3.1.6'
 OPTIONS = "('{%', '%}', '{{', '}}', '{#', '#}', None, None, False, False, '\\n', True, False, True, False, [], ['abs', 'attr', 'batch', 'capitalize', 'center', 'count', 'd', 'default', 'dictsort', 'e', 'escape', 'filesizeformat', 'first', 'float', 'forceescape', 'format', 'groupby', 'indent', 'int', 'items', 'join', 'last', 'length', 'list', 'lower', 'map', 'max', 'min', 'pprint', 'random', 'reject', 'rejectattr', 'replace', 'reverse', 'round', 'safe', 'select', 'selectattr', 'slice', 'sort', 'string', 'striptags', 'sum', 'title', 'tojson', 'trim', 'truncate', 'unique', 'upper', 'urlencode', 'urlize', 'wordcount', 'wordwrap', 'xmlattr'], ['!=', '<', '<=', '==', '>', '>=', 'boolean', 'callable', 'defined', 'divisibleby', 'eq', 'equalto', 'escaped', 'even', 'false', 'filter', 'float', 'ge', 'greaterthan', 'gt', 'in', 'integer', 'iterable', 'le', 'lessthan', 'lower', 'lt', 'mapping', 'ne', 'none', 'number', 'odd', 'sameas', 'sequence', 'string', 'test', 'true', 'undefined', 'upper'])"
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
@@ -12,6 +12,7 @@ def root(context, missing=missing):
     cond_expr_undefined = Undefined
     if 0: yield None
     l_0_server = resolve('server')
+    l_0_proxied_only = resolve('proxied_only')
     l_0_imports = resolve('imports')
     l_0_protocol = resolve('protocol')
     l_0_methods = resolve('methods')
@@ -20,7 +21,14 @@ def root(context, missing=missing):
     pass
     yield '"""The `'
     yield str((undefined(name='server') if l_0_server is missing else l_0_server))
-    yield '` MCP server: fill in each handler, then run this file\n(`python '
+    yield '` MCP server: '
+    if (undefined(name='proxied_only') if l_0_proxied_only is missing else l_0_proxied_only):
+        pass
+        yield 'its tools are proxied (each call goes\nto its origin), so there is no handler to fill in: run this file'
+    else:
+        pass
+        yield 'fill in each handler, then run this file'
+    yield '\n(`python '
     yield str((undefined(name='server') if l_0_server is missing else l_0_server))
     yield '_server.py`, or `--http` for Streamable HTTP).\n\nWritten once by `toolc scaffold`; toolc never overwrites it. Raise\n`ToolFailure(code, message)` from `server_runtime` for a declared error.\n"""\n\nfrom __future__ import annotations\n\n'
     for l_1_line in (undefined(name='imports') if l_0_imports is missing else l_0_imports):
@@ -55,4 +63,4 @@ def root(context, missing=missing):
     yield '\n\n\nif __name__ == "__main__":\n    serve(Handlers())  # mypy proves that Handlers implements the protocol\n'
 
 blocks = {}
-debug_info = '1=18&2=20&10=22&14=29&15=33&16=37&17=39&18=44&21=48&22=50'
+debug_info = '1=19&3=28&11=30&15=37&16=41&17=45&18=47&19=52&22=56&23=58'
