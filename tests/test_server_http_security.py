@@ -5,6 +5,7 @@ token (from an environment variable, through the SDK's own auth) is required whe
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -143,3 +144,35 @@ def test_the_generated_main_takes_the_same_options(pkg: Path, tmp_path: Path) ->
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_a_stopped_server_waits_for_its_calls_a_bounded_time(tmp_path: Path) -> None:
+    """SIGTERM with a call under way: uvicorn waited for it without a bound, so one hung
+    handler kept the process alive until SIGKILL (decision 0146)."""
+    import threading
+    import time
+
+    from runtime_support.harness import Connection, build
+
+    built = build(SUPPORT / "orders", tmp_path / "build" / "mcp_tools")
+    conn = Connection(built, "orders_handlers", http=True, env={"RUNTIME_TEST_GRACE": "1"})
+    assert conn.process is not None
+    outcome: list[object] = []
+
+    def call() -> None:
+        try:
+            outcome.append(conn.raw("slow_lookup", {"seconds": 60}))
+        except Exception as exc:  # the cut call's error is what is recorded
+            outcome.append(exc)
+
+    caller = threading.Thread(target=call, daemon=True)
+    caller.start()
+    time.sleep(2)  # the call is under way
+    stopped = time.monotonic()
+    conn.process.terminate()
+    conn.process.wait(timeout=20)
+    assert time.monotonic() - stopped < 15  # the grace (1 s) and the exit, not the 60 s call
+    caller.join(timeout=30)
+    assert outcome  # the client was answered or told the connection ended, not left waiting
+    with contextlib.suppress(Exception):  # the client of a server gone
+        conn.close()

@@ -752,3 +752,14 @@ def test_streamable_http(retail_http: Connection) -> None:
     info = error(connection.call("consultar_pedidos", {"order_ids": ["P-500"]}), "TOOL_ERROR")
     assert ERROR_ID.match(info["errorId"])
     error(connection.call("consultar_pedidos", {}), "VALIDATION_ERROR")
+
+
+def test_thousands_of_bad_items_are_a_validation_error_within_the_ceiling(
+    retail: Connection,
+) -> None:
+    """5,000 ids off the pattern: the answer listed each (hundreds of KB), so the 64 KB
+    ceiling of consultar_pedidos turned it into RESPONSE_TOO_LARGE, "ask for less"."""
+    envelope = retail.call("consultar_pedidos", {"order_ids": ["x"] * 5000})
+    info = error(envelope, "VALIDATION_ERROR")
+    assert info["message"].endswith(" and more.")
+    assert len(info["details"]) == 51 and info["details"][-1]["type"] == "truncated"

@@ -89,6 +89,7 @@ def main() -> None:
             int(port),
             allowed_hosts=[h for h in allowed.split(",") if h],
             token=runtime.token_from_env(token_env) if token_env else None,
+            grace_seconds=int(os.environ.get("RUNTIME_TEST_GRACE", "30")),
         )
     else:
         runtime.run_stdio(built)

@@ -17,7 +17,7 @@ from mcp import types
 from pydantic import BaseModel, ValidationError
 
 from .server_content import ContentView
-from .server_fields import field_path, problems
+from .server_fields import field_path, named_fields, problems
 from .server_framework import FRAMEWORK_ERRORS
 from .server_types import data_adapter
 
@@ -298,8 +298,7 @@ def parse_result(spec: ClientSpecLike, result: types.CallToolResult) -> Envelope
 def _refused(spec: ClientSpecLike, exc: ValidationError) -> Failure[Any]:
     """VALIDATION_ERROR as the server words it: each field and why, never the value."""
     details = problems(exc, "", spec.args_model.__pydantic_core_schema__)
-    fields = ", ".join(dict.fromkeys(d["field"] or "(arguments)" for d in details))
-    text = f"Invalid arguments for {spec.name}: {fields}."
+    text = f"Invalid arguments for {spec.name}: {named_fields(details)}."
     retryable, hint = FRAMEWORK_ERRORS["VALIDATION_ERROR"]
     error = ErrorReport("VALIDATION_ERROR", text, details, retryable, hint)
     return Failure(error, ResultMeta(spec.name, spec.version), local=True)

@@ -110,6 +110,11 @@ def http_app(
     )
 
 
+# How long a stopped server waits for the calls under way (decision 0146): without a
+# bound, one hung handler kept the process alive until SIGKILL.
+SHUTDOWN_GRACE_SECONDS = 30
+
+
 def run_http(
     server: Server[Any],
     host: str = "127.0.0.1",
@@ -119,8 +124,11 @@ def run_http(
     allowed_hosts: Sequence[str] = (),
     allowed_origins: Sequence[str] = (),
     token: str | None = None,
+    grace_seconds: int = SHUTDOWN_GRACE_SECONDS,
 ) -> None:
-    """Serve on Streamable HTTP at `http://host:port/path` (see `http_app`)."""
+    """Serve on Streamable HTTP at `http://host:port/path` (see `http_app`). Stopped
+    (SIGTERM, Ctrl-C), it lets the calls under way finish for `grace_seconds`, then
+    cancels them and exits."""
     import uvicorn
 
     app = http_app(
@@ -133,4 +141,10 @@ def run_http(
         token=token,
     )
     settle_start_up()
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        timeout_graceful_shutdown=grace_seconds,
+    )

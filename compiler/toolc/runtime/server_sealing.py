@@ -17,6 +17,7 @@ from mcp import types
 
 from .server_composition import normalized
 from .server_content import Content, DeclaredContent, ordered
+from .server_fields import capped, named_fields
 from .server_framework import (
     FRAMEWORK_ERROR_CODES,
     FRAMEWORK_ERRORS,
@@ -151,12 +152,12 @@ def invalid_result(spec: SpecLike, bad: BadReturn) -> dict[str, Any]:
     """INVALID_RESULT naming each place the handler's answer broke the tool's published
     schema (never the values: they stay in the log)."""
     error_id = _logged(spec, f"Invalid handler result ({bad})")
-    fields = ", ".join(dict.fromkeys(p["field"] for p in bad.problems))
+    details = capped(bad.problems)
     return framework_error(
         "INVALID_RESULT",
-        f"The result of {spec.name} does not match its schema at {fields}; "
-        f"report errorId {error_id}.",
-        bad.problems,
+        f"The result of {spec.name} does not match its schema at "
+        f"{named_fields(details)}; report errorId {error_id}.",
+        details,
         error_id=error_id,
     )
 

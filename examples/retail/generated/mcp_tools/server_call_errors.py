@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from .server_client import ClientRequestUnavailable
-from .server_fields import problems
+from .server_fields import named_fields, problems
 from .server_keys import KEY_RULE, REQUEST_KEY
 from .server_sealing import error_info, framework_error
 
@@ -25,9 +25,10 @@ def invalid_arguments(
 ) -> dict[str, Any]:
     """VALIDATION_ERROR naming each failing field and why (never the value sent)."""
     details = problems(exc, "", model.__pydantic_core_schema__ if model else None)
-    fields = ", ".join(dict.fromkeys(d["field"] or "(arguments)" for d in details))
     return framework_error(
-        "VALIDATION_ERROR", f"Invalid arguments for {tool}: {fields}.", details
+        "VALIDATION_ERROR",
+        f"Invalid arguments for {tool}: {named_fields(details)}.",
+        details,
     )
 
 
