@@ -127,8 +127,8 @@ def test_a_refusal_names_places_of_the_arguments_not_union_branches(
             model.model_validate(instance)
         except pydantic.ValidationError as exc:
             errors = exc.errors(include_url=False)
-            details = problems(exc, "", core)
-            for error, detail in zip(errors, details, strict=True):
+            details = [d for d in problems(exc, "", core) if d["type"] != "truncated"]
+            for error, detail in zip(errors[: len(details)], details, strict=True):
                 path = wire_loc(core, error["loc"])
                 missing = error["type"] == "missing"
                 assert _names_a_place_of(instance, path, missing), (error["loc"], instance)
