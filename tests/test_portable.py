@@ -275,6 +275,23 @@ def test_a_recursive_type_is_a_located_error(tmp_path: Path) -> None:
     assert "'Node'" in found.message
 
 
+def test_a_recursive_type_in_a_multi_item_tool_is_the_same_error(tmp_path: Path) -> None:
+    """The multi-item check (0140) made the portable form of the arguments and let its
+    Recursive escape: an internal error where `portable-recursive` is due (`make fuzz`)."""
+    (tmp_path / "tools.yaml").write_text(
+        "publish: portable\ntools:\n  walk:\n    version: 1.0.0\n    description: Walks.\n"
+        "    mcp_server: s\n    tool_type: query\n"
+        "    multi_item: {item: {type: object, required: [success],"
+        " properties: {success: {type: boolean}}}}\n    args_schema:\n"
+        "      ids: {type: array, items: {type: string}}\n"
+        "      tree: {$ref: '#/types/Node'}\n"
+        "types:\n  Node:\n    type: object\n    properties:\n"
+        "      kids: {type: array, items: {$ref: '#/types/Node'}}\n"
+    )
+    result = verbs.check_config(tmp_path, cwd=tmp_path)
+    assert [d.code for d in result.diagnostics if d.is_error] == ["portable-recursive"]
+
+
 def test_a_recursive_type_in_the_data_is_located_at_returns(tmp_path: Path) -> None:
     (tmp_path / "tools.yaml").write_text(
         "publish: portable\ntools:\n  walk:\n    version: 1.0.0\n    description: Walks.\n"

@@ -11,6 +11,7 @@ from toolc.diagnostics import Diagnostic, diag
 from toolc.diagnostics.suggest import did_you_mean
 from toolc.emit.schemas import input_schema
 from toolc.model import Project
+from toolc.model.portable import Recursive
 from toolc.model.portable import portable as portable_form
 from toolc.model.schemas import Fragment, is_type_ref, keywords_of, ref_name, schema_of
 from toolc.model.tools_file import SchemaOrBool
@@ -175,7 +176,10 @@ def _items_argument(ctx: CheckContext, name: str) -> Iterator[Diagnostic]:
         return  # an argument replaced for a schema error: its type cannot be judged
     published = input_schema(tool, ctx.published_types)
     if portable:
-        published = portable_form(published)
+        try:
+            published = portable_form(published)
+        except Recursive:  # no portable form: `portable-recursive` says so
+            return
     if items_argument(published) is not None:
         return
     arrays = array_arguments(published)
