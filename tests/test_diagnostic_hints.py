@@ -121,3 +121,15 @@ def test_bounds_that_leave_nothing_say_to_loosen_them(tmp_path: Path) -> None:
         "      |                                  ^\n"
         "  = hint: loosen one of these bounds so that some value is allowed\n"
     )
+
+
+def test_an_empty_top_level_key_says_to_write_an_empty_mapping(tmp_path: Path) -> None:
+    (tmp_path / "tool_policies.yaml").write_text("tool_policies:\n", encoding="utf-8")
+    text = HEAD + "    version: 1.0.0\n"
+    assert _rendered(tmp_path, text) == (
+        "tool_policies.yaml:1:15: error[schema-type]: expected a mapping, found null "
+        "(in `tool_policies`)\n"
+        "    1 | tool_policies:\n"
+        "      |               ^\n"
+        "  = hint: an empty `tool_policies:` is null in YAML; write `tool_policies: {}` for none\n"
+    )

@@ -196,6 +196,9 @@ class Mapper:
             hint = "the file's top level must be a mapping"
         elif value is None:
             hint = flow_comma_hint(self.loaded, path[:-1], str(path[-1])) or hint
+            if hint is None and len(path) == 1 and "object" in types:
+                # `tool_policies:` with nothing under it (every entry removed)
+                hint = f"an empty `{path[0]}:` is null in YAML; write `{path[0]}: {{}}` for none"
         elif "string" in types and isinstance(value, int | float) and not isinstance(value, bool):
             hint = version_number_hint(self.loaded, path) or hint
         found = TYPE_NAMES[json_type(value)]
