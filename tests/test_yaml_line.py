@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from toolc.diagnostics import Diagnostic, Severity, Span
 from toolc.diagnostics.render import render_text
-from toolc.diagnostics.textlines import yaml_line, yaml_lines
+from toolc.diagnostics.textlines import position, yaml_line, yaml_lines
 
 # Line breaks YAML counts and characters it does not (NEL, LS, PS, form feed)
 pieces = st.sampled_from(["a", " ", "\n", "\r", "\r\n", "\x85", "\u2028", "\f"])
@@ -21,6 +21,13 @@ def test_yaml_line_is_the_line_yaml_lines_counts(text: str) -> None:
     for number in range(-1, len(lines) + 3):
         expected = lines[number - 1] if 1 <= number <= len(lines) else None
         assert yaml_line(text, number) == expected, (text, number)
+
+
+@given(texts, st.integers(0, 30))
+def test_a_position_is_the_line_and_column_yaml_lines_give(text: str, index: int) -> None:
+    index = min(index, len(text))
+    kept = yaml_lines(text[:index] + "x", keepends=True)  # "x": a line for the end too
+    assert position(text, index) == (len(kept), len(kept[-1])), (text, index)
 
 
 def _at(line: int, column: int = 1) -> Diagnostic:

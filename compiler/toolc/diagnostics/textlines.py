@@ -36,3 +36,10 @@ def yaml_line(text: str, number: int) -> str | None:
     if len(parts) < number or (len(parts) == number and parts[-1] == ""):
         return None  # fewer lines, or only the end of the text after the last break
     return parts[number - 1]
+
+
+def position(text: str, index: int) -> tuple[int, int]:
+    """Line and column (from 1, in characters) of `text[index]`, lines ended as
+    `yaml_lines` ends them."""
+    ends = [m.end() for m in _BREAKS.finditer(text, 0, index)]
+    return len(ends) + 1, index - (ends[-1] if ends else 0) + 1

@@ -9,6 +9,7 @@ import stat
 from pathlib import Path
 
 from toolc.diagnostics import Diagnostic, Span, diag
+from toolc.diagnostics.textlines import position
 from toolc.source.document import LoadedFile, SourceMap
 from toolc.source.yaml_loader import load_yaml
 
@@ -16,15 +17,10 @@ MAX_FILE_BYTES = 32 * 1024 * 1024  # a 5,000-tool config is about 10 MiB
 
 
 def _position(data: bytes, offset: int) -> tuple[int, int]:
-    """Line and column (in characters) of a byte, as the parser's diagnostics count them:
-    CR LF, CR and LF each end a line (YAML 1.2), and a leading byte-order mark is no column."""
-    before = data[:offset].replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-    line = before.count(b"\n") + 1
-    start = before.rfind(b"\n") + 1
-    if start == 0 and before.startswith(b"\xef\xbb\xbf"):
-        start = 3
-    col = len(before[start:].decode("utf-8", "replace")) + 1
-    return line, col
+    """Line and column of a byte, as the parser's diagnostics count them (a leading
+    byte-order mark is no column)."""
+    before = data[:offset].removeprefix(b"\xef\xbb\xbf").decode("utf-8", "replace")
+    return position(before, len(before))
 
 
 def _utf16(data: bytes) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import yaml
 
 from toolc.diagnostics import Diagnostic, Note, Span, diag
-from toolc.diagnostics.textlines import yaml_lines
+from toolc.diagnostics.textlines import position, yaml_lines
 
 MAX_DEPTH = 64
 
@@ -83,13 +83,9 @@ def syntax_error(exc: yaml.YAMLError, text: str, path: str) -> Diagnostic:
         if not (0 <= at < len(text) and ord(text[at]) == code):
             # libyaml counts bytes of UTF-8, Python's reader characters
             at = len(text.encode("utf-8")[:at].decode("utf-8", "ignore"))
-        # CR LF, CR and LF each end a line, as the parser's other positions count them
-        before = text[:at].replace("\r\n", "\n").replace("\r", "\n")
-        line = before.count("\n")
-        col = len(before) - (before.rfind("\n") + 1)
         return diag(
             "yaml-syntax",
-            Span.point(path, line + 1, col + 1),
+            Span.point(path, *position(text, at)),
             f"character {_printable(exc.character)} is not allowed in YAML ({exc.reason})",
             "remove it, or write it as an escape (`\\x1b`) inside a double-quoted string",
         )
