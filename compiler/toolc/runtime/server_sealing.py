@@ -196,9 +196,8 @@ def seal_error(
     try:
         text = compact(envelope)
     except ValueError:  # a NaN or a lone surrogate, from the handler
-        if (
-            data is not None
-        ):  # its per-item data: INVALID_RESULT, where seal_return seals
+        # In its per-item data: INVALID_RESULT, which seal_return answers.
+        if data is not None:
             raise
         unwritable = internal_error(spec, "An error answer that is not JSON text")
         envelope = {"ok": False, "error": unwritable, "meta": _meta(spec)}

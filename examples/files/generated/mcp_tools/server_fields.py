@@ -50,10 +50,7 @@ def problems(
         for e in found[:MAX_PROBLEMS]
     ]
     if len(found) > MAX_PROBLEMS:
-        more = len(found) - MAX_PROBLEMS
-        listed.append(
-            {"field": "", "reason": f"{more} more not listed", "type": TRUNCATED}
-        )
+        listed.append(_truncated(len(found) - MAX_PROBLEMS))
     return listed
 
 
@@ -62,9 +59,12 @@ def capped(details: list[dict[str, str]]) -> list[dict[str, str]]:
     made is so already; the format and content checks' lists are not)."""
     if len(details) <= MAX_PROBLEMS or details[-1].get("type") == TRUNCATED:
         return details
-    more = len(details) - MAX_PROBLEMS
-    note = {"field": "", "reason": f"{more} more not listed", "type": TRUNCATED}
-    return [*details[:MAX_PROBLEMS], note]
+    return [*details[:MAX_PROBLEMS], _truncated(len(details) - MAX_PROBLEMS)]
+
+
+def _truncated(more: int) -> dict[str, str]:
+    """The last entry of a list cut at MAX_PROBLEMS: how many it leaves out."""
+    return {"field": "", "reason": f"{more} more not listed", "type": TRUNCATED}
 
 
 def named_fields(details: list[dict[str, str]]) -> str:
