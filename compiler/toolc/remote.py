@@ -46,13 +46,10 @@ def list_remote(
             detail = _innermost(exc)
             if noise.count:
                 detail += f" (the SDK also logged {noise.count} problem(s): {noise.first})"
-            if 401 in refused or 403 in refused:
-                status = 401 if 401 in refused else 403
-                detail += (
-                    f" (HTTP {status}: the server asks for a bearer token: "
-                    + ("not this one" if headers else "pass it with --auth-token-env VAR")
-                    + ")"
-                )
+            denied = next((s for s in (401, 403) if s in refused), None)
+            if denied is not None:
+                fix = "not this one" if headers else "pass it with --auth-token-env VAR"
+                detail += f" (HTTP {denied}: the server asks for a bearer token: {fix})"
             elif refused:
                 detail += f" (HTTP {refused[0]})"
             raise RemoteError(f"cannot list the tools of {target}: {detail}") from exc

@@ -150,11 +150,8 @@ def _changed(
             if needed is not None:
                 minimum, forcing = needed
         rules = f" ({', '.join(forcing)})" if forcing else ""
-        # The server is no part of the fingerprint (0144): a move alone is named as such.
-        change = (
-            f"moved from mcp_server '{was.server}' to '{entry.server}'{rules}"
-            if same
-            else f"changed its contract{rules} ({was.contract} → {entry.contract})"
+        change = _change(was, entry, same) + (
+            rules if same else f"{rules} ({was.contract} → {entry.contract})"
         )
         yield diag(
             "version-not-bumped",
@@ -171,19 +168,21 @@ def _changed(
         yield diag(
             "version-bump-too-small",
             span,
-            f"tool '{name}' "
-            + (
-                f"moved from mcp_server '{was.server}' to '{entry.server}'"
-                if same
-                else "changed its contract"
-            )
-            + f" ({', '.join(forcing)}) and went from {previous} to {current}; the change "
-            f"needs at least {minimum}",
+            f"tool '{name}' {_change(was, entry, same)} ({', '.join(forcing)}) and went from "
+            f"{previous} to {current}; the change needs at least {minimum}",
             UNSEEN_HINT
             if UNSEEN in forcing
             else f"bump it to {minimum} (`toolc bump --write`), or record the break under "
             "`accepted_breaks:` if a smaller release is intended",
         )
+
+
+def _change(was: Before, entry: Entry, same: bool) -> str:
+    """What happened to the tool, as the guard's messages say it: the server is no part
+    of the fingerprint (0144), so a move alone is named as such."""
+    if same:
+        return f"moved from mcp_server '{was.server}' to '{entry.server}'"
+    return "changed its contract"
 
 
 def _removed(name: str, was: Before, span: Span, policy: Policy) -> Iterator[Diagnostic]:
