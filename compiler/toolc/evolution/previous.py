@@ -166,22 +166,27 @@ def read_previous(
     return Previous(old_text, shown, before, _snapshot_lines(text, shown), problems)
 
 
+def recorded(snapshot_path: Path) -> dict[str, snapshot.Entry]:
+    """The snapshot's lines, for `diff` and `bump`; an unreadable snapshot is the build's
+    to report: none here."""
+    try:
+        return snapshot.parse(snapshot_path.read_bytes().decode("utf-8"))
+    except (OSError, UnicodeDecodeError, snapshot.SnapshotError):
+        return {}
+
+
 def unseen_tools(
-    snapshot_path: Path,
+    entries: Mapping[str, snapshot.Entry],
     base: baseline.Baseline,
     earlier: Sequence[Path] = (),
     current: Mapping[str, str] | None = None,
 ) -> tuple[list[str], list[str]]:
-    """The tools the snapshot records whose contract document the baseline (the last build's
-    output, or an old output an interrupted build left) lacks, or holds in another form than
-    the snapshot's: whether they changed, and how, cannot be told against it. Split in two:
-    those whose contract fingerprint now (`current`) differs from the snapshot's, and those
-    whose fingerprint is the same, which are unchanged whatever the output holds (but for
-    their server: `recorded_servers`). An unreadable snapshot is the build's to report."""
-    try:
-        entries = snapshot.parse(snapshot_path.read_bytes().decode("utf-8"))
-    except (OSError, UnicodeDecodeError, snapshot.SnapshotError):
-        return [], []
+    """The tools the snapshot records (`entries`) whose contract document the baseline (the
+    last build's output, or an old output an interrupted build left) lacks, or holds in
+    another form than the snapshot's: whether they changed, and how, cannot be told against
+    it. Split in two: those whose contract fingerprint now (`current`) differs from the
+    snapshot's, and those whose fingerprint is the same, which are unchanged whatever the
+    output holds (but for their server, which the snapshot records too)."""
     sources = _sources(base, earlier)
     unseen: list[str] = []
     unchanged: list[str] = []
@@ -190,17 +195,6 @@ def unseen_tools(
             same = current is not None and current.get(name) == entry.contract
             (unchanged if same else unseen).append(name)
     return unseen, unchanged
-
-
-def recorded_servers(snapshot_path: Path) -> dict[str, str]:
-    """Each tool's `mcp_server` as the snapshot records it (decision 0144): the record of
-    where a tool was, as the guard reads it, whatever the last output's document says (an
-    older toolc's holds none; a stale one another). Unreadable: none."""
-    try:
-        entries = snapshot.parse(snapshot_path.read_bytes().decode("utf-8"))
-    except (OSError, UnicodeDecodeError, snapshot.SnapshotError):
-        return {}
-    return {name: e.server for name, e in entries.items() if e.server is not None}
 
 
 def guard(compilation: Compilation, previous: Previous) -> list[Diagnostic]:

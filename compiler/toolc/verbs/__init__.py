@@ -27,7 +27,7 @@ from toolc.diagnostics import Diagnostic, sort_key
 from toolc.diagnostics.paths import shown_path
 from toolc.evolution.baseline import BaselineError, resolve
 from toolc.evolution.changes import ToolChange, tool_changes
-from toolc.evolution.previous import guard, read_previous, recorded_servers, unseen_tools
+from toolc.evolution.previous import guard, read_previous, recorded, unseen_tools
 from toolc.memory import collector_paused
 from toolc.pipeline import Compilation, compile
 from toolc.source.inputs import TOOLS_FILE, Inputs, inputs_of_texts, read_inputs
@@ -227,8 +227,10 @@ def changes(
     servers: dict[str, str] = {}
     if against is None and snapshot_path is not None:
         now = {name: entry.contract for name, entry in compiled.package.snapshot.items()}
-        unseen, unchanged = unseen_tools(snapshot_path, base, old_outputs(out_dir), now)
-        servers = recorded_servers(snapshot_path)
+        entries = recorded(snapshot_path)
+        unseen, unchanged = unseen_tools(entries, base, old_outputs(out_dir), now)
+        # Where each tool was is the snapshot's record, as the guard reads it (decision 0144).
+        servers = {name: e.server for name, e in entries.items() if e.server is not None}
     if unseen:
         listed = ", ".join(unseen[:3]) + (f" and {len(unseen) - 3} more" if len(unseen) > 3 else "")
         raise BaselineError(
@@ -246,7 +248,6 @@ def changes(
     }
     # A tool whose contract is the snapshot's is unchanged, whatever the output holds.
     old.update({name: new[name] for name in unchanged if name in new})
-    # Where each tool was is the snapshot's record, as the guard reads it (decision 0144).
     for name, server in servers.items():
         if name in old:
             old[name] = {**old[name], "mcp_server": server}
