@@ -4,7 +4,9 @@ and printing the diagnostics with the exit status they call for."""
 from __future__ import annotations
 
 import keyword
+import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -146,6 +148,25 @@ def docs_path(
             "hold one another; choose a docs directory beside the package"
         )
     return docs_dir
+
+
+def served_by(servers: Sequence[str], wanted: str) -> str:
+    """`wanted` if some enabled tool of the config runs on it (`servers`, sorted), else a
+    usage error listing them (serve, test, scaffold, verify)."""
+    if wanted not in servers:
+        raise click.UsageError(
+            f"no enabled tool runs on mcp_server {wanted!r}; the config has: "
+            + (", ".join(servers) or "none")
+        )
+    return wanted
+
+
+def env_token(variable: str) -> str:
+    """The bearer token `--auth-token-env VARIABLE` names, or a usage error."""
+    token = os.environ.get(variable, "")
+    if not token:
+        raise click.UsageError(f"--auth-token-env: {variable} holds no token")
+    return token
 
 
 def notify(message: str) -> None:

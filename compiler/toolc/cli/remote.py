@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
 import click
 
-from toolc.cli.common import EXIT_ERRORS, EXIT_OK, config_dir_argument, report, settings_for
+from toolc.cli.common import (
+    EXIT_ERRORS,
+    EXIT_OK,
+    config_dir_argument,
+    env_token,
+    report,
+    served_by,
+    settings_for,
+)
 
 stdio_option = click.option(
     "--stdio", is_flag=True,
@@ -31,13 +38,9 @@ def headers_of(auth_token_env: str | None, url: str | None) -> dict[str, str] | 
         return None
     if url is None:
         raise click.UsageError("--auth-token-env goes with --url (a bearer token is HTTP's)")
-    token = os.environ.get(auth_token_env, "")
-    if not token:
-        raise click.UsageError(f"--auth-token-env: the environment variable {auth_token_env} "
-                               "holds no token")  # fmt: skip
     from toolc.runtime.client_http import bearer
 
-    return bearer(token)
+    return bearer(env_token(auth_token_env))
 
 
 def target_of(stdio: bool, url: str | None, command: tuple[str, ...]) -> list[str] | None:
@@ -82,12 +85,8 @@ def verify(
     except RemoteError as exc:
         raise click.UsageError(str(exc)) from exc
     servers = servers_of(compiled)
-    if server_name is not None and server_name not in servers.values():
-        # as scaffold and serve say it: drift against no server would name every tool
-        raise click.UsageError(
-            f"no enabled tool runs on mcp_server {server_name!r}; the config has: "
-            + (", ".join(sorted(set(servers.values()))) or "none")
-        )
+    if server_name is not None:  # drift against no server would name every tool
+        served_by(sorted(set(servers.values())), server_name)
     server = server_name or _server_of(listing.tools, servers, listing.server)
     drift = verify(listing.tools, compiled, server)
     for d in drift:

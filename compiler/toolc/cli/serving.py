@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -11,9 +10,11 @@ import click
 from toolc.cli.common import (
     EXIT_ERRORS,
     config_dir_argument,
+    env_token,
     out_option,
     report,
     resolved,
+    served_by,
     settings_for,
 )
 
@@ -25,12 +26,7 @@ server_option = click.option(
 
 def _pick_server(servers: list[str], wanted: str | None) -> str:
     if wanted is not None:
-        if wanted not in servers:
-            raise click.UsageError(
-                f"no enabled tool runs on mcp_server {wanted!r}; the config has: "
-                + (", ".join(servers) or "none")
-            )
-        return wanted
+        return served_by(servers, wanted)
     if len(servers) != 1:
         raise click.UsageError(
             "the config declares several mcp_servers; choose one with --server: "
@@ -84,11 +80,7 @@ def serve(
 
     click.echo(f"toolc serve {config_dir}: mock server {server!r} on "
                + (f"http://{host}:{port}/mcp" if http else "stdio"), err=True)  # fmt: skip
-    token = None
-    if auth_token_env is not None:
-        token = os.environ.get(auth_token_env)
-        if not token:
-            raise click.UsageError(f"--auth-token-env: {auth_token_env} holds no token")
+    token = env_token(auth_token_env) if auth_token_env is not None else None
     listen = mock_server.Listen(host, port, allowed_hosts, token) if http else None
     mock_server.serve(compiled.files, package, server, listen, warn)
 
