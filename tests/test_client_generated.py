@@ -6,6 +6,7 @@ wrong ones do not."""
 from __future__ import annotations
 
 import importlib
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import anyio
 import pytest
 from runtime_support.client_support import Answers, client_package, server_params
 from runtime_support.harness import EXAMPLES, package
+from toolc import verbs
 from toolc.emit.client import CLIENT_ATTRIBUTES
 from toolc.runtime.client_runtime import ToolClient
 
@@ -114,3 +116,59 @@ def test_the_client_is_typed_for_its_callers(tmp_path: Path, ids: str, ok: bool)
         ["--strict", str(user), "--cache-dir", str(tmp_path / ".mypy"), "--no-incremental"]
     )
     assert (status == 0) == ok, out + err
+
+
+OPTION_NAMES = """\
+tools:
+  t:
+    version: 1.0.0
+    description: Arguments named like the call options.
+    mcp_server: s
+    tool_type: query
+    args_schema:
+      idempotency_key: {type: string}
+      read_timeout_seconds: {type: number}
+"""
+
+
+def test_call_options_give_way_to_arguments_of_the_same_name(tmp_path: Path) -> None:
+    """Every method takes `read_timeout_seconds` and `idempotency_key`; where the tool has an
+    argument of that name, the option takes trailing underscores and the argument keeps its
+    name, both reaching `call` where they belong."""
+    import black
+
+    files = verbs.compile_baseline(OPTION_NAMES, None, "mem:")
+    source = files["client.py"].decode()
+    assert black.format_str(source, mode=black.Mode()) == source
+    assert "idempotency_key_: str | None = None" in source
+    assert "read_timeout_seconds_: float | None = None" in source
+    root = tmp_path / "options_pkg"
+    for path, data in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_bytes(data)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        client = importlib.import_module("options_pkg.client").SClient()
+    finally:
+        sys.path.remove(str(tmp_path))
+    sent: list[Any] = []
+
+    async def call(tool: str, args: Any, **options: Any) -> Any:
+        sent.append((tool, args, options))
+
+    client.call = call
+    anyio.run(
+        lambda: client.t(
+            idempotency_key="k",
+            read_timeout_seconds=1.5,
+            idempotency_key_="order-1",
+            read_timeout_seconds_=3.0,
+        )
+    )
+    assert sent == [
+        (
+            "t",
+            {"idempotency_key": "k", "read_timeout_seconds": 1.5},
+            {"read_timeout_seconds": 3.0, "idempotency_key": "order-1"},
+        )
+    ]

@@ -112,6 +112,27 @@ def test_the_same_request_key_resent_executes_nothing_again(
     assert once.multi_item.operation_ids == again.multi_item.operation_ids
 
 
+def test_the_typed_method_sends_the_caller_s_key_and_timeout(
+    built: Path, pkg: Any, tmp_path: Path
+) -> None:
+    """A typed method passes `idempotency_key` and `read_timeout_seconds` on as `call` does:
+    the same key sent twice executes nothing again, and the timeout is the client's."""
+    ledger = tmp_path / "ledger.txt"
+
+    async def script(tools: Any) -> Any:
+        once = await tools.cancel_orders(order_ids=["P-7"], idempotency_key="order-7")
+        again = await tools.cancel_orders(order_ids=["P-7"], idempotency_key="order-7")
+        runtime = importlib.import_module(f"{pkg.__name__}.client_runtime")
+        with pytest.raises(runtime.ToolCallError):
+            await tools.slow_lookup(seconds=3, read_timeout_seconds=0.05)
+        return once, again
+
+    (once, again), _ = _session(built, pkg, ledger, "auto", script)
+    assert once.ok and again.ok
+    assert _ledger(ledger, "executed") == [("P-7", derive_item_keys("order-7", ["P-7"])[0])]
+    assert len(_ledger(ledger, "attempt")) == 2
+
+
 def test_a_partial_result_carries_the_composition_instruction(
     built: Path, pkg: Any, tmp_path: Path
 ) -> None:

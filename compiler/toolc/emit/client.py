@@ -88,6 +88,29 @@ def _receiver(fields: list[PyField]) -> str:
     return next(n for n in ("self", "this", "client", "self_", "this_") if n not in taken)
 
 
+# What every method takes after the tool's arguments, as `ToolClient.call` names it: a
+# caller's own idempotency key (a retry of the same order, decision 0087) and a timeout.
+CALL_OPTIONS = (("read_timeout_seconds", "float"), ("idempotency_key", "str"))
+
+
+def _options(fields: list[PyField]) -> list[tuple[str, str, str]]:
+    """Each call option's keyword in `call`, its parameter's name and its type: the keyword,
+    with trailing underscores while an argument of the tool has that name."""
+    taken = {f.name for f in fields}
+    named = []
+    for keyword, kind in CALL_OPTIONS:
+        parameter = keyword
+        while parameter in taken:
+            parameter += "_"
+        named.append((keyword, parameter, kind))
+    return named
+
+
+def _option_param(parameter: str, kind: str) -> tuple[str, str]:
+    flat = f"{parameter}: {kind} | None = None"
+    return flat, annotated(8, parameter, [kind, "None"], "None", end=",", parameter=True)
+
+
 def _signature(tool: str, me: str, params: list[tuple[str, str]], returns: Expr) -> str:
     head = f"async def {method_name(tool)}"
     flat = [me, *(["*"] if params else []), *(one for one, _ in params)]
@@ -101,14 +124,11 @@ def _signature(tool: str, me: str, params: list[tuple[str, str]], returns: Expr)
 
 def _body(tool: str, me: str, fields: list[PyField]) -> str:
     given = call("_given", *(literal("(", [py_str(f.alias or f.name), f.name]) for f in fields))
-    start = f"        return await {me}.call({py_str(tool)}, "
-    one = render(given, 8, ")", lead=width(start) - 8)
-    if "\n" not in one and width(start + one) <= LINE_LENGTH:
-        return start + one
-    return (
-        f"        return await {me}.call(\n            {py_str(tool)},\n"
-        f"            {render(given, 12, ',')}\n        )"
-    )
+    options = [(keyword, parameter) for keyword, parameter, _ in _options(fields)]
+    sent = call(f"{me}.call", py_str(tool), given, kwargs=options)
+    # One line, else one argument a line with a trailing comma (which keeps black from
+    # joining them again)
+    return "        return await " + render(sent, 8, lead=width("return await "))
 
 
 def method_doc(doc: str, fields: list[PyField]) -> str:
@@ -132,7 +152,9 @@ def client_piece(tool: str, args: PyModel, doc: str) -> ClientPiece:
     p = pascal(tool)
     me = _receiver(args.fields)
     returns = sub("Envelope", f"{p}Data")
-    signature = _signature(tool, me, [_param(f) for f in args.fields], returns)
+    params = [_param(f) for f in args.fields]
+    params += [_option_param(parameter, kind) for _, parameter, kind in _options(args.fields)]
+    signature = _signature(tool, me, params, returns)
     text = docblock(method_doc(doc, args.fields), "        ")
     names = {n for f in args.fields for n in names_in(f.type.annotation())} | {f"{p}Data"}
     return ClientPiece(signature, text, _body(tool, me, args.fields), frozenset(names))

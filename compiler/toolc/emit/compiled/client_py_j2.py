@@ -1,5 +1,5 @@
 # Compiled by Jinja from templates/client.py.j2 (make templates). DO NOT EDIT.
-SOURCE_SHA256 = '23051c8369d9a9693b2c9ead828147dc4a38a8f8bf64c4d0f046cd39d62f66a9'
+SOURCE_SHA256 = '40309f3ecd4243025551dd269e34c0a2892f6d1bca586f8f4c68ef67e0560c19'
 JINJA = '3.1.6'
 OPTIONS = "('{%', '%}', '{{', '}}', '{#', '#}', None, None, False, False, '\\n', True, False, True, False, [], ['abs', 'attr', 'batch', 'capitalize', 'center', 'count', 'd', 'default', 'dictsort', 'e', 'escape', 'filesizeformat', 'first', 'float', 'forceescape', 'format', 'groupby', 'indent', 'int', 'items', 'join', 'last', 'length', 'list', 'lower', 'map', 'max', 'min', 'pprint', 'random', 'reject', 'rejectattr', 'replace', 'reverse', 'round', 'safe', 'select', 'selectattr', 'slice', 'sort', 'string', 'striptags', 'sum', 'title', 'tojson', 'trim', 'truncate', 'unique', 'upper', 'urlencode', 'urlize', 'wordcount', 'wordwrap', 'xmlattr'], ['!=', '<', '<=', '==', '>', '>=', 'boolean', 'callable', 'defined', 'divisibleby', 'eq', 'equalto', 'escaped', 'even', 'false', 'filter', 'float', 'ge', 'greaterthan', 'gt', 'in', 'integer', 'iterable', 'le', 'lessthan', 'lower', 'lt', 'mapping', 'ne', 'none', 'number', 'odd', 'sameas', 'sequence', 'string', 'test', 'true', 'undefined', 'upper'])"
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
@@ -16,7 +16,7 @@ def root(context, missing=missing):
     l_0_classes = resolve('classes')
     pass
     yield str((undefined(name='header') if l_0_header is missing else l_0_header))
-    yield '\n"""Typed clients of the package\'s MCP servers: one method per tool, each argument a typed\nkeyword, each answer an `Envelope` (`Success` with typed `data`, or `Failure` with the\n`error`). Arguments are validated here before anything is sent; the server\'s confirmation\nquestion goes to the `confirm` callback given to `connect`.\n"""\n'
+    yield '\n"""Typed clients of the package\'s MCP servers: one method per tool, each argument a typed\nkeyword, each answer an `Envelope` (`Success` with typed `data`, or `Failure` with the\n`error`). Arguments are validated here before anything is sent; the server\'s confirmation\nquestion goes to the `confirm` callback given to `connect`. Every method also takes\n`read_timeout_seconds` and `idempotency_key` (a key of the caller\'s own, which a retry of the\nsame request sends again), as `ToolClient.call` does.\n"""\n'
     for l_1_group in (undefined(name='imports') if l_0_imports is missing else l_0_imports):
         _loop_vars = {}
         pass
@@ -55,4 +55,4 @@ def root(context, missing=missing):
     l_1_c = missing
 
 blocks = {}
-debug_info = '1=14&7=16&8=20&24=28&26=32&27=34&29=36&33=38&34=42&35=44&36=48'
+debug_info = '1=14&9=16&10=20&26=28&28=32&29=34&31=36&35=38&36=42&37=44&38=48'

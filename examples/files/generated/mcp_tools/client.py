@@ -2,7 +2,9 @@
 """Typed clients of the package's MCP servers: one method per tool, each argument a typed
 keyword, each answer an `Envelope` (`Success` with typed `data`, or `Failure` with the
 `error`). Arguments are validated here before anything is sent; the server's confirmation
-question goes to the `confirm` callback given to `connect`.
+question goes to the `confirm` callback given to `connect`. Every method also takes
+`read_timeout_seconds` and `idempotency_key` (a key of the caller's own, which a retry of the
+same request sends again), as `ToolClient.call` does.
 """
 
 from __future__ import annotations
@@ -55,6 +57,8 @@ class FilesClient(ToolClient):
         page_size: int | Unset = UNSET,
         glob: str | Unset = UNSET,
         regex: str | Unset = UNSET,
+        read_timeout_seconds: float | None = None,
+        idempotency_key: str | None = None,
     ) -> Envelope[ListDirectoryData]:
         """Lists a directory's entries, one page at a time.
 
@@ -71,6 +75,8 @@ class FilesClient(ToolClient):
                 ("glob", glob),
                 ("regex", regex),
             ),
+            read_timeout_seconds=read_timeout_seconds,
+            idempotency_key=idempotency_key,
         )
 
     async def write_file(
@@ -84,6 +90,8 @@ class FilesClient(ToolClient):
         mode: (
             WriteFileArgsModeOption1Type | WriteFileArgsModeOption2Type | Unset
         ) = UNSET,
+        read_timeout_seconds: float | None = None,
+        idempotency_key: str | None = None,
     ) -> Envelope[WriteFileData]:
         """Writes a file, from text or from base64-encoded bytes.
 
@@ -94,4 +102,6 @@ class FilesClient(ToolClient):
         return await self.call(
             "write_file",
             _given(("path", path), ("content", content), ("mode", mode)),
+            read_timeout_seconds=read_timeout_seconds,
+            idempotency_key=idempotency_key,
         )

@@ -2,7 +2,9 @@
 """Typed clients of the package's MCP servers: one method per tool, each argument a typed
 keyword, each answer an `Envelope` (`Success` with typed `data`, or `Failure` with the
 `error`). Arguments are validated here before anything is sent; the server's confirmation
-question goes to the `confirm` callback given to `connect`.
+question goes to the `confirm` callback given to `connect`. Every method also takes
+`read_timeout_seconds` and `idempotency_key` (a key of the caller's own, which a retry of the
+same request sends again), as `ToolClient.call` does.
 """
 
 from __future__ import annotations
@@ -38,20 +40,40 @@ class GatewayClient(ToolClient):
 
     TOOLS = ALL_TOOLS
 
-    async def greet(self, *, name: str) -> Envelope[GreetData]:
+    async def greet(
+        self,
+        *,
+        name: str,
+        read_timeout_seconds: float | None = None,
+        idempotency_key: str | None = None,
+    ) -> Envelope[GreetData]:
         """Greets a person by name, answered by this server's own handler.
 
         Args:
             name: The name of the person to greet.
         """
-        return await self.call("greet", _given(("name", name)))
+        return await self.call(
+            "greet",
+            _given(("name", name)),
+            read_timeout_seconds=read_timeout_seconds,
+            idempotency_key=idempotency_key,
+        )
 
     async def weather(
-        self, *, location: Literal["New York", "Chicago", "Los Angeles"]
+        self,
+        *,
+        location: Literal["New York", "Chicago", "Los Angeles"],
+        read_timeout_seconds: float | None = None,
+        idempotency_key: str | None = None,
     ) -> Envelope[WeatherData]:
         """The current weather of a city, from the origin server's get-structured-content tool.
 
         Args:
             location: Choose city
         """
-        return await self.call("weather", _given(("location", location)))
+        return await self.call(
+            "weather",
+            _given(("location", location)),
+            read_timeout_seconds=read_timeout_seconds,
+            idempotency_key=idempotency_key,
+        )

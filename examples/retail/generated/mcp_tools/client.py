@@ -2,7 +2,9 @@
 """Typed clients of the package's MCP servers: one method per tool, each argument a typed
 keyword, each answer an `Envelope` (`Success` with typed `data`, or `Failure` with the
 `error`). Arguments are validated here before anything is sent; the server's confirmation
-question goes to the `confirm` callback given to `connect`.
+question goes to the `confirm` callback given to `connect`. Every method also takes
+`read_timeout_seconds` and `idempotency_key` (a key of the caller's own, which a retry of the
+same request sends again), as `ToolClient.call` does.
 """
 
 from __future__ import annotations
@@ -40,7 +42,12 @@ class RetailClient(ToolClient):
     TOOLS = ALL_TOOLS
 
     async def cancelar_pedidos(
-        self, *, order_ids: list[OrderId], motivo: str | Unset = UNSET
+        self,
+        *,
+        order_ids: list[OrderId],
+        motivo: str | Unset = UNSET,
+        read_timeout_seconds: float | None = None,
+        idempotency_key: str | None = None,
     ) -> Envelope[CancelarPedidosData]:
         """Cancela um ou mais pedidos.
 
@@ -51,14 +58,25 @@ class RetailClient(ToolClient):
         return await self.call(
             "cancelar_pedidos",
             _given(("order_ids", order_ids), ("motivo", motivo)),
+            read_timeout_seconds=read_timeout_seconds,
+            idempotency_key=idempotency_key,
         )
 
     async def consultar_pedidos(
-        self, *, order_ids: list[OrderId]
+        self,
+        *,
+        order_ids: list[OrderId],
+        read_timeout_seconds: float | None = None,
+        idempotency_key: str | None = None,
     ) -> Envelope[ConsultarPedidosData]:
         """Consulta o estado de um ou mais pedidos.
 
         Args:
             order_ids: Identificadores dos pedidos a consultar.
         """
-        return await self.call("consultar_pedidos", _given(("order_ids", order_ids)))
+        return await self.call(
+            "consultar_pedidos",
+            _given(("order_ids", order_ids)),
+            read_timeout_seconds=read_timeout_seconds,
+            idempotency_key=idempotency_key,
+        )

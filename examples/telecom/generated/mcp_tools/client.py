@@ -2,7 +2,9 @@
 """Typed clients of the package's MCP servers: one method per tool, each argument a typed
 keyword, each answer an `Envelope` (`Success` with typed `data`, or `Failure` with the
 `error`). Arguments are validated here before anything is sent; the server's confirmation
-question goes to the `confirm` callback given to `connect`.
+question goes to the `confirm` callback given to `connect`. Every method also takes
+`read_timeout_seconds` and `idempotency_key` (a key of the caller's own, which a retry of the
+same request sends again), as `ToolClient.call` does.
 """
 
 from __future__ import annotations
@@ -42,7 +44,12 @@ class ContasClient(ToolClient):
     TOOLS = ALL_TOOLS
 
     async def cancelar_produtos(
-        self, *, customer_id: str, items: list[CancelarProdutosArgsItemsItem | str]
+        self,
+        *,
+        customer_id: str,
+        items: list[CancelarProdutosArgsItemsItem | str],
+        read_timeout_seconds: float | None = None,
+        idempotency_key: str | None = None,
     ) -> Envelope[CancelarProdutosData]:
         """Cancela um ou mais produtos do cliente.
 
@@ -53,6 +60,8 @@ class ContasClient(ToolClient):
         return await self.call(
             "cancelar_produtos",
             _given(("customer_id", customer_id), ("items", items)),
+            read_timeout_seconds=read_timeout_seconds,
+            idempotency_key=idempotency_key,
         )
 
     async def validar_produtos_cancelamento(
@@ -60,6 +69,8 @@ class ContasClient(ToolClient):
         *,
         customer_id: str,
         items: list[ValidarProdutosCancelamentoArgsItemsItemObjectType | str],
+        read_timeout_seconds: float | None = None,
+        idempotency_key: str | None = None,
     ) -> Envelope[ValidarProdutosCancelamentoData]:
         """Resolve os nomes de produtos citados pelo cliente para produtos canônicos e diz se o cancelamento é elegível.
 
@@ -70,4 +81,6 @@ class ContasClient(ToolClient):
         return await self.call(
             "validar_produtos_cancelamento",
             _given(("customer_id", customer_id), ("items", items)),
+            read_timeout_seconds=read_timeout_seconds,
+            idempotency_key=idempotency_key,
         )

@@ -2,7 +2,9 @@
 """Typed clients of the package's MCP servers: one method per tool, each argument a typed
 keyword, each answer an `Envelope` (`Success` with typed `data`, or `Failure` with the
 `error`). Arguments are validated here before anything is sent; the server's confirmation
-question goes to the `confirm` callback given to `connect`.
+question goes to the `confirm` callback given to `connect`. Every method also takes
+`read_timeout_seconds` and `idempotency_key` (a key of the caller's own, which a retry of the
+same request sends again), as `ToolClient.call` does.
 """
 
 from __future__ import annotations
@@ -38,18 +40,40 @@ class VitrineClient(ToolClient):
 
     TOOLS = ALL_TOOLS
 
-    async def descrever_produto(self, *, sku: str) -> Envelope[DescreverProdutoData]:
+    async def descrever_produto(
+        self,
+        *,
+        sku: str,
+        read_timeout_seconds: float | None = None,
+        idempotency_key: str | None = None,
+    ) -> Envelope[DescreverProdutoData]:
         """Descreve um produto em áudio, para quem não pode ver a foto, com a ficha em texto.
 
         Args:
             sku: Código do produto, como SKU-1.
         """
-        return await self.call("descrever_produto", _given(("sku", sku)))
+        return await self.call(
+            "descrever_produto",
+            _given(("sku", sku)),
+            read_timeout_seconds=read_timeout_seconds,
+            idempotency_key=idempotency_key,
+        )
 
-    async def foto_produto(self, *, sku: str) -> Envelope[FotoProdutoData]:
+    async def foto_produto(
+        self,
+        *,
+        sku: str,
+        read_timeout_seconds: float | None = None,
+        idempotency_key: str | None = None,
+    ) -> Envelope[FotoProdutoData]:
         """Mostra a foto de um produto do catálogo e o link da sua ficha técnica.
 
         Args:
             sku: Código do produto, como SKU-1.
         """
-        return await self.call("foto_produto", _given(("sku", sku)))
+        return await self.call(
+            "foto_produto",
+            _given(("sku", sku)),
+            read_timeout_seconds=read_timeout_seconds,
+            idempotency_key=idempotency_key,
+        )
