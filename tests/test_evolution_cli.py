@@ -314,15 +314,48 @@ def test_removing_a_tool_is_a_recorded_act(tmp_path: Path) -> None:
     (config / "tools.yaml").write_text(later.replace('"1.4.0"', '"1.4.1"'))
     quiet = run_toolc("build", str(config))
     assert quiet.returncode == 0 and "accepted-break-stale" not in quiet.stderr, quiet.stderr
-    # ... until the name comes back as a new tool, which the entry no longer describes.
-    back = later.replace('"1.4.0"', '"1.4.1"').replace(
-        "accepted_breaks:",
-        "  list_orders:\n    version: 1.0.0\n    description: Back.\n    mcp_server: shop\n"
-        "    tool_type: query\naccepted_breaks:",
-    )
-    (config / "tools.yaml").write_text(back)
-    stale = run_toolc("check", str(config))
-    assert "accepted-break-stale" in stale.stderr, stale.stderr
+
+    # ... until the name comes back. The entry is the name's only record of its last
+    # version (the snapshot dropped its line): the tool must come back above it, as a
+    # breaking change under semver (0.3.0 -> 0.4.0), since its old contract is gone.
+    def back(version: str) -> str:
+        return later.replace('"1.4.0"', '"1.4.1"').replace(
+            "accepted_breaks:",
+            f"  list_orders:\n    version: {version}\n    description: Back.\n"
+            "    mcp_server: shop\n    tool_type: query\naccepted_breaks:",
+        )
+
+    for low in ("0.1.0", "0.3.0", "0.3.1"):
+        (config / "tools.yaml").write_text(back(low))
+        lower = run_toolc("build", str(config))
+        assert lower.returncode == 1, lower.stderr
+        assert f"removed at version 0.3.0 and is declared again at {low}" in lower.stderr
+        assert "needs at least 0.4.0" in lower.stderr and "the removal is recorded here" in (
+            lower.stderr
+        )
+        assert "accepted-break-stale" not in lower.stderr, lower.stderr
+    (config / "tools.yaml").write_text(back("0.4.0"))
+    returned = run_toolc("build", str(config))
+    assert returned.returncode == 0, returned.stderr
+    assert "accepted-break-stale" not in returned.stderr, returned.stderr
+    # Built, the snapshot records it again: the entry has served, and says so.
+    stale = run_toolc("check", str(config), "--strict")
+    assert stale.returncode == 1 and "accepted-break-stale" in stale.stderr, stale.stderr
+    assert "the tool stays at 0.4.0" in stale.stderr
+
+
+def test_a_tool_back_under_bump_policy_any_needs_only_a_higher_version(tmp_path: Path) -> None:
+    config = _built(tmp_path)
+    without = "bump_policy: any\n" + TOOLS.split("  list_orders:")[0]
+    accepted = "accepted_breaks:\n  - {tool: list_orders, from: 0.3.0, to: removed, rule: tool-removed, reason: merged}\n"
+    (config / "tools.yaml").write_text(without + accepted)
+    assert run_toolc("build", str(config)).returncode == 0
+    tool = "  list_orders:\n    version: {}\n    description: Back.\n    mcp_server: shop\n    tool_type: query\n"
+    (config / "tools.yaml").write_text(without + tool.format("0.3.0") + accepted)
+    same = run_toolc("build", str(config))
+    assert same.returncode == 1 and "needs at least 0.3.1" in same.stderr, same.stderr
+    (config / "tools.yaml").write_text(without + tool.format("0.3.1") + accepted)
+    assert run_toolc("build", str(config)).returncode == 0
 
 
 def test_bump_policy_any_takes_any_higher_version(tmp_path: Path) -> None:

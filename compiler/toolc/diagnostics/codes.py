@@ -725,8 +725,12 @@ _RULES += [
         "version-decreased",
         E,
         "build",
-        "A tool's version is lower than the one in the snapshot.",
-        "Versions only go up. Restore at least the recorded version.",
+        "A tool's version is lower than the one in the snapshot, or a removed tool came back "
+        "at or below the version it was removed at.",
+        "Versions only go up. Restore at least the recorded version. A tool declared again "
+        "under a name whose removal an `accepted_breaks:` entry records needs a version above "
+        "the entry's `from`, a major release under `bump_policy: semver` (its old contract "
+        "went with it, so the change cannot be classified): the message gives the minimum.",
     ),
     Rule(
         "tool-removed",
@@ -736,7 +740,9 @@ _RULES += [
         "Removing a tool breaks every caller that uses it, so it is a deliberate, recorded act: "
         "add an `accepted_breaks:` entry (`tool`, `from:` its last version, `to: removed`, "
         "`rule: tool-removed`, `reason`) and build again. The entry stays quiet while the tool "
-        "stays absent, and goes stale if a tool of that name is declared again.",
+        "stays absent. Keep it: once the snapshot has dropped the tool's line it is the only "
+        "record of the name's last version, which a tool declared again under that name must "
+        "go above (`version-decreased`).",
     ),
     Rule(
         "version-bump-too-small",
@@ -776,7 +782,8 @@ _RULES += [
         "while the snapshot records `to` (the pull request that ships the break, built and "
         "committed, passes `check --strict`); once the tool moves past `to`, or when the "
         "snapshot never held `from`, it can match nothing: remove it. A removal's entry "
-        "(`to: removed`) goes stale only if the tool is declared again.",
+        "(`to: removed`) stays quiet while the tool is absent and while it comes back, and "
+        "goes stale once the snapshot records the tool again.",
     ),
     Rule(
         "listing-over-budget",

@@ -12,7 +12,7 @@ import msgspec
 
 from toolc.contract.semver import Version
 from toolc.contract.snapshot import Entry
-from toolc.diagnostics import Diagnostic, Span, diag
+from toolc.diagnostics import Diagnostic, Note, Span, diag
 from toolc.evolution.verdict import accepts, judge
 from toolc.model import Project
 from toolc.model.tools_file import AcceptedBreak
@@ -108,16 +108,20 @@ def check_versions(
 ) -> Iterator[Diagnostic]:
     """Each tool against what it was. `documents(tool)`: the tool's new contract document."""
     transitions: dict[str, tuple[str, str]] = {}
+    returning: set[str] = set()
     for name, entry in new.items():
         was = before.get(name)
         if was is not None:
             transitions[name] = (was.version, entry.version)
             yield from _changed(name, was, entry, spans[name], documents, policy)
+        elif _removal(policy, name) is not None:
+            returning.add(name)
+            yield from _returned(name, entry, spans[name], policy)
     for name, was in before.items():
         if name not in new and not was.unrecorded:
             transitions[name] = (was.version, "removed")
             yield from _removed(name, was, removed_span(name), policy)
-    yield from _stale(policy, transitions, new)
+    yield from _stale(policy, transitions, new, returning)
 
 
 def _changed(
@@ -197,16 +201,57 @@ def _removed(name: str, was: Before, span: Span, policy: Policy) -> Iterator[Dia
         )
 
 
+def _removal(policy: Policy, name: str) -> tuple[Version, Span] | None:
+    """The highest version at which an `accepted_breaks:` entry records `name`'s removal,
+    and where: the only record of a retired name's last version once the snapshot has
+    dropped its line."""
+    removals = [
+        (version, span)
+        for entry, span in policy.accepted
+        if entry.tool == name and entry.to == "removed" and entry.rule == "tool-removed"
+        if (version := Version.try_parse(entry.from_)) is not None
+    ]
+    return max(removals, key=lambda found: found[0]) if removals else None
+
+
+def _returned(name: str, entry: Entry, span: Span, policy: Policy) -> Iterator[Diagnostic]:
+    """A tool declared again under a name whose removal is recorded must come back above
+    the version it was removed at: callers knew that version's contract, and the one
+    returning cannot be compared with it (its document went with the tool), so under
+    semver it is a breaking change."""
+    removal = _removal(policy, name)
+    assert removal is not None
+    removed, where = removal
+    current = Version.parse(entry.version)
+    level = "patch" if policy.bump != "semver" else "major" if removed.major > 0 else "minor"
+    minimum = removed.bumped(level)
+    if current > removed and current.satisfies(minimum):
+        return
+    yield diag(
+        "version-decreased",
+        span,
+        f"tool '{name}' was removed at version {removed} and is declared again at "
+        f"{current}; a tool that comes back needs at least {minimum}",
+        "bump it; or, if the removal never shipped, delete its `accepted_breaks:` entry",
+        notes=(Note(where, "the removal is recorded here"),),
+    )
+
+
 def _stale(
-    policy: Policy, transitions: Mapping[str, tuple[str, str]], new: Mapping[str, Entry]
+    policy: Policy,
+    transitions: Mapping[str, tuple[str, str]],
+    new: Mapping[str, Entry],
+    returning: set[str],
 ) -> Iterator[Diagnostic]:
-    """`accepted_breaks:` entries that match no transition of this build."""
+    """`accepted_breaks:` entries that match no transition of this build (`returning`: the
+    tools declared again after their recorded removal, whose entry this build read)."""
     for accepted, span in policy.accepted:
         now = transitions.get(accepted.tool)
         # Shipped: the snapshot already records the `to` side (the build that shipped the
         # break ran, and the PR carrying both is still open). Stale once the tool moves on.
+        # A removal's entry also holds while the tool comes back (the guard read it).
         shipped = (
-            (now is None and accepted.to == "removed" and accepted.tool not in new)
+            (accepted.to == "removed" and (accepted.tool not in new or accepted.tool in returning))
             if now is None
             else now == (accepted.to, accepted.to)
         )
