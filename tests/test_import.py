@@ -88,6 +88,53 @@ def test_defs_become_types_with_names_that_collide_with_nothing(tmp_path: Path) 
             assert theirs.is_valid(instance) == ours.is_valid(instance), (tool["name"], instance)
 
 
+def test_defs_equal_only_as_python_values_stay_two_types(tmp_path: Path) -> None:
+    """`True == 1` and `False == 0` in Python: `enum: [false, true]` shared with `enum: [0,
+    1]` would make one tool refuse what it accepted. Equal JSON is shared, and only that."""
+
+    def schema(flag: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "object", "$defs": {"Flag": flag},
+                "properties": {"flag": {"$ref": "#/$defs/Flag"}}, "required": ["flag"]}  # fmt: skip
+
+    listing = [
+        _tool("level", schema({"enum": [0, 1]})),
+        _tool("switch", schema({"enum": [False, True]})),
+        _tool("one", schema({"const": 1})),
+        _tool("yes", schema({"const": True})),
+        _tool("again", schema({"enum": [0, 1]})),
+    ]
+    done, out = _import(tmp_path, listing, "--server", "s")
+    assert done.returncode == 0, done.stderr
+    tools, _ = _config(out)
+    refs = {n: t["args_schema"]["flag"]["$ref"] for n, t in tools["tools"].items()}
+    assert refs["again"] == refs["level"] and len(set(refs.values())) == 4, refs
+    published = _published(out, tmp_path)
+    for tool in listing:
+        theirs = EcmaValidator(tool["inputSchema"])
+        ours = EcmaValidator(published[tool["name"]]["inputSchema"])
+        for flag in (0, 1, True, False, 1.0):
+            instance = {"flag": flag}
+            assert theirs.is_valid(instance) == ours.is_valid(instance), (tool["name"], flag)
+
+
+def test_a_required_name_is_declared_only_where_that_changes_nothing(tmp_path: Path) -> None:
+    """A required, undeclared argument is declared `{}` (any value), unless something judges
+    the undeclared properties: a root `unevaluatedProperties` would count it as evaluated.
+    `additionalProperties: {}` (zod's looseObject) accepts what `true` does."""
+    strict = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["z"],
+              "unevaluatedProperties": False}  # fmt: skip
+    loose = {"type": "object", "allOf": [{"properties": {"a": {"type": "string"}}}],
+             "additionalProperties": {}}  # fmt: skip
+    done, out = _import(tmp_path, [_tool("strict", strict), _tool("loose", loose)], "--server", "s")
+    assert done.returncode == 0, done.stderr
+    assert "tool 'strict' not imported: /inputSchema/required: 'z'" in done.stderr
+    published = _published(out, tmp_path)
+    assert set(published) == {"loose"}
+    theirs, ours = EcmaValidator(loose), EcmaValidator(published["loose"]["inputSchema"])
+    for instance in ({"a": "x", "b": 1}, {"a": 1}, {}, {"b": None}):
+        assert theirs.is_valid(instance) == ours.is_valid(instance), instance
+
+
 def test_a_draft_07_schema_is_translated_and_said_so(tmp_path: Path) -> None:
     schema = {
         "$schema": "http://json-schema.org/draft-07/schema#",
@@ -113,6 +160,20 @@ def test_a_draft_07_schema_is_translated_and_said_so(tmp_path: Path) -> None:
         {"pair": [1, 2]}, {"pair": [1], "open": [1]}, {"pair": ["x"], "open": []},
         {"open": [1, 2], "later": {"x": 1}}, {"other": 1}, {},
     ):  # fmt: skip
+        assert theirs.is_valid(instance) == ours.is_valid(instance), instance
+
+
+def test_a_draft_07_schema_may_keep_its_subschemas_under_defs(tmp_path: Path) -> None:
+    """`$defs` is no draft-07 keyword, but a pointer reaches into any object: the schema
+    means what draft-07 validators make of it, not a refusal."""
+    schema = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+              "$defs": {"P": {"type": "integer", "exclusiveMinimum": 0}},
+              "properties": {"p": {"$ref": "#/$defs/P"}}}  # fmt: skip
+    done, out = _import(tmp_path, [_tool("d7", schema)], "--server", "s")
+    assert done.returncode == 0 and "not imported" not in done.stderr, done.stderr
+    published = _published(out, tmp_path)
+    theirs, ours = Draft7Validator(schema), EcmaValidator(published["d7"]["inputSchema"])
+    for instance in ({"p": 1}, {"p": 0}, {"p": "1"}, {}, {"p": 1.5}):
         assert theirs.is_valid(instance) == ours.is_valid(instance), instance
 
 

@@ -156,3 +156,22 @@ def test_empty_properties_and_required_judge_as_their_absence() -> None:
     # a property or a required name is still a difference
     assert shape(bare) != shape({"type": "object", "properties": {"a": {}}})
     assert shape(bare) != shape({"type": "object", "required": ["a"]})
+
+
+def test_a_boolean_is_no_number_to_the_drift_check() -> None:
+    """The gateway's start-up check compares the origin's listing as JSON: an origin whose
+    `enum: [0, 1]` became `enum: [false, true]` has drifted (Python's `True == 1` said no)."""
+    flag = {"type": "object", "properties": {"x": {"enum": [0, 1], "default": 0}}}
+    assert shape(flag) != shape(
+        {"type": "object", "properties": {"x": {"enum": [False, True], "default": 0}}}
+    )
+    assert shape(flag) != shape(
+        {"type": "object", "properties": {"x": {"enum": [0, 1], "default": False}}}
+    )
+    assert shape({"const": 1}) != shape({"const": True})
+    assert shape({"items": {"const": [{"a": 0}]}}) != shape({"items": {"const": [{"a": False}]}})
+    # JSON's numbers: 1 and 1.0 are one value
+    assert shape({"const": 1}) == shape({"const": 1.0})
+    assert shape(flag) == shape(
+        {"type": "object", "properties": {"x": {"enum": [0.0, 1], "default": 0}}}
+    )

@@ -163,7 +163,11 @@ def translate(schema: Any, draft07: bool, root: Any, notes: Notes, at: list[str]
     out: dict[str, Any] = {}
     for key, value in schema.items():
         here = [*at, key]
-        if draft07 and key in _NEW_IN_2020:
+        if draft07 and key == "$defs" and isinstance(value, dict) and "definitions" not in schema:
+            # Not a draft-07 keyword, but a `$ref` pointer reaches into any object of the
+            # document, so a draft-07 schema may keep its subschemas there (zod does).
+            out[key] = {n: translate(s, draft07, root, notes, [*here, n]) for n, s in value.items()}
+        elif draft07 and key in _NEW_IN_2020:
             notes.append((pointer(here), f"dropped {key}, a keyword draft-07 ignores"))
         elif draft07 and key in _DRAFT_07_ONLY:
             _draft07_keyword(schema, key, value, root, notes, here, out)

@@ -13,6 +13,7 @@ from typing import Any
 
 from toolc.adopt.dialect import MANY, NAMED, ONE, as_ref, escape, segments
 from toolc.checks.names import PACKAGE_NAMES, TOOL_SUFFIXES
+from toolc.contract.canonical import canonical_bytes
 from toolc.model.naming import pascal
 
 # The root keywords `args_keywords` takes (docs/config.md, args_keywords).
@@ -99,7 +100,23 @@ class Types:
     def same_leaf(self, schema: Any) -> str | None:
         if "$ref" in repr(schema):
             return None
-        return next((n for n, s in self.schemas.items() if s == schema), None)
+        # Equal as JSON, not as Python values: `True == 1` would merge `enum: [false, true]`
+        # into `enum: [0, 1]` and change what one of the tools accepts.
+        wanted = _as_json(schema)
+        if wanted is None:
+            return None
+        return next((n for n, s in self.schemas.items() if _as_json(s) == wanted), None)
+
+
+def _as_json(schema: Any) -> bytes | None:
+    """The schema's canonical JSON; None for none, or for one that has none (a number
+    JSON cannot write), which is the same as nothing else."""
+    if schema is None:
+        return None
+    try:
+        return canonical_bytes(schema)
+    except (TypeError, ValueError):
+        return None
 
 
 def tool_classes(tools: Iterable[str]) -> set[str]:
@@ -159,6 +176,9 @@ def _pointer(ref: str, fragment: list[str], names: dict[str, str], where: str) -
     raise NotCarried(f"{where}: the $ref {ref!r} points outside the part it is written in")
 
 
+_UNEVALUATED = "unevaluatedProperties"
+
+
 def split_root(
     schema: dict[str, Any], types: Types, where: str, note: Callable[[str, str], None]
 ) -> dict[str, Any]:
@@ -175,6 +195,8 @@ def split_root(
     if not isinstance(properties, dict) or not isinstance(required, list):
         raise NotCarried(f"{where}: properties or required is malformed")
     extra = body.get("additionalProperties", True)
+    if isinstance(extra, dict) and not extra:  # `{}` accepts every value, as `true` does
+        extra = True
     keys: dict[str, Any] = {}
     # An argument's schema is a mapping in tools.yaml: `true` is `{}`, `false` is `{not: {}}`.
     properties = {
@@ -186,7 +208,9 @@ def split_root(
     }
     for name in required:
         if isinstance(name, str) and name not in args:
-            if extra is not True or "patternProperties" in body:
+            # Declared `{}`, it would count as evaluated: only where nothing else judges
+            # the undeclared properties is that what the original says of it.
+            if extra is not True or "patternProperties" in body or _UNEVALUATED in body:
                 raise NotCarried(f"{where}/required: '{name}' is required but not declared")
             args[name] = {}  # required, any value: what the original says of it
     if required:

@@ -79,12 +79,26 @@ def proxy_of(spec: object) -> ProxyLike | None:
     return found
 
 
+def _as_json(value: Any) -> Any:
+    """`value` compared as JSON compares it: a boolean is no number (in Python
+    `True == 1`, so `enum: [0, 1]` would match `enum: [false, true]`); `1` and `1.0`
+    stay equal."""
+    if isinstance(value, bool):
+        return ("boolean", value)
+    if isinstance(value, list):
+        return [_as_json(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _as_json(v) for k, v in value.items()}
+    return value
+
+
 def shape(schema: Any, named: bool = False) -> Any:
-    """`schema` without its prose, `required` sorted: what drift compares."""
+    """`schema` without its prose, `required` sorted, values as JSON compares them: what
+    drift compares."""
     if isinstance(schema, list):
         return [shape(v) for v in schema]
     if not isinstance(schema, dict):
-        return schema
+        return _as_json(schema)
     if named:  # names of properties or definitions: each value is a schema
         return {k: shape(v) for k, v in schema.items()}
     out: dict[str, Any] = {}
@@ -95,7 +109,7 @@ def shape(schema: Any, named: bool = False) -> Any:
             continue
         if key in _PROSE or key in ("const", "enum", "default"):
             if key not in _PROSE:
-                out[key] = value
+                out[key] = _as_json(value)
             continue
         out[key] = sorted(value) if key == "required" else shape(value, key in _NAMED)
     return out
