@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from toolc.contract.canonical import canonical_bytes
 from toolc.evolution import views
 from toolc.evolution.ceilings import ceiling_changes
 from toolc.evolution.content import content_changes
@@ -32,7 +33,9 @@ def compare_tool(name: str, old: Contract | None, new: Contract | None) -> list[
         return [finding("tool-removed", name, "/tool/name", "removed")]
     old_view, new_view = views.tool_view(old), views.tool_view(new)
     moved = _moved(name, old, new)
-    if old_view == new_view:
+    # As JSON, not as Python values: `True == 1` made `enum: [0, 1]` → `[false, true]` no
+    # change at all, the guard asking a patch for a break.
+    if canonical_bytes(old_view) == canonical_bytes(new_view):
         return moved
     found: list[Finding] = list(moved)
     notes: list[tuple[str, str]] = []

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from toolc.contract.canonical import canonical_bytes
 from toolc.contract.snapshot import normalize
 from toolc.evolution.findings import Finding, finding
 from toolc.evolution.views import escape, input_schema, obj
@@ -29,11 +30,13 @@ def handler_form_changes(
     if "handler_input_schema" not in old and "handler_input_schema" not in new:
         return []  # the handler gets the caller's form: the inputSchema's comparison says it
     was, now = normalize(_handler_form(old)), normalize(_handler_form(new))
-    if was == now:
+    if canonical_bytes(was) == canonical_bytes(now):  # as JSON: `true` is not `1`
         return []
     old_args, new_args = obj(was.get("properties")), obj(now.get("properties"))
     changed = sorted(
-        a for a in old_args.keys() | new_args.keys() if old_args.get(a) != new_args.get(a)
+        a
+        for a in old_args.keys() | new_args.keys()
+        if canonical_bytes(old_args.get(a)) != canonical_bytes(new_args.get(a))
     )
     if len(changed) == 1:
         where, what = f"{PATH}/properties/{escape(changed[0])}", f"argument '{changed[0]}'"
