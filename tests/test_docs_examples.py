@@ -225,6 +225,8 @@ NOT_CODES = {
     "toolc-check",
     "toolc-build",
     "openai-strict",  # a provider target (decision 0074)
+    "version-guard",  # a gate of the JSON format
+    "output-fresh",
 }
 NAME = r"`([a-z][a-z0-9]*(?:-[a-z0-9]+)+)`"
 LEVEL_AFTER = re.compile(

@@ -5,6 +5,7 @@ and each rule's metadata the catalogue's, so code scanning shows what `toolc exp
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -154,7 +155,11 @@ def test_diff_reports_each_finding_and_suppresses_the_accepted(tmp_path: Path) -
         ("my config/tools.yaml", "my%20config/tools.yaml"),
         ("conf/ferramentas-ç.yaml", "conf/ferramentas-%C3%A7.yaml"),
         ("/srv/a b/tools.yaml", "file:///srv/a%20b/tools.yaml"),
-        ("C:\\cfg\\tools.yaml", "file:///C:/cfg/tools.yaml"),
+        # A drive and backslashes are Windows' alone: on POSIX they are a name's characters.
+        (
+            "C:\\cfg\\tools.yaml",
+            "file:///C:/cfg/tools.yaml" if os.name == "nt" else "C%3A%5Ccfg%5Ctools.yaml",
+        ),
     ],
 )
 def test_paths_become_uri_references(path: str, uri: str) -> None:

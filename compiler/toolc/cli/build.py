@@ -41,7 +41,10 @@ def project_version(settings: Settings) -> str | None:
 
 @click.command()
 @build_options
-@click.option("--diff", "show_diff", is_flag=True, help="Print unified diffs of changed files.")
+@click.option(
+    "--diff", "show_diff", is_flag=True,
+    help="Print unified diffs of changed files (on stderr beside a machine --format).",
+)  # fmt: skip
 @click.option(
     "--stats", is_flag=True,
     help="Print what each server's tools/list costs: bytes and estimated tokens, per tool.",
@@ -90,10 +93,12 @@ def check(
     if show_diff and result.drift is not None and result.files is not None:
         from toolc.workspace.textdiff import unified
 
-        sys.stdout.write(unified(out_dir, result.drift, result.files))
+        # Beside a machine format, stdout is the report's alone: the diff goes to stderr.
+        stream = sys.stdout if settings.format == "text" else sys.stderr
+        stream.write(unified(out_dir, result.drift, result.files))
         if result.docs is not None:  # the docs' paths start with their directory's name
             docs = result.docs
-            sys.stdout.write(unified(docs.root, docs.drift, docs.files, f"{docs.root.name}/"))
+            stream.write(unified(docs.root, docs.drift, docs.files, f"{docs.root.name}/"))
     tools = result.tool_count
     report(settings, result, "check", config_dir, f"ok: {tools} tool(s), output up to date")
 

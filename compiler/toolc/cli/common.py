@@ -178,7 +178,7 @@ def report(settings: Settings, result: Any, command: str, config_dir: Path, done
     if settings.format == "text":
         output = render_text(result.diagnostics, result.sources, color=use_color(sys.stderr))
     else:
-        output = RENDERERS[settings.format](result.diagnostics, result.sources)
+        output = RENDERERS[settings.format](result.diagnostics, result.sources, settings.strict)
     errors = sum(d.is_error for d in result.diagnostics)
     warnings = len(result.diagnostics) - errors
     failed = errors > 0 or (settings.strict and warnings > 0)

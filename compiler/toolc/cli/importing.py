@@ -90,7 +90,7 @@ def show(diagnostics: list[Diagnostic], texts: dict[str, str], fmt: str | None) 
     if fmt in (None, "text"):
         sys.stderr.write(render_text(diagnostics, texts, color=use_color(sys.stderr)))
     else:
-        sys.stdout.write(RENDERERS[fmt](diagnostics, texts))
+        sys.stdout.write(RENDERERS[fmt](diagnostics, texts, False))
 
 
 @click.command("import", context_settings={"ignore_unknown_options": True})
@@ -155,12 +155,12 @@ def import_(
     # The targets its builds will apply, so that the config builds where it goes.
     targets = settings_for(resolved(out_dir, "output directory")).targets
     imported, texts = imported_from(args, stdio, url, server, wanted, targets, headers)
-    show(imported.diagnostics, texts, fmt)
     if imported.failed:
-        _nothing_written([], fmt, out_dir)  # its reasons are shown above
+        _nothing_written(imported.diagnostics, fmt, out_dir, texts)
     written, failed = write(out_dir, imported, Path.cwd())
     if failed:  # nothing written: a retry starts afresh
-        _nothing_written(failed, fmt, out_dir)
+        _nothing_written([*imported.diagnostics, *failed], fmt, out_dir, texts)
+    show(imported.diagnostics, texts, fmt)  # one report, once the outcome is known
     for path in written:
         click.echo(f"  wrote {path}", err=True)
     warnings = len(imported.diagnostics)
@@ -172,9 +172,10 @@ def import_(
     sys.exit(EXIT_OK)
 
 
-def _nothing_written(why: list[Diagnostic], fmt: str | None, out_dir: Path) -> NoReturn:
-    if why:
-        show(why, {}, fmt)
+def _nothing_written(
+    why: list[Diagnostic], fmt: str | None, out_dir: Path, texts: dict[str, str] | None = None
+) -> NoReturn:
+    show(why, texts or {}, fmt)
     click.echo(f"toolc import: nothing written to {out_dir}", err=True)
     sys.exit(EXIT_ERRORS)
 

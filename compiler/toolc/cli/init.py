@@ -52,6 +52,8 @@ def init(
         raise click.UsageError("a command after `--` goes with --from stdio")
     over_http = source is not None and source.startswith(("http://", "https://"))
     headers = headers_of(auth_token_env, source if over_http else None)
+    from toolc.cli.importing import show
+
     planned = _planned(config_dir, None, fmt)
     if planned.refused or planned.invalid:
         for path in planned.refused:
@@ -66,11 +68,14 @@ def init(
                 "add the section by hand), then run `toolc init` again",
                 err=True,
             )
+        show([], {}, fmt)  # a machine format still gets its (empty) report
         click.echo(f"toolc init {config_dir}: nothing written", err=True)
         sys.exit(EXIT_ERRORS)
+    # What the import said: shown once, with the outcome (one report, even in SARIF).
+    said: tuple[list[Diagnostic], dict[str, str]] = ([], {})
     if source is not None:
-        imported = _imported(source, command, server, fmt, headers)
-        planned = _planned(config_dir, imported, fmt)
+        imported, said = _imported(source, command, server, fmt, headers)
+        planned = _planned(config_dir, imported, fmt, said)
     try:
         written = carry_out(planned)
     except OSError as exc:
@@ -79,7 +84,9 @@ def init(
             write_failure(exc, wanted, Path.cwd(), "run `toolc init` in another folder"),
             config_dir,
             fmt,
+            said,
         )
+    show(*said, fmt)
     for path in written:
         click.echo(f"  wrote {shown_path(path)}", err=True)
     for path in planned.kept:
@@ -92,7 +99,12 @@ def init(
     sys.exit(EXIT_OK)
 
 
-def _planned(config_dir: Path, config: dict[str, bytes] | None, fmt: str | None) -> Plan:
+def _planned(
+    config_dir: Path,
+    config: dict[str, bytes] | None,
+    fmt: str | None,
+    said: tuple[list[Diagnostic], dict[str, str]] = ([], {}),
+) -> Plan:
     """init's plan; a pyproject.toml that cannot be read ends the command (io-error)."""
     from toolc.verbs.init import plan
     from toolc.verbs.refused_write import write_failure
@@ -103,13 +115,18 @@ def _planned(config_dir: Path, config: dict[str, bytes] | None, fmt: str | None)
         found = write_failure(
             exc, (config_dir,), Path.cwd(), "run `toolc init` in another folder", doing="read"
         )
-        _failed(found, config_dir, fmt)
+        _failed(found, config_dir, fmt, said)
 
 
-def _failed(found: Diagnostic, config_dir: Path, fmt: str | None) -> NoReturn:
+def _failed(
+    found: Diagnostic,
+    config_dir: Path,
+    fmt: str | None,
+    said: tuple[list[Diagnostic], dict[str, str]] = ([], {}),
+) -> NoReturn:
     from toolc.cli.importing import show
 
-    show([found], {}, fmt)
+    show([*said[0], found], said[1], fmt)
     click.echo(f"toolc init {config_dir}: nothing written", err=True)
     sys.exit(EXIT_ERRORS)
 
@@ -120,8 +137,9 @@ def _imported(
     server: str | None,
     fmt: str | None,
     headers: dict[str, str] | None,
-) -> dict[str, bytes]:
-    """The config `toolc import` makes of SOURCE (the diagnostics shown; exit 1 on errors)."""
+) -> tuple[dict[str, bytes], tuple[list[Diagnostic], dict[str, str]]]:
+    """The config `toolc import` makes of SOURCE, and what it said with the texts it points
+    into (shown and exit 1 on errors)."""
     from toolc.cli.importing import imported_from, show
 
     if source == "stdio":
@@ -130,8 +148,8 @@ def _imported(
         result, texts = imported_from((), False, source, server, headers=headers)
     else:
         result, texts = imported_from((source,), False, None, server)
-    show(result.diagnostics, texts, fmt)
     if result.failed:
+        show(result.diagnostics, texts, fmt)
         click.echo("toolc init: nothing written", err=True)
         sys.exit(EXIT_ERRORS)
-    return result.config
+    return result.config, (result.diagnostics, texts)

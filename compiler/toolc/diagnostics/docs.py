@@ -15,6 +15,17 @@ Every problem toolc reports has a code, a severity, a position (`file:line:colum
 message that says how to fix it. `toolc explain CODE` prints the explanation below, and
 `toolc explain --list-rules` lists every code with the rules of [evolution.md](evolution.md).
 Errors make `toolc check` exit 1; warnings do too under `--strict`.
+
+**Formats.** `--format` takes `text` (on stderr, with the source line), and these on stdout,
+one whole document per run: `json` (one object per line: `path`, `line`, `column`, `end`
+{`line`, `column`}, `code`, `severity` (`error` or `warning`), `message`, `gate` (`config`,
+`version-guard` or `output-fresh`), and when there are any `hint` and `notes` (each with
+`path`, `line`, `column`, `end`, `message`)), `github` (workflow commands; columns only for a
+span on one line), `markdown` (a PR comment), `junit` (a warning fails its case under
+`--strict`) and `sarif` (2.1.0). Lines and columns count from 1, columns in characters
+(Unicode code points), and `end` is just past the span. Text a config or a server put into a
+message is carried as data in every format: a byte of a name that is no UTF-8 is U+FFFD (a
+SARIF URI keeps it percent-encoded), and on a terminal a control character is shown as U+FFFD.
 """
 
 _TABLE_HEAD: dict[Kind, str] = {

@@ -5,27 +5,15 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 
 from toolc.diagnostics.model import Diagnostic, Span
+from toolc.diagnostics.printable import CONTROL, cleaned, for_terminal, no_surrogates
+from toolc.diagnostics.render_pages import gate_of, noted, render_junit, render_markdown
 from toolc.diagnostics.textlines import yaml_line, yaml_lines
 
 FORMATS = ("text", "json", "github", "markdown", "junit", "sarif")
-
-_VERSION_GATE = {
-    "version-not-bumped", "version-decreased", "version-bump-too-small", "tool-removed",
-    "snapshot-invalid", "accepted-break-stale", "baseline-empty",
-}  # fmt: skip
-
-
-def gate_of(code: str) -> str:
-    """The gate a diagnostic belongs to: the config itself, the version guard, or the
-    freshness of the committed output."""
-    if code in _VERSION_GATE:
-        return "version-guard"
-    return "output-fresh" if code.startswith("output-") else "config"
 
 
 class _Lines:
@@ -61,7 +49,7 @@ def _source_excerpt(span: Span, lines: _Lines) -> list[str]:
         span.end_column - span.column if span.end_line == span.line else len(line) - span.column + 1
     )
     # A control character (an escape sequence in a string) is shown, never obeyed.
-    shown = _CONTROL.sub("\N{REPLACEMENT CHARACTER}", line)
+    shown = CONTROL.sub("\N{REPLACEMENT CHARACTER}", no_surrogates(line))
     start = span.column - 1
     marked = max(1, _cells(shown[start : start + max(1, width)]))
     gutter = f"{span.line:>5} | "
@@ -69,11 +57,6 @@ def _source_excerpt(span: Span, lines: _Lines) -> list[str]:
     # and pads each other character by the cells a terminal gives it.
     pad = "".join("\t" if ch == "\t" else " " * _cells(ch) for ch in shown[:start])
     return [gutter + shown, " " * (len(gutter) - 2) + "| " + pad + "^" + "~" * (marked - 1)]
-
-
-# C0/C1 controls, and the bidirectional overrides and isolates that reorder what a terminal
-# shows (a line that reads otherwise than it parses).
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def _cells(text: str) -> int:
@@ -102,13 +85,15 @@ def render_text(
 ) -> str:
     out: list[str] = []
     lines = _Lines(sources)
-    for d in diagnostics:
+    for raw in diagnostics:
+        # its excerpt is found by the path as read; what is printed is shown, never obeyed
+        d = cleaned(raw, for_terminal)
         s = d.span
         label = d.severity.value
         if color:
             label = f"{_COLORS[label]}{label}\033[0m"
         out.append(f"{s.path}:{s.line}:{s.column}: {label}[{d.code}]: {d.message}")
-        out.extend(_source_excerpt(s, lines))
+        out.extend(_source_excerpt(raw.span, lines))
         for note in d.notes:
             n = note.span
             out.append(f"{n.path}:{n.line}:{n.column}: note: {note.message}")
@@ -145,13 +130,19 @@ def _as_json(d: Diagnostic) -> dict[str, object]:
     return obj
 
 
-def _noted(d: Diagnostic) -> list[str]:
-    """Each note as `path:line:col: message`, for the formats with one text per finding."""
-    return [f"{n.span.path}:{n.span.line}:{n.span.column}: {n.message}" for n in d.notes]
+# Line separators JSON lets a string hold, but which `str.splitlines()` and JavaScript's
+# older parsers split a JSON line at.
+_SEPARATORS = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"})
 
 
-def render_json(diagnostics: Iterable[Diagnostic], sources: Mapping[str, str]) -> str:
-    return "".join(json.dumps(_as_json(d), ensure_ascii=False) + "\n" for d in diagnostics)
+def render_json(
+    diagnostics: Iterable[Diagnostic], sources: Mapping[str, str], strict: bool = False
+) -> str:
+    return "".join(
+        json.dumps(_as_json(cleaned(d, no_surrogates)), ensure_ascii=False).translate(_SEPARATORS)
+        + "\n"
+        for d in diagnostics
+    )
 
 
 def _gh_data(value: str) -> str:
@@ -162,88 +153,32 @@ def _gh_property(value: str) -> str:
     return _gh_data(value).replace(":", "%3A").replace(",", "%2C")
 
 
-def render_github(diagnostics: Iterable[Diagnostic], sources: Mapping[str, str]) -> str:
+def render_github(
+    diagnostics: Iterable[Diagnostic], sources: Mapping[str, str], strict: bool = False
+) -> str:
     """GitHub Actions workflow commands: ``::error file=…,line=…,col=…::message``."""
     out = []
-    for d in diagnostics:
+    for d in (cleaned(d, no_surrogates) for d in diagnostics):
         s = d.span
+        # Columns only within one line: GitHub refuses them on a span over several lines.
+        one = s.line == s.end_line
         props = [
             f"file={_gh_property(s.path)}",
             f"line={s.line}",
-            f"col={s.column}",
+            *([f"col={s.column}"] if one else []),
             f"endLine={s.end_line}",
-            f"endColumn={s.end_column}",
+            *([f"endColumn={s.end_column}"] if one else []),
             f"title={_gh_property(d.code)}",
         ]
         message = d.message + (f"\n\nhint: {d.hint}" if d.hint else "")
-        message += "".join(f"\nnote: {n}" for n in _noted(d))
+        message += "".join(f"\nnote: {n}" for n in noted(d))
         out.append(f"::{d.severity.value} {','.join(props)}::{_gh_data(message)}\n")
     return "".join(out)
 
 
-def _md(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
-def render_markdown(diagnostics: Iterable[Diagnostic], sources: Mapping[str, str]) -> str:
-    """A PR comment: errors first, each with its place, code and hint."""
-    items = sorted(diagnostics, key=lambda d: (not d.is_error, d.span.path, d.span.line))
-    if not items:
-        return "**toolc**: no problems.\n"
-    errors = sum(d.is_error for d in items)
-    out = [f"**toolc**: {errors} error(s), {len(items) - errors} warning(s)", ""]
-    out += ["| | Where | Code | Message |", "|---|---|---|---|"]
-    for d in items:
-        mark = "❌" if d.is_error else "⚠️"
-        place = f"`{d.span.path}:{d.span.line}:{d.span.column}`"
-        hint = f"<br>hint: {_md(d.hint)}" if d.hint else ""
-        hint += "".join(f"<br>note: {_md(n)}" for n in _noted(d))
-        out.append(f"| {mark} | {place} | `{d.code}` | {_md(d.message)}{hint} |")
-    return "\n".join(out) + "\n"
-
-
-def _xml(text: str) -> str:
-    text = "".join(ch for ch in text if ch in "\t\n\r" or ord(ch) >= 0x20)
-    return (
-        text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-    )
-
-
-def junit(suite: str, cases: list[tuple[str, str, str | None, str]]) -> str:
-    """JUnit XML: `cases` are (classname, name, failure message or None, details)."""
-    failures = sum(1 for _, _, failure, _ in cases if failure is not None)
-    out = [
-        '<?xml version="1.0" encoding="UTF-8"?>',
-        f'<testsuites name="toolc" tests="{len(cases)}" failures="{failures}" errors="0">',
-        f'  <testsuite name="{_xml(suite)}" tests="{len(cases)}" failures="{failures}" '
-        'errors="0" skipped="0">',
-    ]
-    for classname, name, failure, details in cases:
-        out.append(f'    <testcase classname="{_xml(classname)}" name="{_xml(name)}">')
-        if failure is not None:
-            out.append(f'      <failure message="{_xml(failure)}">{_xml(details)}</failure>')
-        elif details:
-            out.append(f"      <system-out>{_xml(details)}</system-out>")
-        out.append("    </testcase>")
-    out += ["  </testsuite>", "</testsuites>"]
-    return "\n".join(out) + "\n"
-
-
-def render_junit(diagnostics: Iterable[Diagnostic], sources: Mapping[str, str]) -> str:
-    """One test case per diagnostic (an error fails it); a clean run is one passing case."""
-    cases: list[tuple[str, str, str | None, str]] = []
-    for d in diagnostics:
-        s = d.span
-        name = f"{s.path}:{s.line}:{s.column} {d.code}"
-        details = d.message + (f"\nhint: {d.hint}" if d.hint else "")
-        details += "".join(f"\nnote: {n}" for n in _noted(d))
-        cases.append((gate_of(d.code), name, d.message if d.is_error else None, details))
-    if not cases:
-        cases.append(("toolc", "no problems", None, ""))
-    return junit("toolc", cases)
-
-
-def render_sarif(diagnostics: Iterable[Diagnostic], sources: Mapping[str, str]) -> str:
+def render_sarif(
+    diagnostics: Iterable[Diagnostic], sources: Mapping[str, str], strict: bool = False
+) -> str:
     # Imported on use: the catalogue it reads loads every code and rule, which a build that
     # prints text has no need of.
     from toolc.diagnostics import sarif
@@ -251,8 +186,15 @@ def render_sarif(diagnostics: Iterable[Diagnostic], sources: Mapping[str, str]) 
     return sarif.render_sarif(diagnostics, sources)
 
 
-RENDERERS: dict[str, Callable[[Iterable[Diagnostic], Mapping[str, str]], str]] = {
-    "text": render_text,
+# Each takes the diagnostics, the sources they point into, and whether warnings fail the run.
+def _plain_text(
+    diagnostics: Iterable[Diagnostic], sources: Mapping[str, str], strict: bool = False
+) -> str:
+    return render_text(diagnostics, sources)
+
+
+RENDERERS: dict[str, Callable[[Iterable[Diagnostic], Mapping[str, str], bool], str]] = {
+    "text": _plain_text,
     "json": render_json,
     "github": render_github,
     "markdown": render_markdown,

@@ -7,8 +7,9 @@ explanation `toolc explain` prints. `toolc check`/`build` report diagnostics her
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable, Mapping, Sequence
-from pathlib import PurePosixPath, PureWindowsPath
+from pathlib import PureWindowsPath
 from typing import Literal
 from urllib.parse import quote
 
@@ -17,6 +18,7 @@ import msgspec
 from toolc import __version__
 from toolc.diagnostics.catalogue import Aspect, catalogue
 from toolc.diagnostics.model import Diagnostic, Span
+from toolc.diagnostics.printable import cleaned, no_surrogates
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 Level = Literal["error", "warning", "note"]
@@ -37,12 +39,26 @@ class SarifResult(msgspec.Struct, frozen=True):
 
 def _uri(path: str) -> str:
     """A URI reference for a shown path: relative paths stay relative (GitHub resolves them
-    against the repository's root), absolute ones become file URIs."""
-    if PureWindowsPath(path).is_absolute() and not path.startswith("/"):
-        return PureWindowsPath(path).as_uri()
+    against the repository's root), absolute ones become file URIs. A name's bytes that
+    are no UTF-8 are percent-encoded as they are; a backslash and a drive letter mean
+    something only on Windows."""
+    raw = _bytes(path)
+    if os.name == "nt":
+        if PureWindowsPath(path).is_absolute():
+            return PureWindowsPath(path).as_uri()
+        raw = raw.replace(b"\\", b"/")
     if path.startswith("/"):
-        return PurePosixPath(path).as_uri()
-    return quote(path.replace("\\", "/"), safe="/")
+        return "file://" + quote(raw, safe="/")
+    return quote(raw, safe="/")
+
+
+def _bytes(path: str) -> bytes:
+    """The path's bytes: as the file system gave them (surrogateescape), a surrogate no
+    name can hold as U+FFFD."""
+    try:
+        return path.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return no_surrogates(path).encode("utf-8")
 
 
 def _location(span: Span, message: str | None = None) -> dict[str, object]:
@@ -132,6 +148,7 @@ def render_sarif(diagnostics: Iterable[Diagnostic], sources: Mapping[str, str]) 
                 d.span,
                 tuple((n.span, n.message) for n in d.notes),
             )
-            for d in diagnostics
+            # paths as they are: a URI percent-encodes a name's bytes exactly
+            for d in (cleaned(d, no_surrogates, paths=False) for d in diagnostics)
         ]
     )

@@ -10,7 +10,8 @@ import json
 from collections.abc import Callable
 from typing import Literal
 
-from toolc.diagnostics.render import _gh_data, _gh_property, junit
+from toolc.diagnostics.render import _gh_data, _gh_property
+from toolc.diagnostics.render_pages import junit
 from toolc.diagnostics.sarif import SarifResult, sarif_log
 from toolc.evolution.changes import ToolChange
 from toolc.evolution.findings import Finding
