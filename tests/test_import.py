@@ -5,7 +5,9 @@ an existing config refused, bad sources refused without a traceback, and every i
 
 from __future__ import annotations
 
+import importlib
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -133,6 +135,32 @@ def test_a_required_name_is_declared_only_where_that_changes_nothing(tmp_path: P
     theirs, ours = EcmaValidator(loose), EcmaValidator(published["loose"]["inputSchema"])
     for instance in ({"a": "x", "b": 1}, {"a": 1}, {}, {"b": None}):
         assert theirs.is_valid(instance) == ours.is_valid(instance), instance
+
+
+def test_a_null_default_its_schema_refuses_is_dropped_and_said(tmp_path: Path) -> None:
+    """pydantic writes `{"type": "integer", "default": null}` for `x: int = None` (FastMCP
+    servers publish it): the default is an annotation no validator reads, and toolc gives
+    the handler None for an argument left out, so the tool is carried without it."""
+    plain = {"type": "object", "properties": {"limit": {"type": "integer", "default": None},
+             "q": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None}}}  # fmt: skip
+    done, out = _import(tmp_path, [_tool("search", plain)], "--server", "s")
+    assert done.returncode == 0 and "not imported" not in done.stderr, done.stderr
+    assert "/properties/limit/default: dropped default null" in done.stderr
+    tools, _ = _config(out)
+    args = tools["tools"]["search"]["args_schema"]
+    assert args["limit"] == {"type": "integer"} and args["q"]["default"] is None
+    published = _published(out, tmp_path)["search"]["inputSchema"]
+    theirs, ours = EcmaValidator(plain), EcmaValidator(published)
+    for instance in ({}, {"limit": 1}, {"limit": None}, {"q": None}, {"limit": "1"}):
+        assert theirs.is_valid(instance) == ours.is_valid(instance), instance
+    sys.path.insert(0, str(tmp_path))
+    try:
+        model = importlib.import_module("pkg.tools.search").SearchArgs
+    finally:
+        sys.path.remove(str(tmp_path))
+        for name in [m for m in sys.modules if m == "pkg" or m.startswith("pkg.")]:
+            del sys.modules[name]
+    assert model.model_validate({}).limit is None  # what `x: int = None` gave the handler
 
 
 def test_a_draft_07_schema_is_translated_and_said_so(tmp_path: Path) -> None:

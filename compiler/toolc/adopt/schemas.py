@@ -177,6 +177,18 @@ def _pointer(ref: str, fragment: list[str], names: dict[str, str], where: str) -
 
 
 _UNEVALUATED = "unevaluatedProperties"
+# Keywords beside which whether a schema takes null is more than its `type` says.
+_DECIDE_MORE = ("$ref", "anyOf", "oneOf", "allOf", "not", "if", "enum", "const")
+
+
+def _null_default_refused(schema: Any) -> bool:
+    """A `default: null` its schema plainly refuses: a `type` without "null", nothing else
+    that could decide otherwise."""
+    if not isinstance(schema, dict) or "default" not in schema or schema["default"] is not None:
+        return False
+    kind = schema.get("type")
+    kinds = kind if isinstance(kind, list) else [kind]
+    return kind is not None and "null" not in kinds and not any(k in schema for k in _DECIDE_MORE)
 
 
 def split_root(
@@ -206,6 +218,14 @@ def split_root(
         n: rewrite(s, ["properties", n], names, f"{where}/properties/{escape(n)}")
         for n, s in properties.items()
     }
+    for name, arg in args.items():
+        if _null_default_refused(arg):
+            args[name] = {k: v for k, v in arg.items() if k != "default"}
+            note(
+                f"{where}/properties/{escape(name)}/default",
+                "dropped default null, which its schema refuses (pydantic writes it for "
+                "`x: int = None`): left out, the argument still reaches the handler as None",
+            )
     for name in required:
         if isinstance(name, str) and name not in args:
             # Declared `{}`, it would count as evaluated: only where nothing else judges
