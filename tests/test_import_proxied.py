@@ -30,6 +30,7 @@ def _imported(tmp: Path, command: list[str]) -> tuple[Path, list[dict[str, Any]]
     done = run_toolc("import", "--proxied", "--out", str(out), "--stdio", "--", *command)
     assert done.returncode == 0, done.stderr
     assert "import-tool-skipped" not in done.stderr, done.stderr
+    assert "import-origin-relative" not in done.stderr  # absolute paths, programs on PATH
     return out, list_remote(command, None).tools
 
 
@@ -175,3 +176,17 @@ def test_a_boolean_is_no_number_to_the_drift_check() -> None:
     assert shape(flag) == shape(
         {"type": "object", "properties": {"x": {"enum": [0.0, 1], "default": 0}}}
     )
+
+
+def test_an_origin_named_by_a_relative_path_is_warned_of(tmp_path: Path) -> None:
+    """The gateway runs `proxy: command` from where it starts, not from where the import
+    ran: a relative path works only there, and the import says so."""
+    package_dir = Path(_everything()[1]).parent.parent
+    out = tmp_path / "config"
+    done = run_toolc(
+        "import", "--proxied", "--out", str(out), "--stdio", "--", "node", "dist/index.js",
+        "stdio", cwd=package_dir,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "warning[import-origin-relative]" in done.stderr
+    assert "'dist/index.js' relative to this folder" in done.stderr

@@ -1174,6 +1174,16 @@ _RULES += [
         "with characters MCP names refuse), the import writes a value that builds, marked with "
         "a `# TODO(toolc import)` comment. Replace each one before you publish.",
     ),
+    Rule(
+        "import-origin-relative",
+        W,
+        "import",
+        "The origin command names a file by a path relative to where the import ran.",
+        "A proxied tool's `proxy: command` is run by the generated server from its own working "
+        "directory, not from where `toolc import` ran: `python server.py` finds its file only "
+        "when the gateway starts in that folder. Write the path absolute (or as the command "
+        "the origin is installed under) in each `proxy: command`, or start the gateway there.",
+    ),
 ]
 
 CODES: dict[str, Rule] = {r.code: r for r in _RULES}

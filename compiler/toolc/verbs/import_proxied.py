@@ -6,6 +6,7 @@ drift is never served, so it is skipped with the reason instead of written to fa
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 from mcp import types
@@ -28,6 +29,18 @@ def origin_of(
     """The origin part of each tool's `proxy:` key: the command or the URL, else a marked
     placeholder and a located warning."""
     if command:
+        relative = [part for part in command if _relative_file(part)]
+        if relative:
+            found.append(
+                diag(
+                    "import-origin-relative",
+                    where,
+                    f"the origin command names {', '.join(map(repr, relative))} relative to "
+                    "this folder; the generated server runs it from wherever it starts",
+                    "write the path absolute in each tool's proxy: command, or start the "
+                    "gateway from this folder",
+                )
+            )
         return {"command": command}
     if url is not None:
         return {"url": url}
@@ -42,6 +55,17 @@ def origin_of(
         )
     )
     return {"command": list(UNKNOWN_ORIGIN)}
+
+
+def _relative_file(part: str) -> bool:
+    """A part of a command that is a relative path to something here: `server.py`,
+    `./bin/origin` (not an option, not a program found on PATH)."""
+    return (
+        not part.startswith("-")
+        and not os.path.isabs(part)
+        and os.path.exists(part)
+        and ("/" in part or os.path.isfile(part))
+    )
 
 
 def drifted(compiled: Compilation, listed: dict[str, dict[str, Any]]) -> dict[str, str]:
