@@ -176,3 +176,12 @@ def test_the_metadata_lint_is_off_unless_asked() -> None:
         "enum-without-description",
         "description-too-short",
     }
+
+
+def test_a_boolean_enum_value_is_known_as_json_writes_it(tmp_path: Path) -> None:
+    config = _config(
+        tmp_path,
+        "    description: Set `fals` to `true` or `false`.\n"
+        "    args_schema:\n      fals: {enum: [true, false]}\n      truex: {type: string}\n",
+    )
+    assert _codes(config) == []  # `true` is a value of `fals`, not a near miss of `truex`

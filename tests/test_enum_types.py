@@ -28,6 +28,8 @@ tools:
       truth: {enum: [true]}
       maybe: {enum: [a, null]}
       huge: {enum: [1, 18446744073709551616, -9223372036854775808]}
+      both: {enum: [1, true], const: true}
+      measure: {type: number}
     multi_item:
       item:
         type: object
@@ -113,8 +115,13 @@ def test_json_equality_decides_and_a_number_reads_as_declared(
 
 @pytest.mark.parametrize(
     ("wire", "value"),
-    [("flag", 0), ("flag", None), ("number", True), ("number", 1.5), ("truth", 1), ("mixed", 2)],
-)
+    [
+        ("flag", 0), ("flag", None), ("number", True), ("number", 1.5), ("truth", 1),
+        ("mixed", 2),
+        ("both", 1), ("both", 1.0),  # the enum's values equal to the const as JSON: `true`
+        ("measure", float("nan")), ("measure", float("inf")),  # no JSON numbers
+    ],
+)  # fmt: skip
 def test_python_equality_is_not_json_equality(pkg: Any, wire: str, value: Any) -> None:
     given = {"flag": False, "mixed": 1, wire: value}
     with pytest.raises(pydantic.ValidationError):
@@ -133,3 +140,8 @@ def test_client_methods_document_each_argument(root: Path) -> None:
     assert (
         "        Args:\n            flag: Always false.\n                A second line.\n" in client
     )
+
+
+def test_an_enum_beside_a_const_keeps_the_const_s_value(pkg: Any) -> None:
+    args = pkg.TOOLS["probe"].args_model.model_validate({"flag": False, "mixed": 1, "both": True})
+    assert args.both is True

@@ -363,3 +363,10 @@ def test_an_idempotency_key_that_is_not_one_is_refused(shared_list: Any) -> None
         assert error["details"][0]["field"] == "_meta.dev.toolc/idempotency-key"
     assert fine.structured_content["ok"] is True
     assert ran == ["k" * 200]
+
+
+def test_an_item_json_cannot_write_still_gets_a_key() -> None:
+    """The SDK reads NaN and Infinity from a request, and an item typed `{}` keeps them:
+    deriving its key failed the call as an internal error."""
+    keys = derive_item_keys("k", [float("nan"), float("inf"), 1])
+    assert len(set(keys)) == 3

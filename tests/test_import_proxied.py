@@ -190,3 +190,14 @@ def test_an_origin_named_by_a_relative_path_is_warned_of(tmp_path: Path) -> None
     assert done.returncode == 0, done.stderr
     assert "warning[import-origin-relative]" in done.stderr
     assert "'dist/index.js' relative to this folder" in done.stderr
+
+
+def test_an_origin_s_malformed_required_is_drift_not_a_crash() -> None:
+    """A draft-03 `required: true` on a property, or a list holding a number: the gateway's
+    start-up check compared them by sorting, and the TypeError stopped the whole server."""
+    named = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}
+    for malformed in (
+        {"type": "object", "properties": {"a": {"type": "string", "required": True}}},
+        {**named, "required": ["a", 1]},
+    ):
+        assert shape(malformed) != shape(named)

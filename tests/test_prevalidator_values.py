@@ -91,3 +91,12 @@ def test_a_validator_requiring_what_the_target_leaves_optional_is_refused(
         "error[prevalidator-arguments]: pre-validator 'validate_links' requires 'issues', which "
         "'link_issues' does not require: every call without it fails pre-validation" in out
     )
+
+
+def test_a_validator_taking_booleans_for_numbers_is_narrower(tmp_path: Path) -> None:
+    """`enum: [false, true]` is no `enum: [0, 1]`, though Python's `True == 1` said so."""
+    numbers = TOOLS.replace("{type: array, items: {type: [integer, string]}}", "{enum: [0, 1]}")
+    both = numbers.replace("{type: array, items: {type: integer}}", "{enum: [false, true]}")
+    assert "error[prevalidator-narrower]" in _check(tmp_path, both)
+    same = numbers.replace("{type: array, items: {type: integer}}", "{enum: [0.0, 1]}")
+    assert _check(tmp_path, same) == ""  # 0.0 is 0 to JSON Schema

@@ -188,3 +188,20 @@ def test_a_handler_that_never_answers_fails_its_case(tmp_path: Path) -> None:
     assert "FAIL consultar_pedidos [valid arguments #1]" in done.stdout
     assert "none within 0.3 s" in done.stdout
     assert "FAIL cancelar_pedidos" not in done.stdout
+
+
+def test_results_out_of_order_are_told_for_items_that_python_equates_with_booleans() -> None:
+    """Item 1 is no `success: true` and item 0 no `success: false` (in Python both equal)."""
+    from toolc.testkit.verdicts import multi_item_problems
+
+    def envelope(results: list[dict[str, object]]) -> dict[str, object]:
+        return {"ok": True, "data": {"results": results}}
+
+    swapped = envelope([{"success": False, "n": 1}, {"success": True, "n": 0}])
+    assert (
+        multi_item_problems("t", [0, 1], swapped)
+        == multi_item_problems(
+            "t", [5, 6], envelope([{"success": False, "n": 6}, {"success": True, "n": 5}])
+        )
+        != []
+    )

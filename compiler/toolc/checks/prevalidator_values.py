@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 from toolc.checks.context import CheckContext
 from toolc.checks.types import alias_cycles
+from toolc.contract.canonical import canonical_bytes
 from toolc.diagnostics import Diagnostic, Note, Span, diag
 from toolc.model import Project, ToolDecl
 from toolc.model.schemas import (
@@ -99,7 +100,8 @@ def argument_values(
         ):
             continue
         wider, narrower = ctx.published_roots[taken_at], ctx.published_roots[sent_at]
-        if wider == narrower:  # the same schema, as validators usually declare it
+        # The same schema, as validators usually declare it; as JSON (`true` is not `1`)
+        if canonical_bytes(wider) == canonical_bytes(narrower):
             continue
         from toolc.evolution.inclusion import accepts_all  # loaded only when schemas differ
 

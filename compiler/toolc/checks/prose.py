@@ -15,6 +15,7 @@ from msgspec import UNSET
 from toolc.checks.context import CheckContext
 from toolc.checks.data_fields import ENVELOPE_KEYS, DataShape
 from toolc.checks.mentions import Mention, argument_mentions, field_mentions
+from toolc.contract.canonical import canonical_json
 from toolc.contract.framework import FRAMEWORK_ERROR_CODES, MULTI_ITEM_FIELDS
 from toolc.diagnostics import Diagnostic, Span, diag
 from toolc.diagnostics.suggest import did_you_mean
@@ -83,6 +84,11 @@ def _field(tool: str, shape: DataShape, mention: Mention) -> tuple[str, str, str
     )
 
 
+def _as_written(value: object) -> str:
+    """A value as a description names it: a string as it is, anything else as JSON."""
+    return value if isinstance(value, str) else canonical_json(value)
+
+
 def _known_names(project: Project, tool: ToolDecl) -> set[str]:
     """Every name a backticked word may rightly be, besides an argument."""
     known = {*ENVELOPE_KEYS, *FRAMEWORK_ERROR_CODES, *MULTI_ITEM_FIELDS, *project.tools}
@@ -95,9 +101,10 @@ def _known_names(project: Project, tool: ToolDecl) -> set[str]:
     for schema in schemas:
         for _, kw in walk(schema, ()):
             known |= set(kw.properties or {})
-            known |= {str(v) for v in (kw.enum or ())}
+            # as a description writes them: JSON's `true`, not Python's `True`
+            known |= {_as_written(v) for v in (kw.enum or ())}
             if kw.const is not UNSET and kw.const is not None:  # a stated, non-null const
-                known.add(str(kw.const))
+                known.add(_as_written(kw.const))
     return known
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from toolc.contract.canonical import canonical_bytes
 from toolc.emit.pyexpr import Expr, call, name, names_in, sub, union
 from toolc.emit.pyliterals import py_expr, py_str, py_value
 from toolc.emit.pymodel import TypeExpr
@@ -25,7 +26,9 @@ def enum_type(
     long union."""
     values = schema["enum"] if "enum" in schema else [schema["const"]]
     if "enum" in schema and "const" in schema:
-        values = [v for v in values if v == schema["const"]]
+        # the enum's values equal to the const as JSON (in Python `1 == True`)
+        const = canonical_bytes(schema["const"])
+        values = [v for v in values if canonical_bytes(v) == const]
     if values and all(isinstance(v, str) for v in values):
         return TypeExpr(sub("Literal", *(py_str(v) for v in values))), {"Literal"}
     # mypy takes no integer of 64 bits or more in a Literal: those are typed `int` (one_of

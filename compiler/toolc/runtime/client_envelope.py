@@ -205,7 +205,7 @@ def _multi_item(spec: ClientSpecLike, raw: Any, typed: Any) -> MultiItem | None:
         r.get("success", r.get("ok")) if isinstance(r, Mapping) else None for r in rows
     ]
     failed = tuple(i for i, ok in zip(items, flags, strict=True) if ok is False)
-    done = flags.count(True)
+    done = sum(1 for ok in flags if ok is True)  # a `success: 1` is no success
     status = raw.get("multi_item_status")
     if not isinstance(status, str):
         status = (

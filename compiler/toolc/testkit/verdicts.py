@@ -86,8 +86,13 @@ def _echoes(result: Any, item: Any) -> bool:
     if not isinstance(result, Mapping):
         return False
     if isinstance(item, Mapping):
-        return any(k in result and result[k] == v for k, v in item.items() if k != "success")
-    return item in result.values()
+        return any(k in result and _same(result[k], v) for k, v in item.items() if k != "success")
+    return any(_same(value, item) for value in result.values())
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as JSON: in Python `1 == True`, so item 1 would match `success: true`."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
 
 def status_of(flags: Sequence[bool]) -> str:

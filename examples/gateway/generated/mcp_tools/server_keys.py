@@ -69,13 +69,10 @@ def _null(schema: Any) -> bool:
 
 
 def canonical(value: Any) -> str:
-    return json.dumps(
-        value,
-        sort_keys=True,
-        separators=(",", ":"),
-        ensure_ascii=False,
-        allow_nan=False,
-    )
+    # NaN and Infinity are no JSON, but the SDK reads them from a request, and an
+    # argument that takes any value keeps them: written as Python writes them, so that
+    # an item holding one still gets a key rather than failing the call.
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def derive_item_keys(request_key: str, items: Sequence[Any]) -> list[str]:

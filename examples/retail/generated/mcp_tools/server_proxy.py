@@ -111,7 +111,13 @@ def shape(schema: Any, named: bool = False) -> Any:
             if key not in _PROSE:
                 out[key] = _as_json(value)
             continue
-        out[key] = sorted(value) if key == "required" else shape(value, key in _NAMED)
+        # `required` sorted when it is a list of names (an origin's malformed one, a
+        # draft-03 `required: true`, is compared as it is: drift, not a crash)
+        names = key == "required" and isinstance(value, list)
+        if names and all(isinstance(n, str) for n in value):
+            out[key] = sorted(value)
+        else:
+            out[key] = shape(value, key in _NAMED)
     return out
 
 

@@ -89,7 +89,10 @@ def success_data(output_schema: Mapping[str, Any]) -> Any:
     branches = output_schema.get("oneOf")
     if isinstance(branches, list) and branches and isinstance(branches[0], Mapping):
         fields = branches[0].get("properties")
-        if isinstance(fields, Mapping) and fields.get("ok") == {"const": True}:
+        fields = fields if isinstance(fields, Mapping) else {}
+        ok = fields.get("ok")
+        # `is True`: in Python `{"const": 1} == {"const": True}`
+        if isinstance(ok, Mapping) and len(ok) == 1 and ok.get("const") is True:
             data = fields.get("data")
             if data is not None and not (isinstance(data, Mapping) and "$ref" in data):
                 return data

@@ -17,6 +17,7 @@ class ListDirectoryArgs(CheckedModel):
     model_config = ConfigDict(
         extra="ignore",
         strict=True,
+        allow_inf_nan=False,
         regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
@@ -41,6 +42,7 @@ class ListDirectoryDataEntriesItem(WireModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
+        allow_inf_nan=False,
         regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
@@ -57,6 +59,7 @@ class ListDirectoryData(WireModel):
     model_config = ConfigDict(
         extra="forbid",
         strict=True,
+        allow_inf_nan=False,
         regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,

@@ -16,6 +16,7 @@ class CancelarProdutosArgsItemsItem(WireModel):
     model_config = ConfigDict(
         extra="forbid",
         strict=True,
+        allow_inf_nan=False,
         regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
@@ -41,6 +42,7 @@ class CancelarProdutosArgs(WireModel):
     model_config = ConfigDict(
         extra="ignore",
         strict=True,
+        allow_inf_nan=False,
         regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
@@ -68,6 +70,7 @@ class CancelarProdutosResolved(WireModel):
     model_config = ConfigDict(
         extra="ignore",
         strict=True,
+        allow_inf_nan=False,
         regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
@@ -93,6 +96,7 @@ class CancelarProdutosItem(WireModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
+        allow_inf_nan=False,
         regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
@@ -109,6 +113,7 @@ class CancelarProdutosDataMetadataMultiItem(WireModel):
     model_config = ConfigDict(
         extra="forbid",
         strict=True,
+        allow_inf_nan=False,
         regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
@@ -125,6 +130,7 @@ class CancelarProdutosDataMetadata(WireModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
+        allow_inf_nan=False,
         regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
@@ -139,6 +145,7 @@ class CancelarProdutosData(WireModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
+        allow_inf_nan=False,
         regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,

@@ -16,6 +16,7 @@ class ValidarProdutosCancelamentoArgs(WireModel):
     model_config = ConfigDict(
         extra="ignore",
         strict=True,
+        allow_inf_nan=False,
         regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
@@ -41,6 +42,7 @@ class ValidarProdutosCancelamentoDataTransactionDecision(WireModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
+        allow_inf_nan=False,
         regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
@@ -57,6 +59,7 @@ class ValidarProdutosCancelamentoData(WireModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
+        allow_inf_nan=False,
         regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
