@@ -1,5 +1,5 @@
 # Compiled by Jinja from templates/_models.py.j2 (make templates). DO NOT EDIT.
-SOURCE_SHA256 = 'abab7c65f34ac5c2d0d9733c5009690084783dcd1966c48a5f1352c864d50903'
+SOURCE_SHA256 = '2c0a1a638ccedb2d3730fad092e66ef3a541285d617cc2ee9ca3e08ea9e533bc'
 JINJA = '3.1.6'
 OPTIONS = "('{%', '%}', '{{', '}}', '{#', '#}', None, None, False, False, '\\n', True, False, True, False, [], ['abs', 'attr', 'batch', 'capitalize', 'center', 'count', 'd', 'default', 'dictsort', 'e', 'escape', 'filesizeformat', 'first', 'float', 'forceescape', 'format', 'groupby', 'indent', 'int', 'items', 'join', 'last', 'length', 'list', 'lower', 'map', 'max', 'min', 'pprint', 'random', 'reject', 'rejectattr', 'replace', 'reverse', 'round', 'safe', 'select', 'selectattr', 'slice', 'sort', 'string', 'striptags', 'sum', 'title', 'tojson', 'trim', 'truncate', 'unique', 'upper', 'urlencode', 'urlize', 'wordcount', 'wordwrap', 'xmlattr'], ['!=', '<', '<=', '==', '>', '>=', 'boolean', 'callable', 'defined', 'divisibleby', 'eq', 'equalto', 'escaped', 'even', 'false', 'filter', 'float', 'ge', 'greaterthan', 'gt', 'in', 'integer', 'iterable', 'le', 'lessthan', 'lower', 'lt', 'mapping', 'ne', 'none', 'number', 'odd', 'sameas', 'sequence', 'string', 'test', 'true', 'undefined', 'upper'])"
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
@@ -36,7 +36,7 @@ def root(context, missing=missing):
             yield '\n\n'
         yield '    model_config = ConfigDict(\n        extra="'
         yield str(environment.getattr(l_1_c, 'extra'))
-        yield '",\n        strict=True,\n        allow_inf_nan=False,\n        regex_engine="rust-regex",\n        validate_by_alias=True,\n        serialize_by_alias=True,\n    )\n'
+        yield '",\n        strict=True,\n        regex_engine="rust-regex",\n        validate_by_alias=True,\n        serialize_by_alias=True,\n    )\n'
         if environment.getattr(l_1_c, 'check'):
             pass
             yield str(environment.getattr(l_1_c, 'check'))
@@ -79,4 +79,4 @@ def root(context, missing=missing):
         l_1_name = missing
 
 blocks = {}
-debug_info = '2=12&3=16&6=23&8=27&9=29&12=34&19=36&20=40&21=43&24=51&25=55&26=58&27=64&29=67&30=70'
+debug_info = '2=12&3=16&6=23&8=27&9=29&12=34&18=36&19=40&20=43&23=51&24=55&25=58&26=64&28=67&29=70'

@@ -14,7 +14,6 @@ class Produto(WireModel):
     model_config = ConfigDict(
         extra="forbid",
         strict=True,
-        allow_inf_nan=False,
         regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,

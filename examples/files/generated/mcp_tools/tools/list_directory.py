@@ -17,7 +17,6 @@ class ListDirectoryArgs(CheckedModel):
     model_config = ConfigDict(
         extra="ignore",
         strict=True,
-        allow_inf_nan=False,
         regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
@@ -42,7 +41,6 @@ class ListDirectoryDataEntriesItem(WireModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
-        allow_inf_nan=False,
         regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
@@ -59,7 +57,6 @@ class ListDirectoryData(WireModel):
     model_config = ConfigDict(
         extra="forbid",
         strict=True,
-        allow_inf_nan=False,
         regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,

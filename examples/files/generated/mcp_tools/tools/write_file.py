@@ -15,7 +15,6 @@ class WriteFileArgsContentText(WireModel):
     model_config = ConfigDict(
         extra="forbid",
         strict=True,
-        allow_inf_nan=False,
         regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
@@ -30,7 +29,6 @@ class WriteFileArgsContentBase64(WireModel):
     model_config = ConfigDict(
         extra="forbid",
         strict=True,
-        allow_inf_nan=False,
         regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
@@ -46,7 +44,6 @@ class WriteFileArgs(WireModel):
     model_config = ConfigDict(
         extra="forbid",
         strict=True,
-        allow_inf_nan=False,
         regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
@@ -77,7 +74,6 @@ class WriteFileData(WireModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
-        allow_inf_nan=False,
         regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,

@@ -16,7 +16,6 @@ class GreetArgs(WireModel):
     model_config = ConfigDict(
         extra="ignore",
         strict=True,
-        allow_inf_nan=False,
         regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
@@ -37,7 +36,6 @@ class GreetData(WireModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
-        allow_inf_nan=False,
         regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,

@@ -16,7 +16,6 @@ class CancelarProdutosArgsItemsItem(WireModel):
     model_config = ConfigDict(
         extra="forbid",
         strict=True,
-        allow_inf_nan=False,
         regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
@@ -42,7 +41,6 @@ class CancelarProdutosArgs(WireModel):
     model_config = ConfigDict(
         extra="ignore",
         strict=True,
-        allow_inf_nan=False,
         regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
@@ -70,7 +68,6 @@ class CancelarProdutosResolved(WireModel):
     model_config = ConfigDict(
         extra="ignore",
         strict=True,
-        allow_inf_nan=False,
         regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
@@ -96,7 +93,6 @@ class CancelarProdutosItem(WireModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
-        allow_inf_nan=False,
         regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
@@ -113,7 +109,6 @@ class CancelarProdutosDataMetadataMultiItem(WireModel):
     model_config = ConfigDict(
         extra="forbid",
         strict=True,
-        allow_inf_nan=False,
         regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
@@ -130,7 +125,6 @@ class CancelarProdutosDataMetadata(WireModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
-        allow_inf_nan=False,
         regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
@@ -145,7 +139,6 @@ class CancelarProdutosData(WireModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
-        allow_inf_nan=False,
         regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,

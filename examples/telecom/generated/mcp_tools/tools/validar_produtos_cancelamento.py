@@ -16,7 +16,6 @@ class ValidarProdutosCancelamentoArgs(WireModel):
     model_config = ConfigDict(
         extra="ignore",
         strict=True,
-        allow_inf_nan=False,
         regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
@@ -42,7 +41,6 @@ class ValidarProdutosCancelamentoDataTransactionDecision(WireModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
-        allow_inf_nan=False,
         regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
@@ -59,7 +57,6 @@ class ValidarProdutosCancelamentoData(WireModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
-        allow_inf_nan=False,
         regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,

@@ -16,7 +16,6 @@ class DescreverProdutoArgs(WireModel):
     model_config = ConfigDict(
         extra="ignore",
         strict=True,
-        allow_inf_nan=False,
         regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
@@ -38,7 +37,6 @@ class DescreverProdutoData(WireModel):
     model_config = ConfigDict(
         extra="allow",
         strict=True,
-        allow_inf_nan=False,
         regex_engine="rust-regex",
         validate_by_alias=True,
         serialize_by_alias=True,
