@@ -18,6 +18,8 @@ CASES = {
     "literal block": ("p: |-\n  ab\n  (?=x)\n", "(?=", "(?="),
     "literal block, clipped": ("p: |\n  ab(?=x)\n", "(?=x)", "(?=x)"),
     "folded, one line": ("p: >-\n  ab(?=x)\n", "b(", "b("),
+    "folded, two lines": ("p: >-\n  ab\n  c(?=x)\n", "(?=", "(?="),
+    "folded, a paragraph break": ("p: >\n  ab\n\n  cd\n  e(?=x)\n", "(?=", "(?="),
     "astral characters": ("p: 😀😀(?=x)\n", "😀(", "😀("),
 }
 
@@ -48,7 +50,7 @@ def test_the_span_is_the_characters_of_the_value(name: str) -> None:
     [
         'p: "ab\n  (?=x)"\n',  # a double-quoted scalar folded over two lines
         "p: ab\n  (?=x)\n",  # a plain one
-        "p: >\n  ab\n  (?=x)\n",  # a folded block of two lines
+        "p: >\n  ab\n    (?=x)\n  c\n",  # a folded block with a more-indented line
         "p: !!str ab(?=x)\n",  # a tag before the value
         "x: &a ab(?=x)\np: *a\n",  # an alias
     ],
@@ -64,3 +66,26 @@ def test_an_offset_past_the_end_points_at_the_last_character() -> None:
     data, spans, _ = load_yaml("p: 'ab('\n", "t.yaml")
     span = inner_span(spans, ("p",), _value(data, ("p",)), 3, 4)
     assert (span.column, span.end_column) == (7, 8)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "p: >-\n  ab cd\n  ef\n\n\n  gh  \n  ij\n",
+        "p: >+\n   ab\n   cd\n\n",
+        "a:\n  p: >2-\n    x\n    y(\n",
+    ],
+)
+def test_every_character_of_a_folded_block_is_found_where_it_is(text: str) -> None:
+    """A folded block's text characters map to themselves in the source (a line break
+    folded into a space, or kept by an empty line, maps to a line's end or that line)."""
+    data, spans, problems = load_yaml(text, "t.yaml")
+    assert problems == []
+    path = ("a", "p") if text.startswith("a:") else ("p",)
+    value = _value(data, path)
+    lines = text.splitlines()
+    for i, ch in enumerate(value):
+        span = inner_span(spans, path, value, i, i + 1)
+        assert span != spans.value_span(path), (value, i)
+        if ch not in " \n":
+            assert lines[span.line - 1][span.column - 1] == ch, (value, i)

@@ -3,9 +3,10 @@ puts its caret under that character, not under the whole string.
 
 The scalar's source is read again from its span and decoded by its style: plain, single-quoted
 ('' is one quote) and double-quoted (escapes such as \\" or \\u00e9 are one character) on one
-line, and literal (`|`) block scalars on any number of lines, or folded (`>`) ones of one line.
+line, and literal (`|`) and folded (`>`) block scalars on any number of lines.
 The decoding must give back the value exactly; where it does not (a flow scalar folded over
-lines, a tag or anchor before the value, an alias), the whole scalar is the span."""
+lines, a folded block with more-indented lines, a tag or anchor before the value, an alias),
+the whole scalar is the span."""
 
 from __future__ import annotations
 
@@ -107,19 +108,51 @@ def _block(lines: list[str], whole: Span, value: str) -> list[Position] | None:
         return None
     base = len(filled[0]) - len(filled[0].lstrip(" "))
     indent = base if explicit is None else explicit + _parent_indent(lines[header_line])
-    if header.startswith(">") and len(filled) > 1:
-        return None  # folding joins lines: offsets no longer follow the source
-    positions: list[Position] = []
-    decoded = []
-    for n in body:
-        content = lines[n][indent:]
-        positions += [(n, indent + k) for k in range(len(content) + 1)]
-        decoded.append(content)
     kept = value.rstrip("\n")  # chomping decides the final line breaks, not the lines
-    if not "\n".join(decoded).startswith(kept):
-        return None
+    if header.startswith(">") and len(filled) > 1:
+        found = _folded(lines, body, indent)
+        if found is None or not found[1].startswith(kept):
+            return None
+        positions = found[0]
+    else:
+        positions = []
+        decoded = []
+        for n in body:
+            content = lines[n][indent:]
+            positions += [(n, indent + k) for k in range(len(content) + 1)]
+            decoded.append(content)
+        if not "\n".join(decoded).startswith(kept):
+            return None
     positions = positions[: len(kept) + 1]
     return positions + [positions[-1]] * (len(value) + 1 - len(positions))
+
+
+def _folded(lines: list[str], body: list[int], indent: int) -> tuple[list[Position], str] | None:
+    """A folded block's characters and where each starts: a line break between two lines
+    is a space (placed at the end of the first), each empty line between them a line
+    break. A more-indented line keeps its breaks: not followed here (None)."""
+    positions: list[Position] = []
+    chars: list[str] = []
+    previous: tuple[int, int] | None = None  # the last line: its number and where it ends
+    empty: list[int] = []
+    for n in body:
+        if not lines[n].strip():
+            empty.append(n)
+            continue
+        content = lines[n][indent:]
+        if content[:1] in (" ", "\t"):
+            return None
+        if previous is not None:
+            breaks = [(e, 0) for e in empty] or [previous]
+            positions += breaks
+            chars += ["\n" if empty else " "] * len(breaks)
+        empty = []
+        positions += [(n, indent + k) for k in range(len(content))]
+        chars += content
+        previous = (n, indent + len(content))
+    if previous is None:
+        return None
+    return [*positions, previous], "".join(chars)
 
 
 def _parent_indent(header_line: str) -> int:
