@@ -14,6 +14,7 @@ import msgspec
 from toolc.contract.framework import FRAMEWORK_ERRORS, success_data
 from toolc.contract.reserve import reserve_bytes
 from toolc.reference.examples import example
+from toolc.reference.markdown import code_span, inline
 from toolc.reference.schema_text import Field, fields, literal, type_text
 
 
@@ -199,10 +200,10 @@ def _unknown(inputs: dict[str, Any], mode: str) -> str:
         said = f"ignored when each is {type_text(rest)}, else refused"
     patterns = inputs.get("patternProperties")
     notes = [
-        f"a name matching `{pattern}` must be {type_text(schema)}"
+        f"a name matching {code_span(pattern)} must be {inline(type_text(schema))}"
         for pattern, schema in (patterns.items() if isinstance(patterns, dict) else ())
     ]
     names = inputs.get("propertyNames")
     if isinstance(names, dict) and isinstance(names.get("pattern"), str):
-        notes.append(f"every name must match `{names['pattern']}`")
+        notes.append(f"every name must match {code_span(names['pattern'])}")
     return f"{said} ({'; '.join(notes)})" if notes else said

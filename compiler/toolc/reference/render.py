@@ -12,6 +12,7 @@ from typing import Any
 
 import jinja2
 
+from toolc.reference.markdown import block, code_span, inline, plain
 from toolc.reference.model import ServerDoc
 from toolc.resources import data_dir
 
@@ -19,32 +20,30 @@ LLMS, LLMS_FULL = "llms.txt", "llms-full.txt"
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
 _BLANK_RUNS = re.compile(r"\n{3,}")
-_BACKTICKS = re.compile("`+")
+_LINE_ENDS = re.compile("\r\n|[\r\n]")
 
 
 def cell(text: Any) -> str:
-    """Text that stays inside one Markdown table cell."""
+    """Text that stays inside one Markdown table cell, holding no HTML but its line breaks."""
     value = str(text).strip()
-    return value.replace("\\", "\\\\").replace("|", "\\|").replace("\n", "<br>") if value else "—"
+    if not value:
+        return "—"
+    escaped = value.replace("\\", "\\\\").replace("|", "\\|")
+    return "<br>".join(inline(line) for line in _LINE_ENDS.split(escaped))
 
 
 def code(text: Any) -> str:
     """Text as a code span inside one table cell. GFM splits a row at every unescaped `|`,
     code spans included, and takes `\\|` back as `|` before it reads the span; a backtick
     inside needs a longer fence (and a space when it starts or ends the text)."""
-    value = str(text).replace("\n", " ")
-    if not value:
-        return "—"
-    value = value.replace("|", "\\|")
-    fence = "`" * (max(map(len, _BACKTICKS.findall(value)), default=0) + 1)
-    pad = " " if value.startswith("`") or value.endswith("`") else ""
-    return f"{fence}{pad}{value}{pad}{fence}"
+    value = str(text)
+    return code_span(value.replace("|", "\\|")) if value else "—"
 
 
 def first_sentence(text: Any) -> str:
     """The description's first sentence, on one line: what an index line can hold."""
     flat = " ".join(str(text).split())
-    return _SENTENCE_END.split(flat, maxsplit=1)[0]
+    return inline(_SENTENCE_END.split(flat, maxsplit=1)[0])
 
 
 @cache
@@ -58,7 +57,9 @@ def _environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
         autoescape=False,
     )
-    env.filters.update(cell=cell, code=code, first_sentence=first_sentence)
+    env.filters.update(
+        cell=cell, code=code, first_sentence=first_sentence, block=block, plain=plain
+    )
     return env
 
 
