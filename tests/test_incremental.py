@@ -401,3 +401,48 @@ def test_records_an_edit_did_not_touch_are_written_as_they_were_read(
     assert again is not None
     assert cache.tools_json == again.files["tools.json"]
     assert cache.item_spans == again.item_spans
+
+
+def test_a_validator_read_again_keeps_its_findings_about_every_target(tmp_path: Path) -> None:
+    """A target's check against its validator reports at the validator: editing another
+    target of the same validator re-read the validator without the first target, and the
+    first one's warning was lost (and stayed lost: the cache kept the clean record)."""
+
+    def tool(name: str, pattern: str, description: str = "Looks.", version: str = "1.0.0") -> str:
+        return (
+            f"  {name}:\n    version: {version}\n    description: {description}\n"
+            f"    mcp_server: shop\n    tool_type: query\n    args_schema:\n"
+            f"      order_id: {{type: string, pattern: '{pattern}'}}\n"
+        )
+
+    fillers = "".join(tool(f"filler_{n}", "^x$") for n in ("one", "two", "three"))
+    policies = (
+        "tool_policies:\n  aaa_target:\n    pre_validation: {tool: check_order}\n"
+        "  bbb_target:\n    pre_validation: {tool: check_order}\n"
+    )
+
+    def tools(bbb: str) -> str:
+        return (
+            "tools:\n"
+            + tool("aaa_target", "^a*c$")
+            + bbb
+            + tool("check_order", "^(a|b)*c$")
+            + fillers
+        )
+
+    config = tmp_path / "cfg"
+    _write(config, tools(tool("bbb_target", "^(a|b)*c$")), policies)
+    out, snap = tmp_path / "a" / "pkg", tmp_path / "a.json"
+    first = verbs.build(config, out, snap, write=True, cwd=tmp_path)
+    assert [d.code for d in first.diagnostics] == ["prevalidator-undecided"], _shown(first)
+    shutil.copytree(out, tmp_path / "b" / "pkg")
+    shutil.copy(snap, tmp_path / "b.json")
+    edited = tool("bbb_target", "^(a|b)*c$", "Looks again.", "1.0.1")
+    _write(config, tools(edited), policies)
+    cached = verbs.build(config, out, snap, write=True, cwd=tmp_path)
+    full = verbs.build(
+        config, tmp_path / "b" / "pkg", tmp_path / "b.json", write=True, cwd=tmp_path, cache=False
+    )
+    assert cached.reread is not None  # the incremental path, and still the whole verdict
+    assert _shown(cached) == _shown(full) == _shown(first)
+    assert [d.code for d in cached.diagnostics] == ["prevalidator-undecided"]

@@ -293,15 +293,20 @@ def changed_names(cache: BuildCache, files: Files) -> set[str] | None:
 
 
 def related(cache: BuildCache, changed: set[str]) -> set[str]:
-    """The changed tools with their pre-validators and the tools they pre-validate, so the
-    checks between a tool and its validator run with both at hand."""
+    """The changed tools with their pre-validators, and every tool a re-read validator
+    pre-validates: the checks of a target against its validator report at the validator,
+    so a validator read again needs all its targets at hand, or the findings about the
+    others are lost with its cached diagnostics."""
     out = set(changed)
-    for name, record in cache.records.items():
-        if record.validator in changed:
-            out.add(name)
-        if name in changed and record.validator is not None:
+    for name in changed:
+        record = cache.records.get(name)
+        if record is not None and record.validator is not None:
             out.add(record.validator)
-    return out & set(cache.records)
+    while True:  # a target may be a validator too: until nothing more is added
+        targets = {n for n, r in cache.records.items() if r.validator in out} - out
+        if not targets:
+            return out & set(cache.records)
+        out |= targets
 
 
 def consistent(cache: BuildCache, keep: set[str], project: Project) -> bool:
