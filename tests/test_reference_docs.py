@@ -240,3 +240,37 @@ def test_ceilings_budgets_and_proxied_servers_are_stated(tmp_path: Path) -> None
     assert (
         "`echo` 1.0.0. Echoes the message back, from the origin server. Proxied to `echo`" in index
     )
+
+
+RETURNS = """\
+tools:
+{tools}types:
+  Order:
+    type: object
+    required: [id]
+    properties:
+      id: {{type: string, description: The order's id.}}
+      next: {{$ref: '#/types/Order'}}
+"""
+
+
+def test_data_of_a_shared_type_or_no_object_is_described(tmp_path: Path) -> None:
+    """`returns: {$ref: '#/types/Order'}` lists Order's fields (a recursive one named,
+    not entered); a list or a union is one row for `data`: neither is "not described"."""
+    returns = {
+        "one": "{$ref: '#/types/Order'}",
+        "many": "{type: array, items: {type: string}}",
+        "either": "{oneOf: [{type: string}, {type: integer}], description: Either.}",
+    }
+    tools = "".join(
+        f"  {name}:\n    version: 1.0.0\n    description: D.\n    mcp_server: s\n"
+        f"    tool_type: query\n    returns: {schema}\n"
+        for name, schema in returns.items()
+    )
+    (tmp_path / "tools.yaml").write_text(RETURNS.format(tools=tools))
+    page = _reference(tmp_path)["s.md"].decode()
+    assert "not described" not in page
+    assert "| `data.id` | string | yes | The order's id. |" in page
+    assert "| `data.next` | Order | no | — |" in page
+    assert "| `data` | array of string | yes | — |" in page
+    assert "| `data` | string \\| integer | yes | Either. |" in page

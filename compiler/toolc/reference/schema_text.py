@@ -125,9 +125,24 @@ class Field(msgspec.Struct, frozen=True):
 
 def fields(schema: Any, prefix: str, defs: Mapping[str, Any]) -> Iterator[Field]:
     """Every property below `schema` (an object, or an array of objects), depth first in the
-    schema's order of properties. The envelope's `data` is followed through its `$ref`; any
-    other `$ref` (a shared type, the envelope's error object) is named, not entered."""
-    yield from _fields(_local(schema, defs), prefix, defs, 0)
+    schema's order of properties. The envelope's `data` is followed through its `$ref`, and
+    so is a shared type it is (`returns: {$ref: '#/types/Order'}`); any other `$ref` (a
+    shared type below, the envelope's error object) is named, not entered. Data with no
+    fields of its own (a list of strings, a union) is one row for `prefix` itself."""
+    root = _local(schema, defs)
+    found = list(_fields(_shared(root, defs), prefix, defs, 0))
+    if not found and prefix and isinstance(root, Mapping) and root:
+        described = root.get("description", "")
+        found = [Field(prefix, type_text(root), True, str(described))]
+    yield from found
+
+
+def _shared(schema: Any, defs: Mapping[str, Any]) -> Any:
+    """The shared type a `$ref` at the root names, once (a recursive type stays named below)."""
+    ref = schema.get("$ref") if isinstance(schema, Mapping) else None
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        return defs.get(ref.removeprefix("#/$defs/"), schema)
+    return schema
 
 
 def _local(schema: Any, defs: Mapping[str, Any]) -> Any:
