@@ -307,6 +307,21 @@ def test_a_recursive_type_in_the_data_is_located_at_returns(tmp_path: Path) -> N
     assert "its data reach 'Node'" in found.message
 
 
+def test_a_recursive_type_no_tool_reaches_is_only_unused(tmp_path: Path) -> None:
+    """Every shared type was judged with each tool: an unused recursive one failed them all
+    (`portable-recursive`, "its data reach 'Node'") beside its `unused-type` warning."""
+    (tmp_path / "tools.yaml").write_text(
+        "publish: portable\ntools:\n  walk:\n    version: 1.0.0\n    description: Walks.\n"
+        "    mcp_server: s\n    tool_type: query\n    args_schema:\n"
+        "      depth: {type: integer}\n"
+        "    returns: {type: object, properties: {a: {type: string}}}\n"
+        "types:\n  Node:\n    type: object\n    properties:\n"
+        "      kids: {type: array, items: {$ref: '#/types/Node'}}\n"
+    )
+    result = verbs.check_config(tmp_path, cwd=tmp_path)
+    assert [d.code for d in result.diagnostics] == ["unused-type"]
+
+
 def test_the_cache_rebuilds_a_portable_config_as_a_full_compile_does(tmp_path: Path) -> None:
     config = _portable_copy(next(e for e in EXAMPLES if e.name == "retail"), tmp_path)
     out, snapshot = tmp_path / "out" / "pkg", tmp_path / "snap.json"

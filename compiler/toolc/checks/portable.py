@@ -11,6 +11,7 @@ from typing import Any
 
 from toolc.checks.context import CheckContext
 from toolc.diagnostics import Diagnostic, diag
+from toolc.emit.schemas import reachable_defs
 from toolc.model.portable import Recursive, portable
 from toolc.model.schemas import DEFS_REF, args_object, pointer_segment, to_json_schema
 
@@ -29,7 +30,7 @@ def _arguments(ctx: CheckContext, name: str) -> dict[str, Any]:
             schema["properties"][arg] = to_json_schema(
                 accepted, f"/properties/{pointer_segment(arg)}"
             )
-    return {**schema, "$defs": {**schema.get("$defs", {}), **ctx.published_types}}
+    return {**schema, "$defs": {**schema.get("$defs", {}), **_reached(schema, ctx)}}
 
 
 def _data(ctx: CheckContext, name: str) -> dict[str, Any] | None:
@@ -47,8 +48,14 @@ def _data(ctx: CheckContext, name: str) -> dict[str, Any] | None:
         own = data if isinstance(data, dict) else {}
         results = {"results": {"items": item}}
         data = {**own, "properties": {**own.get("properties", {}), **results}}
-    defs = {**ctx.published_types, DATA: data}
+    defs = {**_reached(data, ctx), DATA: data}
     return {"$ref": f"#{DATA_BASE}", "$defs": defs}
+
+
+def _reached(schema: Any, ctx: CheckContext) -> dict[str, Any]:
+    """The shared types `schema` reaches, as a published schema holds them: a recursive
+    type no tool uses is no tool's concern (`unused-type` says so)."""
+    return reachable_defs(schema, ctx.published_types)
 
 
 def _recursive(schema: dict[str, Any]) -> str | None:
