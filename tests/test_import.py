@@ -364,3 +364,12 @@ def test_a_link_loop_on_the_output_is_a_usage_error(tmp_path: Path) -> None:
     done = run_toolc("import", str(tmp_path / "l.json"), "--out", str(tmp_path / "loop" / "sub"))
     assert done.returncode == 2 and "internal error" not in done.stderr, done.stderr
     assert "leads in a loop" in done.stderr
+
+
+def test_a_tool_the_compiler_refuses_is_skipped_with_where_to_read_why(tmp_path: Path) -> None:
+    schema = {"type": "object", "properties": {"n": {"type": "integer", "default": "x"}}}
+    done, _ = _import(tmp_path, [_tool("bad", schema), _tool("good")], "--server", "s")
+    assert done.returncode == 0, done.stderr
+    assert "tool 'bad' not imported: toolc refuses it: " in done.stderr
+    assert "[invalid-default]" in done.stderr
+    assert "hint: `toolc explain invalid-default` says what toolc takes" in done.stderr

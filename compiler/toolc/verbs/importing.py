@@ -118,7 +118,7 @@ def translate(
         deep = [k for k in ("inputSchema", "outputSchema") if nests_deeper(item.data.get(k), _DEEP)]
         if deep:
             why = f"/{deep[0]} nests deeper than {MAX_DEPTH} levels, toolc's limit"
-            result.diagnostics.append(_skipped(item.span, name, f"{why} [yaml-depth-limit]"))
+            result.diagnostics.append(_skipped(item.span, name, why, "yaml-depth-limit"))
             continue
         draft: list[str] = []
         try:
@@ -152,12 +152,15 @@ def translate(
     return result
 
 
-def _skipped(span: Span, name: str, why: str) -> Diagnostic:
+def _skipped(span: Span, name: str, why: str, code: str | None = None) -> Diagnostic:
+    """`code`: the compiler's diagnostic that refused the tool, whose explanation says
+    what toolc takes instead."""
+    explained = f"`toolc explain {code}` says what toolc takes; " if code else ""
     return diag(
         "import-tool-skipped",
         span,
-        f"tool '{name}' not imported: {why}",
-        "declare it by hand in tools.yaml, or keep serving it outside toolc",
+        f"tool '{name}' not imported: {why}" + (f" [{code}]" if code else ""),
+        f"{explained}declare it by hand in tools.yaml, or keep serving it outside toolc",
     )
 
 
@@ -221,7 +224,7 @@ def _settle(
                 blamed.setdefault(owner, d)
         for name, d in blamed.items():
             result.diagnostics.append(
-                _skipped(spans[name], name, f"toolc refuses it: {d.message} [{d.code}]")
+                _skipped(spans[name], name, f"toolc refuses it: {d.message}", d.code)
             )
             del tools[name]
     result.diagnostics.append(
