@@ -154,3 +154,21 @@ def test_no_description_reaches_past_itself() -> None:
         assert sum(t.type in ("td_open", "th_open") for t in tokens) == 4, page
 
     check()
+
+
+@pytest.mark.parametrize(
+    ("description", "first"),
+    [
+        ("Use `a. b` first. Then more.", "Use `a. b` first."),
+        (
+            "Call [the e.g. docs](https://x.example/). Next.",
+            "Call [the e.g. docs](https://x.example/).",
+        ),
+        ("Does it, e.g. this. More.", "Does it, e.g. this."),
+        ("One. Two.", "One."),
+    ],
+)
+def test_the_index_line_cuts_at_a_sentence_s_end(description: str, first: str) -> None:
+    from toolc.reference.render import first_sentence
+
+    assert first_sentence(description) == first

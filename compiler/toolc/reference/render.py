@@ -41,9 +41,15 @@ def code(text: Any) -> str:
 
 
 def first_sentence(text: Any) -> str:
-    """The description's first sentence, on one line: what an index line can hold."""
+    """The description's first sentence, on one line: what an index line can hold. A stop
+    inside a code span or a link's text, or after "e.g."/"i.e.", ends no sentence."""
     flat = " ".join(str(text).split())
-    return inline(_SENTENCE_END.split(flat, maxsplit=1)[0])
+    for end in _SENTENCE_END.finditer(flat):
+        head = flat[: end.start()]
+        inside = head.count("`") % 2 or head.count("[") > head.count("]")
+        if not inside and not head.lower().endswith(("e.g.", "i.e.")):
+            return inline(head)
+    return inline(flat)
 
 
 @cache
