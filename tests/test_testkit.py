@@ -205,3 +205,87 @@ def test_results_out_of_order_are_told_for_items_that_python_equates_with_boolea
         )
         != []
     )
+
+
+def test_results_are_judged_against_the_items_the_pre_validator_resolved(tmp_path: Path) -> None:
+    """The guide's §1-3 example: names a user said, resolved by the pre-validator into the
+    canonical items the results then name. Judged against what was sent, the repository's
+    own handlers failed ("no result names 'TIM Fashion'")."""
+    cases = tmp_path / "cases.json"
+    items = ["TIM Fashion", "Aya Audiobooks", "Neymar Jr"]
+    cases.write_text(json.dumps({"cancelar_produtos": [{"customer_id": "123", "items": items}]}))
+    out = _package("telecom", tmp_path)
+    done = _kit(
+        "telecom", out, "--handlers", "telecom_handlers:Handlers", "--cases", str(cases), "-v"
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "pass cancelar_produtos [your case #1]" in done.stdout
+
+
+BROKEN_VALIDATOR = """
+from typing import Any
+from telecom_handlers import Handlers as Right
+
+
+class Handlers(Right):
+    async def validar_produtos_cancelamento(self, args: Any, ctx: Any) -> Any:
+        answer = await super().validar_produtos_cancelamento(args, ctx)
+        decision = dict(answer.get("transaction_decision") or {})
+        decision["resolved_arguments"] = {"items": ["x"]}  # not what the tool takes
+        return {**answer, "transaction_decision": decision}
+"""
+
+
+def test_a_pre_validator_that_resolves_what_the_tool_refuses_fails(tmp_path: Path) -> None:
+    (tmp_path / "bad.py").write_text(BROKEN_VALIDATOR)
+    out = _package("telecom", tmp_path)
+    done = _kit("telecom", out, "--handlers", f"{tmp_path / 'bad.py'}:Handlers")
+    assert done.returncode == 1, done.stdout
+    assert "FAIL cancelar_produtos" in done.stdout and "PRE_VALIDATION_FAILED" in done.stdout
+    assert "cancelar_produtos: its handler never ran" in done.stdout
+
+
+def test_a_tool_no_case_reaches_is_no_pass_and_your_cases_still_run(tmp_path: Path) -> None:
+    """A pattern the generator cannot expand (a named group): the tool was a silent pass,
+    and `--cases` for it were ignored."""
+    config = tmp_path / "cfg"
+    config.mkdir()
+    (config / "tools.yaml").write_text(
+        "tools:\n  dial:\n    version: 1.0.0\n    description: Dials.\n    mcp_server: s\n"
+        "    tool_type: query\n    requires: [code]\n    args_schema:\n"
+        "      code: {type: string, pattern: '^(?<area>[0-9]{2})-[0-9]{4}$'}\n"
+        "    returns: {type: object, properties: {ok: {type: boolean}}}\n"
+    )
+    assert run_toolc("build", str(config)).returncode == 0
+    (tmp_path / "h.py").write_text(
+        "class Handlers:\n    async def dial(self, args, ctx):\n        raise RuntimeError('down')\n"
+    )
+    plain = run_toolc("test", str(config), "--handlers", f"{tmp_path / 'h.py'}:Handlers")
+    if "not tested" not in plain.stdout:
+        pytest.skip("the generator expands this pattern now: another construct is needed")
+    assert plain.returncode == 1 and "1 tool(s) untested: dial" in plain.stdout, plain.stdout
+    cases = tmp_path / "cases.json"
+    cases.write_text(json.dumps({"dial": [{"code": "11-2345"}]}))
+    mine = run_toolc(
+        "test", str(config), "--handlers", f"{tmp_path / 'h.py'}:Handlers", "--cases", str(cases)
+    )
+    assert mine.returncode == 1 and "FAIL dial [your case #1]" in mine.stdout, mine.stdout
+    assert "untested" not in mine.stdout
+
+
+def test_proxied_tools_are_the_origin_s_not_the_handlers(tmp_path: Path) -> None:
+    out = _package("gateway", tmp_path)
+    done = _kit("gateway", out, "--handlers", "gateway_handlers:Handlers", "-v")
+    assert "Unknown tool" not in done.stdout and "proxied to its origin; not tested" in done.stdout
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_a_nullable_items_argument_gets_the_multi_item_checks() -> None:
+    schema = {
+        "type": "object",
+        "required": ["itens"],
+        "properties": {"itens": {"type": ["array", "null"], "items": {"type": "string"}}},
+    }
+    assert items_argument(schema) == "itens"
+    misses = [what for what, _ in near_misses(schema, {"itens": ["a"]})]
+    assert "`itens` of the wrong type" in misses and "an item of `itens` invalid" in misses

@@ -77,6 +77,8 @@ def test(
         shown = ", ".join(f"{case} ×{n}" for case, n in sorted(seen.items()))
         click.echo(f"{tool}: multi-item outcomes seen: {shown}")
     summary = f"{len(report.failures)} failure(s) in {len(report.cases)} call(s)"
+    if report.untested:  # no case reached them: not a pass
+        summary += f", {len(report.untested)} tool(s) untested: {', '.join(report.untested)}"
     click.echo(f"toolc test {config_dir} (server {server!r}, seed {seed}): {summary}")
-    if report.failures:
+    if report.failures or report.untested:
         sys.exit(EXIT_ERRORS)

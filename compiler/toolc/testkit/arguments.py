@@ -13,11 +13,23 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from toolc.serve.mock_values import example_value, folded, is_valid
+from toolc.serve import mock_values
+from toolc.serve.mock_values import folded
+from toolc.validate.ecma_regex import search
 
 Args = dict[str, Any]
 _WRONG = {"string": 12345, "integer": "12345", "number": "1.5", "boolean": "yes"}
 _WRONG_SHAPE = {"array": "not-a-list", "object": "not-an-object"}
+
+
+def is_valid(value: Any, schema: Any, root: Mapping[str, Any]) -> bool:
+    """Whether `value` validates, its patterns read as the models read them (ECMA-262,
+    not Python's `re`, which refuses `(?<name>...)` and reads `\\d` otherwise)."""
+    return mock_values.is_valid(value, schema, root, search)
+
+
+def example_value(schema: Mapping[str, Any], root: Mapping[str, Any] | None = None) -> Any:
+    return mock_values.example_value(schema, root, search)
 
 
 def _key(value: Any) -> str:
@@ -94,7 +106,7 @@ def items_argument(schema: Mapping[str, Any]) -> str | None:
     (`x-toolc-label`) first, then a required one (as the mock server chooses it)."""
     props = folded(schema, schema).get("properties", {})
     required = set(schema.get("required", []))
-    arrays = [n for n, p in props.items() if folded(p, schema).get("type") == "array"]
+    arrays = [n for n, p in props.items() if kind_of(folded(p, schema)) == "array"]
     arrays.sort(key=lambda n: ("x-toolc-label" not in props[n], n not in required))
     return arrays[0] if arrays else None
 
@@ -113,6 +125,14 @@ def with_items(schema: Mapping[str, Any], base: Args, name: str, n: int, k0: int
     return candidate if len(items) >= n and is_valid(candidate, schema, schema) else None
 
 
+def kind_of(schema: Mapping[str, Any]) -> str | None:
+    """The one JSON type a schema takes, besides null (a nullable `[array, "null"]` is an
+    array argument, its items tested as any other's); None for several or none."""
+    declared = schema.get("type")
+    kinds = [k for k in (declared if isinstance(declared, list) else [declared]) if k != "null"]
+    return kinds[0] if len(kinds) == 1 and isinstance(kinds[0], str) else None
+
+
 def near_misses(schema: Mapping[str, Any], base: Args) -> list[tuple[str, Any]]:
     """(what is wrong, arguments) pairs, each invalid against `schema`."""
     flat = folded(schema, schema)
@@ -122,8 +142,8 @@ def near_misses(schema: Mapping[str, Any], base: Args) -> list[tuple[str, Any]]:
         cases.append((f"required `{name}` missing", {k: v for k, v in base.items() if k != name}))
     for name, value in base.items():
         prop = folded(props.get(name, True), schema)
-        kind = prop.get("type")
-        if isinstance(kind, str) and kind in _WRONG | _WRONG_SHAPE:
+        kind = kind_of(prop)
+        if kind is not None and kind in _WRONG | _WRONG_SHAPE:
             cases.append(
                 (f"`{name}` of the wrong type", dict(base, **{name: (_WRONG | _WRONG_SHAPE)[kind]}))
             )

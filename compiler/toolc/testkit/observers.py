@@ -13,12 +13,14 @@ from mcp import types
 
 
 class Counting:
-    """`inner` with each named handler wrapped to count its calls; the rest passes through,
-    so a missing handler is still missing when the server is created."""
+    """`inner` with each named handler wrapped to count its calls and keep the arguments
+    it last received (what a pre-validator resolved, not what was sent); the rest passes
+    through, so a missing handler is still missing when the server is created."""
 
     def __init__(self, inner: object, names: list[str]) -> None:
         self._inner = inner
         self.calls: Counter[str] = Counter()
+        self.received: dict[str, Any] = {}
         for name in names:
             method = getattr(inner, name, None)
             if callable(method):
@@ -27,6 +29,7 @@ class Counting:
     def _counted(self, name: str, method: Callable[..., Any]) -> Callable[..., Any]:
         async def handler(args: Any, ctx: Any) -> Any:
             self.calls[name] += 1
+            self.received[name] = args
             return await method(args, ctx)
 
         return handler

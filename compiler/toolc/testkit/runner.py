@@ -18,9 +18,9 @@ import msgspec
 from mcp import Client
 from msgspec import field
 
-from toolc.serve.mock_values import is_valid
 from toolc.testkit.arguments import (
     base_arguments,
+    is_valid,
     items_argument,
     near_misses,
     valid_arguments,
@@ -46,6 +46,8 @@ class Report(msgspec.Struct):
     failures: list[Failure] = field(default_factory=list)
     outcomes: dict[str, Counter[str]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    # Tools no case reached: no arguments could be made and none were given (not a pass)
+    untested: list[str] = field(default_factory=list)
 
 
 class Tool(msgspec.Struct):
@@ -71,9 +73,12 @@ class Kit:
         except (ValueError, KeyError) as exc:  # the runtime names what the handlers lack
             raise KitError(f"cannot serve {server!r} with these handlers: {exc}") from exc
         self.tools = []
+        self.proxied = []  # answered by their origins: nothing of the user's to test
         for d in target.descriptors:
             spec = specs[d["name"]]
-            if spec.enabled and spec.mcp_server == server:
+            if spec.enabled and spec.mcp_server == server and getattr(spec, "proxy", None):
+                self.proxied.append(d["name"])
+            elif spec.enabled and spec.mcp_server == server:
                 pv = spec.pre_validation
                 self.tools.append(
                     Tool(d, spec, handler_name(spec), pv and handler_name(specs[pv.tool]))
@@ -84,6 +89,7 @@ class Kit:
         if unknown:
             raise KitError(f"--cases: no served tool named {', '.join(unknown)}")
         self.asker, self.logged, self.report = Asker(), Logged(), Report()
+        self.report.notes += [f"{name}: proxied to its origin; not tested" for name in self.proxied]
         self.package = target.package
         self.era = ""  # the protocol version of the connection in use
 
@@ -101,6 +107,11 @@ class Kit:
             log.removeHandler(self.logged)
             log.propagate = propagate
         for tool in self.tools:
+            if not self.handlers.calls[tool.handler] and tool.name not in self.report.untested:
+                self.report.notes.append(
+                    f"{tool.name}: its handler never ran (every call was refused before it); "
+                    "give arguments its pre-validator accepts with --cases"
+                )
             seen = self.report.outcomes.get(tool.name)
             unseen = [c for c in CHECKLIST if seen is not None and c not in seen]
             if unseen:
@@ -159,13 +170,20 @@ class Kit:
     async def _tool(self, client: Client, tool: Tool) -> None:
         schema = tool.descriptor["inputSchema"]
         rng = random.Random(f"{self.seed}:{tool.name}")
+        name = items_argument(schema) if tool.spec.multi_item else None
         try:
             valid = valid_arguments(schema, rng, self.examples)
-        except ValueError as exc:
-            self.report.notes.append(f"{tool.name}: no arguments generated ({exc}); not tested")
+        except ValueError as exc:  # the user's own cases still run; without them, untested
+            mine = self.extra.get(tool.name, [])
+            self.report.notes.append(
+                f"{tool.name}: no arguments generated ({exc}); "
+                + ("only your cases run" if mine else "not tested: give its arguments with --cases")
+            )
+            if not mine:
+                self.report.untested.append(tool.name)
+            await self._yours(client, tool, [], name)
             return
         cases = [(f"valid arguments #{n + 1}", a) for n, a in enumerate(valid)]
-        name = items_argument(schema) if tool.spec.multi_item else None
         if name is not None:
             for n, label in ((1, "one item"), (3, "several items")):
                 made = with_items(schema, valid[0], name, n, rng.randint(1, 40))
@@ -173,17 +191,25 @@ class Kit:
                     self.report.notes.append(f"{tool.name}: could not make {label}; not tested")
                 else:
                     cases.append((label, made))
-        for n, args in enumerate(self.extra.get(tool.name, [])):
-            if is_valid(args, schema, schema):
-                cases.append((f"your case #{n + 1}", args))
-            else:  # the user's own near miss: refused like the generated ones
-                await self._refused(client, tool, f"your case #{n + 1} (invalid)", args)
-        for case, args in cases:
-            await self._valid(client, tool, case, args, name)
+        await self._yours(client, tool, cases, name)
         for what, args in near_misses(schema, valid[0]):
             await self._refused(client, tool, f"near miss: {what}", args)
         if tool.spec.require_confirmation:
             await self._confirmation(client, tool)
+
+    async def _yours(
+        self, client: Client, tool: Tool, cases: list[tuple[str, Any]], items: str | None
+    ) -> None:
+        """`cases`, then the user's own arguments: a valid one checked like them, an
+        invalid one refused like a near miss."""
+        schema = tool.descriptor["inputSchema"]
+        for n, args in enumerate(self.extra.get(tool.name, [])):
+            if is_valid(args, schema, schema):
+                cases.append((f"your case #{n + 1}", args))
+            else:
+                await self._refused(client, tool, f"your case #{n + 1} (invalid)", args)
+        for case, args in cases:
+            await self._valid(client, tool, case, args, items)
 
     async def _valid(
         self, client: Client, tool: Tool, case: str, args: Any, items: str | None
@@ -201,9 +227,19 @@ class Kit:
         if envelope.get("ok") and tool.spec.require_confirmation and self.asker.asked != 1:
             self._fail(tool, case, args, "one confirmation question", f"{self.asker.asked} asked")
         if items is not None:
-            for problem in multi_item_problems(tool.name, args[items], envelope):
+            sent = self._resolved(tool, args, ran)[items]
+            for problem in multi_item_problems(tool.name, sent, envelope):
                 self._fail(tool, case, args, "the multi-item guide's per-item evidence", problem)
             self.report.outcomes.setdefault(tool.name, Counter())[outcome(envelope)] += 1
+
+    def _resolved(self, tool: Tool, args: Any, ran: int) -> Any:
+        """The arguments the handler received: what the pre-validator resolved (the guide's
+        canonical items, which results name), else what was sent."""
+        received = self.handlers.received.get(tool.handler)
+        dump = getattr(received, "model_dump", None)
+        if tool.validator is None or not ran or dump is None:
+            return args
+        return {**args, **dump(mode="json", by_alias=True, exclude_unset=True)}
 
     async def _refused(self, client: Client, tool: Tool, case: str, args: Any) -> None:
         before = self.handlers.calls.copy()
@@ -228,10 +264,12 @@ class Kit:
                 continue
             ran = self.handlers.calls[tool.handler] - before
             if self.asker.asked == 0:
-                if code(envelope) not in ("PRE_VALIDATION_REJECTED", "PRE_VALIDATION_FAILED"):
+                if code(envelope) == "PRE_VALIDATION_FAILED":
+                    self._broken(tool, case, args, envelope)
+                elif code(envelope) != "PRE_VALIDATION_REJECTED":
                     got = f"none asked; {outcome(envelope)}"
                     self._fail(tool, case, args, "a confirmation question", got)
-                else:  # the pre-validator stopped the call: no question to answer
+                else:  # the pre-validator refused the call: no question to answer
                     self.report.notes.append(f"{tool.name}: {case} not reached ({code(envelope)})")
             elif action == "decline" and (code(envelope) != "CONFIRMATION_DECLINED" or ran):
                 got = f"code={code(envelope)}, the handler ran {ran} time(s)"

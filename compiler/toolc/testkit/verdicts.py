@@ -15,8 +15,11 @@ from jsonschema import Draft202012Validator
 from mcp import types
 
 # Framework codes that, for arguments the schema allows, say the handler (or the server
-# around it) is broken rather than the call refused for a domain reason.
-BROKEN = ("TOOL_ERROR", "INVALID_RESULT", "TOOL_TIMEOUT", "VALIDATION_ERROR")
+# around it) is broken rather than the call refused for a domain reason: a pre-validator
+# that raised or resolved what the tool does not take fails (a refusal is REJECTED).
+BROKEN = (
+    "TOOL_ERROR", "INVALID_RESULT", "TOOL_TIMEOUT", "VALIDATION_ERROR", "PRE_VALIDATION_FAILED"
+)  # fmt: skip
 
 
 class Failure(msgspec.Struct, frozen=True):
@@ -119,7 +122,7 @@ def multi_item_problems(tool: str, items: Sequence[Any], envelope: Mapping[str, 
         ]
         if misplaced:
             found.append(f"results out of order (item(s) {misplaced} not at their position)")
-    elif any(named):
+    elif any(named) and not all(named):  # every item named, but not one result each: said
         missing = [
             json.dumps(i, ensure_ascii=False) for i, n in zip(items, named, strict=True) if not n
         ]
