@@ -5,6 +5,7 @@ through `sealed` (it validates against the tool's published outputSchema)."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -483,3 +484,25 @@ def test_scaffold_of_a_server_with_the_longest_name_passes_the_gates(tmp_path: P
     (starter,) = (config / "generated").glob("*_server.py")
     assert "def serve(\n    handlers: " in starter.read_text()  # one parameter, left long
     _assert_passes_the_gates(starter, tmp_path)
+
+
+def test_the_mock_server_leaves_no_package_behind(tmp_path: Path) -> None:
+    """The package it imports is written to a temporary folder: gone when it stops (every
+    run left half a megabyte in /tmp)."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    initialize = {
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                   "clientInfo": {"name": "t", "version": "1"}},
+    }  # fmt: skip
+    done = subprocess.run(
+        [str(BIN / "toolc"), "serve", "--mock", str(EXAMPLES / "retail")],
+        input=json.dumps(initialize) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "TMPDIR": str(temporary)},
+    )
+    assert done.returncode == 0 and '"id":1' in done.stdout.replace(" ", ""), done.stderr
+    assert list(temporary.iterdir()) == []
