@@ -373,3 +373,14 @@ def test_a_tool_the_compiler_refuses_is_skipped_with_where_to_read_why(tmp_path:
     assert "tool 'bad' not imported: toolc refuses it: " in done.stderr
     assert "[invalid-default]" in done.stderr
     assert "hint: `toolc explain invalid-default` says what toolc takes" in done.stderr
+
+
+def test_an_origin_command_naming_a_relative_file_is_warned_of(tmp_path: Path) -> None:
+    (tmp_path / "listing.json").write_text(json.dumps([_tool("ping")]))
+    (tmp_path / "server.py").write_text("")
+    done = run_toolc(
+        "import", "listing.json", "--proxied", "--origin-command", "python server.py",
+        "--out", "out", cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "warning[import-origin-relative]: the origin command names 'server.py'" in done.stderr
