@@ -134,9 +134,11 @@ def _mini(files: Files, keep: set[str]) -> list[LoadedFile]:
 
 
 # Findings the re-read tools alone cannot judge: they consult every tool of the config
-# (`description-unknown-arg` lets a backticked word be any tool's name). Found in the
-# re-read, they may be the absence of the tools not re-read: a full read decides.
-WHOLE_CONFIG = frozenset({"description-unknown-arg"})
+# (`description-unknown-arg` lets a backticked word be any tool's name; whether a shared
+# type's pattern is in a result, `pattern-python-client`, depends on every tool's returns).
+# Found in the re-read, they may be the absence of the tools not re-read: a full read
+# decides.
+WHOLE_CONFIG = frozenset({"description-unknown-arg", "pattern-python-client"})
 
 
 def try_reuse(cache: BuildCache | None, files: Files | None) -> Reuse | None:

@@ -18,6 +18,7 @@ from toolc.checks import (
     prevalidators,
     prose,
     proxies,
+    python_client,
     types,
     values,
 )
@@ -35,6 +36,7 @@ CHECKS: tuple[Check, ...] = (
     *types.CHECKS,
     *pointers.CHECKS,
     *fragments.CHECKS,
+    *python_client.CHECKS,
     *values.CHECKS,
     *breaks.CHECKS,
     *prose.CHECKS,

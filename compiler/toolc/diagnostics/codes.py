@@ -350,6 +350,18 @@ _RULES = [
         "{$ref: '#/types/Node'}}}}`.",
     ),
     Rule(
+        "pattern-python-client",
+        W,
+        "schema",
+        "A pattern in a result's schema that Python's `re` cannot compile.",
+        "toolc reads patterns as ECMA-262, as JavaScript clients do. The official Python MCP "
+        "client checks a tool's outputSchema against the JSON Schema metaschema before it "
+        "checks a result, and it compiles each `pattern` (and `patternProperties` key) with "
+        "Python's `re`: ECMA syntax `re` lacks (`\\p{L}`, `(?<name>...)`, `\\u{...}`, `[^]`) makes "
+        "it refuse every answer of the tool with 'Invalid schema for tool'. Write the pattern "
+        "in syntax both read, or keep it on arguments, which that client does not check.",
+    ),
+    Rule(
         "unknown-format",
         W,
         "schema",
