@@ -289,3 +289,29 @@ def test_a_nullable_items_argument_gets_the_multi_item_checks() -> None:
     assert items_argument(schema) == "itens"
     misses = [what for what, _ in near_misses(schema, {"itens": ["a"]})]
     assert "`itens` of the wrong type" in misses and "an item of `itens` invalid" in misses
+
+
+def test_the_seal_judges_a_regex_format_as_ecma_and_names_the_field() -> None:
+    """A `format: regex` value is judged as JSON clients judge it (ECMA-262: `\\p{L}` is
+    one), and a wrong field is named, not the envelope's root `oneOf`."""
+    from mcp import types as mcp_types
+    from toolc.testkit.verdicts import seal_problems
+
+    data = {"type": "object", "properties": {"j": {"type": "string", "format": "regex"},
+                                              "n": {"type": "integer"}}}  # fmt: skip
+    ok = {"type": "object", "required": ["ok", "data", "meta"],
+          "properties": {"ok": {"const": True}, "data": data, "meta": {}}}  # fmt: skip
+    failed = {"type": "object", "required": ["ok"], "properties": {"ok": {"const": False}}}
+    descriptor = {"name": "t", "_meta": {"version": "1.0.0"},
+                  "outputSchema": {"oneOf": [ok, failed]}}  # fmt: skip
+
+    def result(values: dict[str, object]) -> mcp_types.CallToolResult:
+        envelope = {"ok": True, "data": values, "meta": {"tool": "t", "version": "1.0.0"}}
+        text = mcp_types.TextContent(type="text", text=json.dumps(envelope))
+        return mcp_types.CallToolResult(content=[text], structured_content=envelope)
+
+    assert seal_problems(descriptor, result({"j": "^\\p{L}+$", "n": 1})) == []
+    [problem] = seal_problems(descriptor, result({"j": "^[a-", "n": 1}))
+    assert problem.startswith("outputSchema: at /data/j:"), problem
+    [problem] = seal_problems(descriptor, result({"j": "a", "n": "1"}))
+    assert problem.startswith("outputSchema: at /data/n:"), problem

@@ -11,7 +11,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import msgspec
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, FormatChecker
+from jsonschema.exceptions import best_match
 from mcp import types
 
 # Framework codes that, for arguments the schema allows, say the handler (or the server
@@ -20,6 +21,19 @@ from mcp import types
 BROKEN = (
     "TOOL_ERROR", "INVALID_RESULT", "TOOL_TIMEOUT", "VALIDATION_ERROR", "PRE_VALIDATION_FAILED"
 )  # fmt: skip
+
+
+def _ecma_regex(value: object) -> bool:
+    """`format: regex` as JSON clients judge it: ECMA-262, not Python's `re`."""
+    from toolc.validate.ecma_regex import Refused, translate
+
+    found = translate(value) if isinstance(value, str) else None
+    return not (isinstance(found, Refused) and found.invalid)
+
+
+_FORMATS = FormatChecker()
+_FORMATS.checkers = {**Draft202012Validator.FORMAT_CHECKER.checkers}
+_FORMATS.checks("regex")(_ecma_regex)
 
 
 class Failure(msgspec.Struct, frozen=True):
@@ -42,10 +56,9 @@ def seal_problems(descriptor: Mapping[str, Any], result: types.CallToolResult) -
     if not isinstance(envelope, dict):
         return ["no structuredContent object"]
     found = []
-    validator = Draft202012Validator(
-        descriptor["outputSchema"], format_checker=Draft202012Validator.FORMAT_CHECKER
-    )
-    for error in sorted(validator.iter_errors(envelope), key=lambda e: list(e.path))[:3]:
+    validator = Draft202012Validator(descriptor["outputSchema"], format_checker=_FORMATS)
+    error = best_match(validator.iter_errors(envelope))  # the deepest, not the envelope's oneOf
+    if error is not None:
         where = "/".join(str(p) for p in error.absolute_path)
         found.append(f"outputSchema: at /{where}: {error.message[:200]}")
     texts = [b for b in result.content if isinstance(b, types.TextContent)]
