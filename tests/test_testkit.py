@@ -315,3 +315,21 @@ def test_the_seal_judges_a_regex_format_as_ecma_and_names_the_field() -> None:
     assert problem.startswith("outputSchema: at /data/j:"), problem
     [problem] = seal_problems(descriptor, result({"j": "a", "n": "1"}))
     assert problem.startswith("outputSchema: at /data/n:"), problem
+
+
+def test_a_schema_the_python_client_refuses_is_blamed_on_the_schema(tmp_path: Path) -> None:
+    config = tmp_path / "cfg"
+    config.mkdir()
+    (config / "tools.yaml").write_text(
+        "tools:\n  nome:\n    version: 1.0.0\n    description: Names.\n    mcp_server: s\n"
+        "    tool_type: query\n"
+        "    returns: {type: object, properties: {n: {type: string, pattern: '^\\p{Lu}'}}}\n"
+    )
+    built = run_toolc("build", str(config))
+    assert built.returncode == 0 and "pattern-python-client" in built.stderr
+    (tmp_path / "h.py").write_text(
+        "class Handlers:\n    async def nome(self, args, ctx):\n        return {'n': 'Ana'}\n"
+    )
+    done = run_toolc("test", str(config), "--handlers", f"{tmp_path / 'h.py'}:Handlers")
+    assert done.returncode == 1
+    assert "expected: an outputSchema the Python MCP client accepts" in done.stdout, done.stdout

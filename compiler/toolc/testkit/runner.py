@@ -145,7 +145,12 @@ class Kit:
             self._fail(tool, case, args, "an answer", f"none within {self.timeout:g} s")
             return None
         except Exception as exc:  # the client refused the answer, or the call broke
-            self._fail(tool, case, args, "a sealed answer", f"{type(exc).__name__}: {exc}")
+            said = f"{type(exc).__name__}: {exc}"
+            if str(exc).startswith("Invalid schema for tool"):  # the schema, not the handler
+                expected = "an outputSchema the Python MCP client accepts (see `toolc check`)"
+                self._fail(tool, case, args, expected, said)
+            else:
+                self._fail(tool, case, args, "a sealed answer", said)
             return None
         problems = seal_problems(tool.descriptor, result)
         if problems:
