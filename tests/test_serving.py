@@ -506,3 +506,38 @@ def test_the_mock_server_leaves_no_package_behind(tmp_path: Path) -> None:
     )
     assert done.returncode == 0 and '"id":1' in done.stdout.replace(" ", ""), done.stderr
     assert list(temporary.iterdir()) == []
+
+
+SHARED_ITEMS = """\
+tools:
+  reservar:
+    version: 1.0.0
+    description: Reserva itens.
+    mcp_server: loja
+    tool_type: query
+    requires: [itens]
+    args_schema:
+      itens: {$ref: '#/types/Skus'}
+    multi_item:
+      item:
+        type: object
+        required: [success]
+        properties:
+          success: {type: boolean}
+types:
+  Skus: {type: array, items: {type: string}}
+"""
+
+
+def test_mock_answers_one_item_per_item_of_a_shared_array_type(tmp_path: Path) -> None:
+    """The items argument through a `$ref` to a shared type, as the runtime finds it: the
+    mock answered one result whatever was asked."""
+    (tmp_path / "tools.yaml").write_text(SHARED_ITEMS, encoding="utf-8")
+    assert subprocess.run([str(BIN / "toolc"), "build", str(tmp_path)]).returncode == 0
+
+    async def script(client: Client) -> types.CallToolResult:
+        return await client.call_tool("reservar", {"itens": ["S1", "S2", "S3"]})
+
+    result = _session([str(BIN / "toolc"), "serve", str(tmp_path), "--mock"], script)
+    envelope = sealed(_published(tmp_path)["reservar"], result)
+    assert envelope["data"]["metadata"]["multi_item"]["items_count"] == 3

@@ -21,6 +21,7 @@ import msgspec
 
 from toolc import workspace
 from toolc.runtime.server_framework import success_data
+from toolc.runtime.server_keys import array_arguments
 from toolc.serve.mock_content import mock_content
 from toolc.serve.mock_proxies import ORIGINS, mock_origins
 from toolc.serve.mock_values import example_value, folded, is_valid, mock_data
@@ -42,11 +43,8 @@ def _items_argument(input_schema: Mapping[str, Any]) -> tuple[str, Any] | None:
     argument an agent names to the user (`label`) first, then a required one."""
     props = input_schema.get("properties", {})
     required = set(input_schema.get("required", []))
-    arrays = [
-        (name, prop)
-        for name, prop in props.items()
-        if isinstance(prop, Mapping) and (prop.get("type") == "array" or "items" in prop)
-    ]
+    candidates = array_arguments(input_schema)  # typed `array`, through a `$ref`, nullable
+    arrays = [(name, folded(props[name], input_schema)) for name in candidates]
     arrays.sort(key=lambda a: ("x-toolc-label" not in a[1], a[0] not in required))
     return (arrays[0][0], arrays[0][1].get("items", True)) if arrays else None
 
