@@ -541,3 +541,25 @@ def test_mock_answers_one_item_per_item_of_a_shared_array_type(tmp_path: Path) -
     result = _session([str(BIN / "toolc"), "serve", str(tmp_path), "--mock"], script)
     envelope = sealed(_published(tmp_path)["reservar"], result)
     assert envelope["data"]["metadata"]["multi_item"]["items_count"] == 3
+
+
+def test_scaffold_refuses_a_file_named_as_the_package_beside_it(tmp_path: Path) -> None:
+    """With `--out gen/retail_server` the default file `gen/retail_server.py` would be
+    shadowed by the package: `toolc test`'s default import found the package."""
+    config = tmp_path / "retail"
+    config.mkdir()
+    for name in ("tools.yaml", "tool_policies.yaml"):
+        shutil.copy(EXAMPLES / "retail" / name, config / name)
+    out = config / "gen" / "retail_server"
+    done = subprocess.run(
+        [str(BIN / "toolc"), "scaffold", str(config), "--out", str(out)],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 2 and "name the file with --file PATH" in done.stderr
+    assert not (config / "gen" / "retail_server.py").exists()
+    elsewhere = subprocess.run(
+        [str(BIN / "toolc"), "scaffold", str(config), "--out", str(out),
+         "--file", str(config / "gen" / "handlers_retail.py")],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert elsewhere.returncode == 0, elsewhere.stderr

@@ -107,6 +107,12 @@ def scaffold(
     server = _pick_server(verbs.served_servers(compiled), server_name)
     out_dir = settings.out_dir(config_dir)
     path = target or out_dir.parent / f"{server}_server.py"
+    if path.parent.resolve() == out_dir.parent.resolve() and path.stem == out_dir.name:
+        # `import retail_server` would find the package, not the file (toolc test's default)
+        raise click.UsageError(
+            f"{path.name} would sit beside the package {out_dir.name}/ under the same module "
+            "name, and importing it would find the package: name the file with --file PATH"
+        )
     from toolc.diagnostics.render import render_text, use_color
     from toolc.verbs.refused_write import WriteRefused
 
