@@ -130,8 +130,11 @@ def test_init_without_a_source_still_reports_in_a_machine_format(tmp_path: Path)
     done = run_toolc("init", "new", "--format", "sarif", cwd=tmp_path)
     assert done.returncode == 0 and _valid_sarif(done.stdout)["runs"][0]["results"] == []
     again = run_toolc("init", "new", "--format", "sarif", cwd=tmp_path)
-    assert again.returncode == 1 and "never overwrites" in again.stderr
-    assert _valid_sarif(again.stdout)["runs"][0]["results"] == []
+    assert again.returncode == 1
+    [refused, *_] = _valid_sarif(again.stdout)["runs"][0]["results"]  # the report says why
+    assert "never overwrites" in refused["message"]["text"]
+    junit = ET.fromstring(run_toolc("init", "new", "--format", "junit", cwd=tmp_path).stdout)
+    assert junit.get("failures") != "0"
 
 
 def test_under_strict_a_warning_fails_the_junit_case_too(hostile: Path) -> None:

@@ -56,19 +56,7 @@ def init(
 
     planned = _planned(config_dir, None, fmt)
     if planned.refused or planned.invalid:
-        for path in planned.refused:
-            click.echo(
-                f"toolc init: {shown_path(path)} exists, and init never overwrites a config: "
-                "edit it, or run `toolc init` in an empty folder",
-                err=True,
-            )
-        for why in planned.invalid:
-            click.echo(
-                f"toolc init: {why}; init adds a [tool.toolc] section to it: fix the file (or "
-                "add the section by hand), then run `toolc init` again",
-                err=True,
-            )
-        show([], {}, fmt)  # a machine format still gets its (empty) report
+        show(_refusals(config_dir, planned), {}, fmt)  # in every format, a machine's too
         click.echo(f"toolc init {config_dir}: nothing written", err=True)
         sys.exit(EXIT_ERRORS)
     # What the import said: shown once, with the outcome (one report, even in SARIF).
@@ -97,6 +85,31 @@ def init(
         err=True,
     )
     sys.exit(EXIT_OK)
+
+
+def _refusals(config_dir: Path, planned: Plan) -> list[Diagnostic]:
+    """Why init writes nothing: a config already there, a pyproject.toml it cannot extend."""
+    from toolc.diagnostics import Span, diag
+
+    found = [
+        diag(
+            "io-error",
+            Span.whole_file(shown_path(path)),
+            f"{shown_path(path)} exists, and init never overwrites a config",
+            "edit it, or run `toolc init` in an empty folder",
+        )
+        for path in planned.refused
+    ]
+    found += [
+        diag(
+            "io-error",
+            Span.whole_file(shown_path(config_dir / "pyproject.toml")),
+            f"{why}; init adds a [tool.toolc] section to it",
+            "fix the file (or add the section by hand), then run `toolc init` again",
+        )
+        for why in planned.invalid
+    ]
+    return found
 
 
 def _planned(
