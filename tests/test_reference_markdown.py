@@ -59,6 +59,9 @@ HOSTILE = {
     "atx heading": "First.\n# Injected",
     "setext heading": "First.\n===",
     "link definition": "Innocent.\n\n[docs]: https://evil.example/",
+    "link definition over lines": "Innocent.\n\n[docs\n]: https://evil.example/",
+    "quoted link definition over lines": "> [docs\n> ]: https://evil.example/",
+    "escaped bracket in a label": "[do\\]cs]: https://evil.example/\n\nSee [do\\]cs].",
     "crlf and html": "First.\r\n<img src=x onerror=alert(1)>\r# H",
 }
 
@@ -117,7 +120,7 @@ PIECES = [
     "\n", "\r\n", "\r", " ", "   ", "    ", "a", "`", "``", "```", "~~~", "<", ">", "<img src=x>",
     "<!--", "-->", "<?", "<![CDATA[", "</div>", "<pre>", "#", "# ", "=", "===", "---", "-", "*",
     "[d]: http://evil.example/", "[", "]", ":", "\\", "|", "&", "&lt;", "> ", "1. ", "\t", "é",
-    "<http://evil.example>",
+    "<http://evil.example>", "[docs", "docs]", "]: https://evil.example/", "\\]", "[docs]: x",
 ]  # fmt: skip
 
 
@@ -150,7 +153,7 @@ def test_no_description_reaches_past_itself() -> None:
         html += [c.content for c in children if c.type == "html_inline"]
         assert "".join(html).replace("<br>", "").strip() == '<a id="zzz"></a>', (page, html)
         hrefs = [c.attrs.get("href") for c in children if c.type == "link_open"]
-        assert hrefs == ["https://good.example/"], (page, hrefs)
+        assert set(hrefs) == {"https://good.example/"}, (page, hrefs)  # none leaves
         assert sum(t.type in ("td_open", "th_open") for t in tokens) == 4, page
 
     check()

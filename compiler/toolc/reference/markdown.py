@@ -28,8 +28,9 @@ _CONTAINERS = r"^((?:[ \t]*(?:>|[-+*](?=[ \t])|\d{1,9}[.)](?=[ \t])))*[ \t]*)"
 _HEADING = re.compile(_CONTAINERS + r"(#{1,6}(?:[ \t]|$))")
 _UNDERLINE = re.compile(_CONTAINERS + r"([=-]+[ \t]*)$")
 # A link definition's opening bracket, wherever a container (a quote, a list item) may put
-# it at the start of a block: escaped everywhere, as it reads the same in running text.
-_DEFINITION = re.compile(r"(\\*)\[(?=[^\]]*\]:)")
+# it at the start of a block: escaped everywhere, as it reads the same in running text. A
+# label may hold escaped brackets and run over lines (CommonMark 4.7).
+_DEFINITION = re.compile(r"(\\*)\[(?=(?:[^\[\]\\]|\\.)*\]:)", re.DOTALL)
 _FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
 _PLAIN_SYNTAX = re.compile(r"([\\`\[\]<])")  # what plain text on one line must escape
 
@@ -93,16 +94,25 @@ def block(text: object) -> str:
     """A description as Markdown that ends where it ends and holds no HTML."""
     lines = _shown(str(text)).split("\n")
     out: list[str] = []
+    prose: list[str] = []  # the lines since the last code block, escaped as one text
+
+    def flush() -> None:
+        if prose:
+            out.append(_escaped(_DEFINITION, "[", no_html("\n".join(prose))))
+            prose.clear()
+
     n = 0
     while n < len(lines):
         closing = _opens(lines, n)
         if closing is not None:  # a code block CommonMark reads as this one: literal
+            flush()
             out += lines[n : closing + 1]
             n = closing + 1
             continue
         line = _FENCE.sub(r"\1\\\2\3", lines[n])  # a fence nothing closes is text
         for start in (_HEADING, _UNDERLINE):
             line = start.sub(r"\1\\\2", line)
-        out.append(_escaped(_DEFINITION, "[", no_html(line)))
+        prose.append(line)
         n += 1
+    flush()
     return "\n".join(out)
