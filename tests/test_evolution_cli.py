@@ -575,3 +575,21 @@ def test_an_envelope_upgrade_is_one_finding_and_one_bump_for_every_tool(tmp_path
     assert wrote.returncode == 0, wrote.stderr
     text = (config / "tools.yaml").read_text()
     assert 'version: "2.0.0"' in text and "version: 0.4.0" in text
+
+
+def test_diff_and_bump_apply_the_floor_of_a_returning_tool(tmp_path: Path) -> None:
+    """The guard's floor for a tool declared again (decision 0148) is diff's gate and what
+    bump --write sets: diff said "new, no bump needed" and bump had nothing to do while the
+    build refused the version."""
+    config = _built(tmp_path)
+    without = TOOLS.split("  list_orders:")[0]
+    accepted = "accepted_breaks:\n  - {tool: list_orders, from: 0.3.0, to: removed, rule: tool-removed, reason: merged}\n"
+    (config / "tools.yaml").write_text(without + accepted)
+    assert run_toolc("build", str(config)).returncode == 0
+    back = "  list_orders:\n    version: 0.1.0\n    description: Back.\n    mcp_server: shop\n    tool_type: query\n"
+    (config / "tools.yaml").write_text(without + back + accepted)
+    diffed = run_toolc("diff", str(config))
+    assert diffed.returncode == 1 and "needs minor (≥ 0.4.0)" in diffed.stdout, diffed.stdout
+    bumped = run_toolc("bump", "--write", str(config))
+    assert bumped.returncode == 0 and "list_orders: 0.1.0 → 0.4.0" in bumped.stdout + bumped.stderr
+    assert run_toolc("build", str(config)).returncode == 0

@@ -12,6 +12,7 @@ from msgspec import field
 
 from toolc.contract.semver import Version
 from toolc.diagnostics import Span
+from toolc.evolution.guard import returning
 from toolc.evolution.verdict import judge
 from toolc.evolution.views import contract_version
 
@@ -67,13 +68,18 @@ def tool_changes(
         before = contract_version(old[name]) if name in old else None
         after = contract_version(new[name]) if name in new else None
         verdict = judge(name, mine, before, after, bump, accepted)
+        level, minimum, forcing = verdict.level, verdict.minimum, verdict.forcing
+        back = returning(compilation.policy, name) if before is None and after else None
+        if back is not None:  # declared again after its removal: the guard's floor (0148)
+            before, level, minimum = str(back.removed), back.level, str(back.minimum)
+            forcing = ["tool-removed"]
         decl = compilation.tools.get(name)
         span = decl.entry if decl is not None else Span.whole_file(tools_shown)
         server = decl.server if decl is not None else ""
         changes.append(
             ToolChange(
-                name, server, before, after, verdict.counted, verdict.accepted, verdict.level,
-                verdict.minimum, span, verdict.forcing,
+                name, server, before, after, verdict.counted, verdict.accepted, level,
+                minimum, span, forcing,
             )
         )  # fmt: skip
     return changes

@@ -214,19 +214,41 @@ def _removal(policy: Policy, name: str) -> tuple[Version, Span] | None:
     return max(removals, key=lambda found: found[0]) if removals else None
 
 
-def _returned(name: str, entry: Entry, span: Span, policy: Policy) -> Iterator[Diagnostic]:
-    """A tool declared again under a name whose removal is recorded must come back above
-    the version it was removed at: callers knew that version's contract, and the one
-    returning cannot be compared with it (its document went with the tool), so under
-    semver it is a breaking change."""
+class Returning(msgspec.Struct, frozen=True):
+    """A tool declared again after its recorded removal: the version it was removed at,
+    the level of release it must come back with, the smallest such version, and where the
+    removal is recorded."""
+
+    removed: Version
+    level: str
+    minimum: Version
+    where: Span
+
+    def allows(self, version: str) -> bool:
+        current = Version.parse(version)
+        return current > self.removed and current.satisfies(self.minimum)
+
+
+def returning(policy: Policy, name: str) -> Returning | None:
+    """The floor of a tool declared again under a name whose removal is recorded (None:
+    none is): callers knew the removed version's contract, and the one returning cannot be
+    compared with it (its document went with the tool), so under semver it is a breaking
+    change. `diff` and `bump` read it as the guard does."""
     removal = _removal(policy, name)
-    assert removal is not None
+    if removal is None:
+        return None
     removed, where = removal
-    current = Version.parse(entry.version)
     level = "patch" if policy.bump != "semver" else "major" if removed.major > 0 else "minor"
-    minimum = removed.bumped(level)
-    if current > removed and current.satisfies(minimum):
+    return Returning(removed, level, removed.bumped(level), where)
+
+
+def _returned(name: str, entry: Entry, span: Span, policy: Policy) -> Iterator[Diagnostic]:
+    back = returning(policy, name)
+    assert back is not None
+    if back.allows(entry.version):
         return
+    removed, minimum, where = back.removed, back.minimum, back.where
+    current = Version.parse(entry.version)
     yield diag(
         "version-decreased",
         span,
