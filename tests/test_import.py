@@ -384,3 +384,16 @@ def test_an_origin_command_naming_a_relative_file_is_warned_of(tmp_path: Path) -
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "warning[import-origin-relative]: the origin command names 'server.py'" in done.stderr
+
+
+def test_a_proxied_tool_keeps_its_origin_s_null_default(tmp_path: Path) -> None:
+    """Proxied, the published schema must be the origin's: the default is not dropped (nor
+    said to reach a handler it has not), and toolc's refusal of it stands."""
+    plain = {"type": "object", "properties": {"limit": {"type": "integer", "default": None}}}
+    done, _ = _import(
+        tmp_path, [_tool("fm", plain), _tool("ok")], "--server", "s", "--proxied",
+        "--origin-command", "/usr/bin/true",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "dropped default null" not in done.stderr
+    assert "tool 'fm' not imported: toolc refuses it" in done.stderr

@@ -192,9 +192,14 @@ def _null_default_refused(schema: Any) -> bool:
 
 
 def split_root(
-    schema: dict[str, Any], types: Types, where: str, note: Callable[[str, str], None]
+    schema: dict[str, Any],
+    types: Types,
+    where: str,
+    note: Callable[[str, str], None],
+    keep_defaults: bool = False,
 ) -> dict[str, Any]:
-    """The tool keys the inputSchema's root becomes (`args_schema`, `requires`, ...)."""
+    """The tool keys the inputSchema's root becomes (`args_schema`, `requires`, ...);
+    `keep_defaults`: a `default: null` its schema refuses stays (and toolc refuses it)."""
     kind = schema.get("type")
     if kind not in ("object", ["object"]):
         raise NotCarried(f"{where}/type: the arguments are not declared as an object")
@@ -219,7 +224,7 @@ def split_root(
         for n, s in properties.items()
     }
     for name, arg in args.items():
-        if _null_default_refused(arg):
+        if not keep_defaults and _null_default_refused(arg):
             args[name] = {k: v for k, v in arg.items() if k != "default"}
             note(
                 f"{where}/properties/{escape(name)}/default",

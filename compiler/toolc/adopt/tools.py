@@ -106,6 +106,8 @@ def translate_tool(
                     lambda at, m: tool.warnings.append(
                         ("import-not-carried", f"tool '{name}' {at}: {m}")
                     ),
+                    # a proxied tool publishes the origin's schema as it is: nothing dropped
+                    keep_defaults=origin is not None,
                 )
             )
         else:
