@@ -333,3 +333,17 @@ def test_a_schema_the_python_client_refuses_is_blamed_on_the_schema(tmp_path: Pa
     done = run_toolc("test", str(config), "--handlers", f"{tmp_path / 'h.py'}:Handlers")
     assert done.returncode == 1
     assert "expected: an outputSchema the Python MCP client accepts" in done.stdout, done.stdout
+
+
+def test_an_integer_item_echoed_as_a_float_is_named() -> None:
+    """2 and 2.0 are one JSON number: a float field echoing an integer item names it."""
+    from toolc.testkit.verdicts import multi_item_problems
+
+    def results(*amounts: float) -> dict[str, object]:
+        rows = [{"success": True, "amount": a} for a in amounts]
+        return {"ok": True, "data": {"results": rows}}
+
+    named = multi_item_problems("t", [1.5, 2], results(1.5, 2.0))
+    assert not [p for p in named if "names" in p or "order" in p], named
+    swapped = multi_item_problems("t", [2, 1], results(1.0, 2.0))
+    assert any("out of order" in p for p in swapped), swapped

@@ -15,6 +15,8 @@ from jsonschema import Draft202012Validator, FormatChecker
 from jsonschema.exceptions import best_match
 from mcp import types
 
+from toolc.contract.canonical import canonical_bytes
+
 # Framework codes that, for arguments the schema allows, say the handler (or the server
 # around it) is broken rather than the call refused for a domain reason: a pre-validator
 # that raised or resolved what the tool does not take fails (a refusal is REJECTED).
@@ -107,8 +109,12 @@ def _echoes(result: Any, item: Any) -> bool:
 
 
 def _same(a: Any, b: Any) -> bool:
-    """Equal as JSON: in Python `1 == True`, so item 1 would match `success: true`."""
-    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+    """Equal as JSON: in Python `1 == True`, so item 1 would match `success: true`; 2 and
+    2.0 are one number (a float field echoes an integer item)."""
+    try:
+        return canonical_bytes(a) == canonical_bytes(b)
+    except (TypeError, ValueError):  # no JSON (a NaN): only itself
+        return a is b
 
 
 def status_of(flags: Sequence[bool]) -> str:
