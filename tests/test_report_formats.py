@@ -173,3 +173,22 @@ def test_windows_path_rules_only_on_windows(path: str, uri: str, monkeypatch: An
     if os.name == "nt":
         pytest.skip("POSIX names")
     assert _uri(path) == uri
+
+
+def test_diff_carries_the_values_it_quotes_as_data(tmp_path: Path) -> None:
+    """`toolc diff` quotes enum values: a line separator stays escaped in its JSON lines,
+    an escape sequence is not obeyed in its text, HTML is inert in its Markdown."""
+    tools = TOOLS.split("    args_schema:")[0] + "    args_schema:\n      x: {enum: [a]}\n"
+    (tmp_path / "tools.yaml").write_text(tools, encoding="utf-8")
+    assert run_toolc("build", ".", cwd=tmp_path).returncode == 0
+    changed = tools.replace("enum: [a]", 'enum: [a, "b\\u2028\\e[2K<img src=x>"]')
+    (tmp_path / "tools.yaml").write_text(changed, encoding="utf-8")
+    lines = _toolc("diff", "--format", "json", ".", cwd=tmp_path).stdout.decode().split("\n")
+    assert all(json.loads(line) for line in lines if line)  # each line one value
+    assert len([line for line in lines if line]) == len(
+        _toolc("diff", "--format", "json", ".", cwd=tmp_path).stdout.decode().splitlines()
+    )
+    text = _toolc("diff", ".", cwd=tmp_path).stdout
+    assert b"\x1b" not in text and b"input-enum-value-added" in text
+    markdown = _toolc("diff", "--format", "markdown", ".", cwd=tmp_path).stdout.decode()
+    assert "<img" not in markdown and "&lt;img" in markdown

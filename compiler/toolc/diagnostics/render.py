@@ -135,14 +135,15 @@ def _as_json(d: Diagnostic) -> dict[str, object]:
 _SEPARATORS = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"})
 
 
+def json_line(value: object) -> str:
+    """One JSON value on one line, whatever line separators its strings hold."""
+    return json.dumps(value, ensure_ascii=False).translate(_SEPARATORS)
+
+
 def render_json(
     diagnostics: Iterable[Diagnostic], sources: Mapping[str, str], strict: bool = False
 ) -> str:
-    return "".join(
-        json.dumps(_as_json(cleaned(d, no_surrogates)), ensure_ascii=False).translate(_SEPARATORS)
-        + "\n"
-        for d in diagnostics
-    )
+    return "".join(json_line(_as_json(cleaned(d, no_surrogates))) + "\n" for d in diagnostics)
 
 
 def _gh_data(value: str) -> str:

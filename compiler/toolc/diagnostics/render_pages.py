@@ -36,7 +36,7 @@ def _one_line(text: str) -> str:
     return CONTROL.sub("\N{REPLACEMENT CHARACTER}", flat).replace("|", "\\|")
 
 
-def _md(text: str) -> str:
+def md_cell(text: str) -> str:
     """Text of a message, inert: no HTML a comment would render, no table syntax."""
     inert = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return _one_line(inert)
@@ -68,9 +68,9 @@ def render_markdown(
     for d in items:
         mark = "❌" if d.is_error or strict else "⚠️"
         place = _md_code(f"{d.span.path}:{d.span.line}:{d.span.column}")
-        hint = f"<br>hint: {_md(d.hint)}" if d.hint else ""
-        hint += "".join(f"<br>note: {_md(n)}" for n in noted(d))
-        out.append(f"| {mark} | {place} | `{d.code}` | {_md(d.message)}{hint} |")
+        hint = f"<br>hint: {md_cell(d.hint)}" if d.hint else ""
+        hint += "".join(f"<br>note: {md_cell(n)}" for n in noted(d))
+        out.append(f"| {mark} | {place} | `{d.code}` | {md_cell(d.message)}{hint} |")
     return "\n".join(out) + "\n"
 
 

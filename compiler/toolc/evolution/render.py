@@ -6,12 +6,13 @@ sarif (code scanning: one result per finding)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Literal
 
-from toolc.diagnostics.render import _gh_data, _gh_property
+from toolc.diagnostics.printable import for_terminal
+from toolc.diagnostics.render import _gh_data, _gh_property, json_line
 from toolc.diagnostics.render_pages import junit
+from toolc.diagnostics.render_pages import md_cell as _cell
 from toolc.diagnostics.sarif import SarifResult, sarif_log
 from toolc.evolution.changes import ToolChange
 from toolc.evolution.findings import Finding
@@ -46,9 +47,9 @@ def render_text(changes: list[ToolChange], label: str) -> str:
         mark = "ok" if c.ok else "FAIL"
         out.append(f"{c.tool} ({c.server or 'removed'}): {_versions(c)}, {_verdict(c)} [{mark}]")
         for f in sorted(c.findings, key=lambda f: (_order(f.level), f.path)):
-            out.append(f"  {f.level:<12} {f.rule:<28} {f.message}")
+            out.append(f"  {f.level:<12} {f.rule:<28} {for_terminal(f.message)}")
         for f in c.accepted:
-            out.append(f"  {'accepted':<12} {f.rule:<28} {f.message}")
+            out.append(f"  {'accepted':<12} {f.rule:<28} {for_terminal(f.message)}")
     failed = [c.tool for c in changes if not c.ok]
     out.append(
         f"{len(changes)} tool(s) changed against {label}"
@@ -75,7 +76,7 @@ def render_json(changes: list[ToolChange], label: str) -> str:
                 "minimum_version": c.minimum,
                 "gate": None if c.ok else "version-guard",
             }
-            lines.append(json.dumps(obj, ensure_ascii=False))
+            lines.append(json_line(obj))
     failed = [c.tool for c in changes if not c.ok]
     summary = {
         "summary": {
@@ -85,7 +86,7 @@ def render_json(changes: list[ToolChange], label: str) -> str:
             "gate": "version-guard" if failed else None,
         }
     }
-    lines.append(json.dumps(summary, ensure_ascii=False))
+    lines.append(json_line(summary))
     return "\n".join(lines) + "\n"
 
 
@@ -113,12 +114,6 @@ def render_github(changes: list[ToolChange], label: str) -> str:
             text = f"{f.message} ({f.level}; {_versions(c)}, {_verdict(c)})"
             out.append(f"::{kind} {','.join(props)}::{_gh_data(text)}\n")
     return "".join(out)
-
-
-def _cell(text: str) -> str:
-    """Table-safe, and inert: user text (enum values like `<tag>`) must not become HTML."""
-    escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return escaped.replace("|", "\\|").replace("\n", " ")
 
 
 def render_markdown(changes: list[ToolChange], label: str) -> str:
