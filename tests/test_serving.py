@@ -563,3 +563,28 @@ def test_scaffold_refuses_a_file_named_as_the_package_beside_it(tmp_path: Path) 
         capture_output=True, text=True,
     )  # fmt: skip
     assert elsewhere.returncode == 0, elsewhere.stderr
+
+
+def test_the_mock_server_stopped_by_sigterm_leaves_no_package_behind(tmp_path: Path) -> None:
+    """SIGTERM is how a client stops a stdio server: the folder went with Ctrl-C and a
+    closed stdin only."""
+    import signal
+
+    initialize = {
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                   "clientInfo": {"name": "t", "version": "1"}},
+    }  # fmt: skip
+    served = subprocess.Popen(
+        [str(BIN / "toolc"), "serve", "--mock", str(EXAMPLES / "retail")],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env={**os.environ, "TMPDIR": str(tmp_path)},
+    )  # fmt: skip
+    assert served.stdin is not None and served.stdout is not None
+    served.stdin.write((json.dumps(initialize) + "\n").encode())
+    served.stdin.flush()
+    assert b'"id":1' in served.stdout.readline()
+    assert len(list(tmp_path.iterdir())) == 1  # the package, while it serves
+    served.send_signal(signal.SIGTERM)
+    assert served.wait(30) == 0
+    assert list(tmp_path.iterdir()) == []

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import importlib
 import json
+import signal
 import sys
 import tempfile
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -229,10 +230,16 @@ def serve(
 ) -> None:
     pkg = load_package(files, package)
     root = Path(pkg.__file__).parent.parent
+    # SIGTERM (how a client stops a stdio server) ends it as Ctrl-C does: through `finally`
+    signal.signal(signal.SIGTERM, _stopped)
     try:  # its folder gone when the server stops (each run left ~0.5 MB behind)
         _serve(pkg, files, package, server, http, warn)
     finally:
         remove_tree(root)
+
+
+def _stopped(signum: int, frame: object) -> None:
+    raise SystemExit(0)
 
 
 def _serve(
