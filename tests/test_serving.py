@@ -486,19 +486,21 @@ def test_scaffold_of_a_server_with_the_longest_name_passes_the_gates(tmp_path: P
     _assert_passes_the_gates(starter, tmp_path)
 
 
+INITIALIZE = {
+    "jsonrpc": "2.0", "id": 1, "method": "initialize",
+    "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+               "clientInfo": {"name": "t", "version": "1"}},
+}  # fmt: skip
+
+
 def test_the_mock_server_leaves_no_package_behind(tmp_path: Path) -> None:
     """The package it imports is written to a temporary folder: gone when it stops (every
     run left half a megabyte in /tmp)."""
     temporary = tmp_path / "tmp"
     temporary.mkdir()
-    initialize = {
-        "jsonrpc": "2.0", "id": 1, "method": "initialize",
-        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
-                   "clientInfo": {"name": "t", "version": "1"}},
-    }  # fmt: skip
     done = subprocess.run(
         [str(BIN / "toolc"), "serve", "--mock", str(EXAMPLES / "retail")],
-        input=json.dumps(initialize) + "\n",
+        input=json.dumps(INITIALIZE) + "\n",
         capture_output=True,
         text=True,
         timeout=60,
@@ -570,18 +572,13 @@ def test_the_mock_server_stopped_by_sigterm_leaves_no_package_behind(tmp_path: P
     closed stdin only."""
     import signal
 
-    initialize = {
-        "jsonrpc": "2.0", "id": 1, "method": "initialize",
-        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
-                   "clientInfo": {"name": "t", "version": "1"}},
-    }  # fmt: skip
     served = subprocess.Popen(
         [str(BIN / "toolc"), "serve", "--mock", str(EXAMPLES / "retail")],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         env={**os.environ, "TMPDIR": str(tmp_path)},
     )  # fmt: skip
     assert served.stdin is not None and served.stdout is not None
-    served.stdin.write((json.dumps(initialize) + "\n").encode())
+    served.stdin.write((json.dumps(INITIALIZE) + "\n").encode())
     served.stdin.flush()
     assert b'"id":1' in served.stdout.readline()
     assert len(list(tmp_path.iterdir())) == 1  # the package, while it serves

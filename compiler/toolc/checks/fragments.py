@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from toolc.checks.context import CheckContext
+from toolc.checks.context import CheckContext, SchemaNode
 from toolc.contract.framework import FRAMEWORK_ERROR_CODES, MULTI_ITEM_FIELDS
 from toolc.diagnostics import Diagnostic, diag
 from toolc.diagnostics.suggest import did_you_mean
@@ -42,18 +42,21 @@ def formats(ctx: CheckContext) -> Iterator[Diagnostic]:
             )
 
 
+def stated_patterns(node: SchemaNode) -> Iterator[tuple[JsonPath, str, bool]]:
+    """A node's regular expressions: its `pattern` and its `patternProperties` keys, each
+    with where it is and whether it is a key."""
+    if node.keywords.pattern is not None:
+        yield (*node.path, "pattern"), node.keywords.pattern, False
+    for key in node.keywords.patternProperties or {}:
+        yield (*node.path, "patternProperties", key), key, True
+
+
 def patterns(ctx: CheckContext) -> Iterator[Diagnostic]:
     """Each pattern read as ECMA-262 with the u flag (decision 0024): invalid there, or needing
     what the model's linear-time engine lacks, it is refused with a caret on the construct."""
     for node in ctx.nodes:
-        stated = [((*node.path, "pattern"), node.keywords.pattern, False)]
-        stated += [
-            ((*node.path, "patternProperties", key), key, True)
-            for key in node.keywords.patternProperties or {}
-        ]
-        for path, pattern, is_key in stated:
-            if pattern is not None:
-                yield from _pattern(ctx, path, pattern, is_key)
+        for path, pattern, is_key in stated_patterns(node):
+            yield from _pattern(ctx, path, pattern, is_key)
 
 
 def _pattern(ctx: CheckContext, path: JsonPath, pattern: str, is_key: bool) -> Iterator[Diagnostic]:

@@ -12,6 +12,7 @@ import warnings
 from collections.abc import Iterator
 
 from toolc.checks.context import CheckContext
+from toolc.checks.fragments import stated_patterns
 from toolc.diagnostics import Diagnostic, diag
 from toolc.emit.schemas import reachable_defs
 from toolc.source.document import JsonPath
@@ -47,13 +48,8 @@ def _python_refuses(pattern: str) -> str | None:
 def python_client_patterns(ctx: CheckContext) -> Iterator[Diagnostic]:
     results: set[JsonPath] | None = None
     for node in ctx.nodes:
-        stated = [((*node.path, "pattern"), node.keywords.pattern, False)]
-        stated += [
-            ((*node.path, "patternProperties", key), key, True)
-            for key in node.keywords.patternProperties or {}
-        ]
-        for path, pattern, is_key in stated:
-            if pattern is None or (why := _python_refuses(pattern)) is None:
+        for path, pattern, is_key in stated_patterns(node):
+            if (why := _python_refuses(pattern)) is None:
                 continue
             results = _results(ctx) if results is None else results
             if node.root not in results:

@@ -13,7 +13,8 @@ import json
 import signal
 import sys
 import tempfile
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from types import MappingProxyType, SimpleNamespace
 from typing import Any
@@ -228,43 +229,40 @@ def serve(
     http: Listen | None,
     warn: Callable[[str], None],
 ) -> None:
+    with _package(files, package) as pkg:
+        registry = importlib.import_module(f"{package}.registry")
+        served = importlib.import_module(f"{package}.server")
+        runtime = importlib.import_module(f"{package}.server_runtime")
+        descriptors = json.loads(files["tools.json"])["tools"]
+        handlers = mock_handlers(
+            registry.ALL_TOOLS, warn, handler_forms(files), descriptors, runtime
+        )
+        # create_server reads the package's ALL_TOOLS: its proxied tools now reach mock origins.
+        folder = Path(pkg.__file__).parent.parent / ORIGINS
+        tools = mock_origins(registry.ALL_TOOLS, descriptors, folder, warn)
+        vars(served)["ALL_TOOLS"] = MappingProxyType(tools)
+        # Metrics off: toolc does not depend on prometheus_client; a mock's timings mean nothing.
+        app = served.create_server(handlers, server, metrics=False)
+        if http is None:
+            runtime.run_stdio(app)
+        else:
+            runtime.run_http(
+                app, http.host, http.port, allowed_hosts=http.allowed_hosts, token=http.token
+            )
+
+
+@contextmanager
+def _package(files: Mapping[str, bytes], package: str) -> Iterator[Any]:
+    """The package imported from a temporary folder, gone when the server stops (each run
+    left ~0.5 MB behind). SIGTERM, how a client stops a stdio server, ends it as Ctrl-C
+    does: through `finally`."""
     pkg = load_package(files, package)
-    root = Path(pkg.__file__).parent.parent
-    # SIGTERM (how a client stops a stdio server) ends it as Ctrl-C does: through `finally`
     signal.signal(signal.SIGTERM, _stopped)
-    try:  # its folder gone when the server stops (each run left ~0.5 MB behind)
-        _serve(pkg, files, package, server, http, warn)
+    try:
+        yield pkg
     finally:
-        remove_tree(root)
+        remove_tree(Path(pkg.__file__).parent.parent)
 
 
 def _stopped(signum: int, frame: object) -> None:
     raise SystemExit(0)
-
-
-def _serve(
-    pkg: Any,
-    files: Mapping[str, bytes],
-    package: str,
-    server: str,
-    http: Listen | None,
-    warn: Callable[[str], None],
-) -> None:
-    registry = importlib.import_module(f"{package}.registry")
-    served = importlib.import_module(f"{package}.server")
-    runtime = importlib.import_module(f"{package}.server_runtime")
-    descriptors = json.loads(files["tools.json"])["tools"]
-    handlers = mock_handlers(registry.ALL_TOOLS, warn, handler_forms(files), descriptors, runtime)
-    # create_server reads the package's ALL_TOOLS: its proxied tools now reach mock origins.
-    folder = Path(pkg.__file__).parent.parent / ORIGINS
-    tools = mock_origins(registry.ALL_TOOLS, descriptors, folder, warn)
-    vars(served)["ALL_TOOLS"] = MappingProxyType(tools)
-    # Metrics off: toolc does not depend on prometheus_client, and a mock's timings mean nothing.
-    app = served.create_server(handlers, server, metrics=False)
-    del pkg
-    if http is None:
-        runtime.run_stdio(app)
-    else:
-        runtime.run_http(
-            app, http.host, http.port, allowed_hosts=http.allowed_hosts, token=http.token
-        )
