@@ -43,6 +43,8 @@ def test_the_kit_passes_on_the_example_handlers(name: str, tmp_path: Path) -> No
                 assert f"pass cancelar_pedidos [confirmation {path} ({era})]" in done.stdout
         assert "pass cancelar_pedidos [several items]" in done.stdout
         assert "pass consultar_pedidos [near miss: `order_ids` an empty list]" in done.stdout
+        # an optional argument gets its near misses too (they started from required ones only)
+        assert "pass cancelar_pedidos [near miss: `motivo` of the wrong type]" in done.stdout
 
 
 def test_the_same_seed_makes_the_same_calls(tmp_path: Path) -> None:

@@ -77,6 +77,22 @@ def base_arguments(schema: Mapping[str, Any]) -> Args:
     return value
 
 
+def fullest_arguments(schema: Mapping[str, Any], base: Args) -> Args:
+    """`base` with every optional property the generator can fill, each kept only if the
+    whole stays valid: what near misses start from, so optional arguments get theirs."""
+    fullest = dict(base)
+    for name, prop in folded(schema, schema).get("properties", {}).items():
+        if name in fullest:
+            continue
+        try:
+            candidate = dict(fullest, **{name: example_value(prop, schema)})
+        except ValueError:
+            continue
+        if is_valid(candidate, schema, schema):
+            fullest = candidate
+    return fullest
+
+
 def valid_arguments(schema: Mapping[str, Any], rng: random.Random, count: int) -> list[Args]:
     """Up to `count` distinct valid argument objects, the generator's own value first."""
     base = base_arguments(schema)

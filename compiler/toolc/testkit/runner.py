@@ -20,6 +20,7 @@ from msgspec import field
 
 from toolc.testkit.arguments import (
     base_arguments,
+    fullest_arguments,
     is_valid,
     items_argument,
     near_misses,
@@ -197,7 +198,7 @@ class Kit:
                 else:
                     cases.append((label, made))
         await self._yours(client, tool, cases, name)
-        for what, args in near_misses(schema, valid[0]):
+        for what, args in near_misses(schema, fullest_arguments(schema, valid[0])):
             await self._refused(client, tool, f"near miss: {what}", args)
         if tool.spec.require_confirmation:
             await self._confirmation(client, tool)
