@@ -17,6 +17,8 @@ from toolc.diagnostics.model import Diagnostic, Note, Span
 # shows (a line that reads otherwise than it parses).
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_LINE_ENDS = re.compile("\r\n|[\r\n]")
+_BACKTICKS = re.compile("`+")
 REPLACEMENT = "\N{REPLACEMENT CHARACTER}"
 
 
@@ -30,6 +32,21 @@ def for_terminal(text: str) -> str:
     no line of a message can pass for a diagnostic of its own."""
     shown = CONTROL.sub(REPLACEMENT, no_surrogates(text))
     return shown.replace("\n", "\n    ")
+
+
+def one_line(text: str) -> str:
+    """`text` on one line of Markdown (CommonMark ends a line at a CR too): its line ends
+    as spaces, control and bidi characters as U+FFFD."""
+    return CONTROL.sub(REPLACEMENT, _LINE_ENDS.sub(" ", no_surrogates(text)))
+
+
+def code_span(text: str) -> str:
+    """`text` as one Markdown code span on one line, fenced by more backticks than it
+    holds in a row (and a space inside the fence where it starts or ends with one)."""
+    value = one_line(text)
+    fence = "`" * (max(map(len, _BACKTICKS.findall(value)), default=0) + 1)
+    pad = " " if value.startswith("`") or value.endswith("`") else ""
+    return f"{fence}{pad}{value}{pad}{fence}"
 
 
 def cleaned(d: Diagnostic, clean: Callable[[str], str], paths: bool = True) -> Diagnostic:

@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from toolc.diagnostics.model import Diagnostic
-from toolc.diagnostics.printable import CONTROL, cleaned, no_surrogates
+from toolc.diagnostics.printable import cleaned, code_span, no_surrogates, one_line
 
 _VERSION_GATE = {
     "version-not-bumped", "version-decreased", "version-bump-too-small", "tool-removed",
@@ -30,24 +30,15 @@ def noted(d: Diagnostic) -> list[str]:
 
 
 def _one_line(text: str) -> str:
-    """A table cell's text on one line (CommonMark ends a line at a CR too), its pipes
-    escaped (GFM reads `\\|` as a pipe even inside a code span)."""
-    flat = text.replace("\r\n", " ").replace("\r", " ").replace("\n", " ")
-    return CONTROL.sub("\N{REPLACEMENT CHARACTER}", flat).replace("|", "\\|")
+    """A table cell's text on one line, its pipes escaped (GFM reads `\\|` as a pipe even
+    inside a code span)."""
+    return one_line(text).replace("|", "\\|")
 
 
 def md_cell(text: str) -> str:
     """Text of a message, inert: no HTML a comment would render, no table syntax."""
     inert = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return _one_line(inert)
-
-
-def _md_code(text: str) -> str:
-    """`text` as a code span, fenced by more backticks than it holds in a row."""
-    longest = max((len(run) for run in re.findall("`+", text)), default=0)
-    fence = "`" * (longest + 1)
-    pad = " " if longest else ""
-    return f"{fence}{pad}{_one_line(text)}{pad}{fence}"
 
 
 def render_markdown(
@@ -67,7 +58,7 @@ def render_markdown(
     out = [summary, "", "| | Where | Code | Message |", "|---|---|---|---|"]
     for d in items:
         mark = "❌" if d.is_error or strict else "⚠️"
-        place = _md_code(f"{d.span.path}:{d.span.line}:{d.span.column}")
+        place = code_span(f"{d.span.path}:{d.span.line}:{d.span.column}".replace("|", "\\|"))
         hint = f"<br>hint: {md_cell(d.hint)}" if d.hint else ""
         hint += "".join(f"<br>note: {md_cell(n)}" for n in noted(d))
         out.append(f"| {mark} | {place} | `{d.code}` | {md_cell(d.message)}{hint} |")

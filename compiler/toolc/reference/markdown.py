@@ -18,7 +18,6 @@ import re
 
 from toolc.diagnostics.printable import CONTROL, REPLACEMENT, no_surrogates
 
-_BACKTICKS = re.compile("`+")
 _LINE_ENDS = re.compile("\r\n|\r")
 # What can open raw HTML or an autolink, with the backslashes before it
 _TAG = re.compile(r"(\\*)<(?=[A-Za-z/!?])")
@@ -60,14 +59,6 @@ def plain(text: object) -> str:
     """Text shown as it is written (a title in a heading or a link's text): one line, what
     would end a link or open a code span or a tag escaped."""
     return _PLAIN_SYNTAX.sub(r"\\\1", " ".join(_shown(str(text)).split()))
-
-
-def code_span(text: object) -> str:
-    """Text as one code span on one line, fenced by more backticks than it holds in a row."""
-    value = " ".join(_shown(str(text)).split("\n"))
-    fence = "`" * (max(map(len, _BACKTICKS.findall(value)), default=0) + 1)
-    pad = " " if value.startswith("`") or value.endswith("`") else ""
-    return f"{fence}{pad}{value}{pad}{fence}"
 
 
 def _closes(line: str, fence: str) -> bool:

@@ -13,8 +13,9 @@ import msgspec
 
 from toolc.contract.framework import FRAMEWORK_ERRORS, success_data
 from toolc.contract.reserve import reserve_bytes
+from toolc.diagnostics.printable import code_span
 from toolc.reference.examples import example
-from toolc.reference.markdown import code_span, inline
+from toolc.reference.markdown import inline
 from toolc.reference.schema_text import Field, fields, literal, type_text
 
 

@@ -12,7 +12,8 @@ from typing import Any
 
 import jinja2
 
-from toolc.reference.markdown import block, code_span, inline, plain
+from toolc.diagnostics.printable import code_span
+from toolc.reference.markdown import block, inline, plain
 from toolc.reference.model import ServerDoc
 from toolc.resources import data_dir
 
