@@ -23,10 +23,9 @@ import msgspec
 
 from toolc import workspace
 from toolc.runtime.server_framework import success_data
-from toolc.runtime.server_keys import array_arguments
 from toolc.serve.mock_content import mock_content
 from toolc.serve.mock_proxies import ORIGINS, mock_origins
-from toolc.serve.mock_values import example_value, folded, is_valid, mock_data
+from toolc.serve.mock_values import example_value, folded, is_valid, items_argument, mock_data
 from toolc.validate import ecma_regex
 from toolc.workspace.tree import remove_tree
 
@@ -41,14 +40,12 @@ def _answer(data: Any) -> Handler:
 
 
 def _items_argument(input_schema: Mapping[str, Any]) -> tuple[str, Any] | None:
-    """The argument that lists a multi-item call's items, and its item schema: the array
-    argument an agent names to the user (`label`) first, then a required one."""
-    props = input_schema.get("properties", {})
-    required = set(input_schema.get("required", []))
-    candidates = array_arguments(input_schema)  # typed `array`, through a `$ref`, nullable
-    arrays = [(name, folded(props[name], input_schema)) for name in candidates]
-    arrays.sort(key=lambda a: ("x-toolc-label" not in a[1], a[0] not in required))
-    return (arrays[0][0], arrays[0][1].get("items", True)) if arrays else None
+    """The argument that lists a multi-item call's items (`mock_values.items_argument`),
+    and its item schema."""
+    name = items_argument(input_schema)
+    if name is None:
+        return None
+    return name, folded(input_schema["properties"][name], input_schema).get("items", True)
 
 
 def _per_item(spec: Any, data: Any, workflow: bool) -> Handler:

@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from toolc.runtime.server_keys import array_arguments
 from toolc.serve.mock_check import Checker, Search, value_key
 from toolc.serve.mock_patterns import ALNUM, expand, parse_pattern
 from toolc.serve.mock_shapes import arrays, objects, tolerant
@@ -66,6 +67,20 @@ def example_value(
 def folded(schema: Any, root: Mapping[str, Any]) -> dict[str, Any]:
     """`schema` with its `$ref` and `allOf` folded in (refs resolved in `root`)."""
     return _Gen(root).flat(schema)
+
+
+def items_argument(input_schema: Mapping[str, Any]) -> str | None:
+    """The argument that lists a multi-item call's items, among those the runtime takes
+    for arrays (typed `array`, through a `$ref`, nullable): the one an agent names to the
+    user (`x-toolc-label`) first, then a required one. The mock server and the test kit
+    both choose it so."""
+    props = input_schema.get("properties", {})
+    required = set(input_schema.get("required", []))
+    arrays = sorted(
+        array_arguments(input_schema),
+        key=lambda n: ("x-toolc-label" not in props[n], n not in required),
+    )
+    return arrays[0] if arrays else None
 
 
 def is_valid(value: Any, schema: Any, root: Mapping[str, Any], search: Search = re_search) -> bool:

@@ -15,6 +15,7 @@ from typing import Any
 
 from toolc.serve import mock_values
 from toolc.serve.mock_values import folded
+from toolc.serve.mock_values import items_argument as items_argument  # the mock's choice
 from toolc.validate.ecma_regex import search
 
 Args = dict[str, Any]
@@ -117,19 +118,10 @@ def valid_arguments(schema: Mapping[str, Any], rng: random.Random, count: int) -
     return found
 
 
-def items_argument(schema: Mapping[str, Any]) -> str | None:
-    """The argument listing a multi-item call's items: the array an agent names to the user
-    (`x-toolc-label`) first, then a required one (as the mock server chooses it)."""
-    props = folded(schema, schema).get("properties", {})
-    required = set(schema.get("required", []))
-    arrays = [n for n, p in props.items() if kind_of(folded(p, schema)) == "array"]
-    arrays.sort(key=lambda n: ("x-toolc-label" not in props[n], n not in required))
-    return arrays[0] if arrays else None
-
-
 def with_items(schema: Mapping[str, Any], base: Args, name: str, n: int, k0: int) -> Args | None:
     """`base` with `n` distinct valid items in `name` (item k near the first), or None."""
-    item_schema = folded(schema, schema)["properties"][name].get("items", True)
+    prop = folded(schema, schema)["properties"][name]
+    item_schema = folded(prop, schema).get("items", True)  # through a `$ref` too
     items = list(base.get(name) or [])[:1] or [example_value(item_schema, schema)]
     k = k0
     while len(items) < n and k < k0 + 4 * n:
