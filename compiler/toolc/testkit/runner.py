@@ -77,13 +77,15 @@ class Kit:
         self.proxied = []  # answered by their origins: nothing of the user's to test
         for d in target.descriptors:
             spec = specs[d["name"]]
-            if spec.enabled and spec.mcp_server == server and getattr(spec, "proxy", None):
+            if not spec.enabled or spec.mcp_server != server:
+                continue
+            if getattr(spec, "proxy", None):
                 self.proxied.append(d["name"])
-            elif spec.enabled and spec.mcp_server == server:
-                pv = spec.pre_validation
-                self.tools.append(
-                    Tool(d, spec, handler_name(spec), pv and handler_name(specs[pv.tool]))
-                )
+                continue
+            pv = spec.pre_validation
+            self.tools.append(
+                Tool(d, spec, handler_name(spec), pv and handler_name(specs[pv.tool]))
+            )
         self.seed, self.examples, self.extra = seed, examples, extra
         self.timeout = timeout
         unknown = sorted(set(extra) - {t.name for t in self.tools})
