@@ -17,6 +17,10 @@ if TYPE_CHECKING:
     from toolc.diagnostics.model import Diagnostic
     from toolc.verbs.init import Plan
 
+    # What the import said, and the texts its diagnostics point into: shown once, with
+    # the outcome.
+    Said = tuple[list[Diagnostic], dict[str, str]]
+
 
 @click.command()
 @click.argument(
@@ -60,7 +64,7 @@ def init(
         click.echo(f"toolc init {config_dir}: nothing written", err=True)
         sys.exit(EXIT_ERRORS)
     # What the import said: shown once, with the outcome (one report, even in SARIF).
-    said: tuple[list[Diagnostic], dict[str, str]] = ([], {})
+    said: Said = ([], {})
     if source is not None:
         imported, said = _imported(source, command, server, fmt, headers)
         planned = _planned(config_dir, imported, fmt, said)
@@ -116,7 +120,7 @@ def _planned(
     config_dir: Path,
     config: dict[str, bytes] | None,
     fmt: str | None,
-    said: tuple[list[Diagnostic], dict[str, str]] = ([], {}),
+    said: Said = ([], {}),
 ) -> Plan:
     """init's plan; a pyproject.toml that cannot be read ends the command (io-error)."""
     from toolc.verbs.init import plan
@@ -135,7 +139,7 @@ def _failed(
     found: Diagnostic,
     config_dir: Path,
     fmt: str | None,
-    said: tuple[list[Diagnostic], dict[str, str]] = ([], {}),
+    said: Said = ([], {}),
 ) -> NoReturn:
     from toolc.cli.importing import show
 
@@ -150,7 +154,7 @@ def _imported(
     server: str | None,
     fmt: str | None,
     headers: dict[str, str] | None,
-) -> tuple[dict[str, bytes], tuple[list[Diagnostic], dict[str, str]]]:
+) -> tuple[dict[str, bytes], Said]:
     """The config `toolc import` makes of SOURCE, and what it said with the texts it points
     into (shown and exit 1 on errors)."""
     from toolc.cli.importing import imported_from, show
