@@ -44,6 +44,12 @@ def findings_for_tool(findings: Iterable[Finding], tool: str) -> list[Finding]:
     return [f for f in findings if f.tool == tool or (f.tool == ALL_TOOLS and tool in f.affects)]
 
 
+def breaking_step(version: Version) -> Bump:
+    """The step a break calls for after `version`: major, or minor below 1.0.0, where semver
+    promises nothing and the convention puts breaks in the minor step."""
+    return "minor" if version.major == 0 else "major"
+
+
 def required_bump(findings: Iterable[Finding], old_version: str) -> Bump | None:
     """The smallest version step the findings of one tool require, None when there are none.
 
@@ -52,7 +58,7 @@ def required_bump(findings: Iterable[Finding], old_version: str) -> Bump | None:
     a caller relies on changed); docs, unclassified-change included → patch."""
     levels = {f.level for f in findings}
     if "breaking" in levels:
-        return "minor" if Version.parse(old_version).major == 0 else "major"
+        return breaking_step(Version.parse(old_version))
     if levels & {"warning", "compatible"}:
         return "minor"
     return "patch" if levels else None

@@ -13,6 +13,7 @@ import msgspec
 from toolc.contract.semver import Version
 from toolc.contract.snapshot import Entry
 from toolc.diagnostics import Diagnostic, Note, Span, diag
+from toolc.evolution.findings import breaking_step, findings_for_tool
 from toolc.evolution.verdict import accepts, judge
 from toolc.model import Project
 from toolc.model.tools_file import AcceptedBreak
@@ -75,7 +76,6 @@ def _semver_minimum(
     """The smallest version the change allows, and the rules that set it (None: none).
     `same_contract`: the fingerprint is the snapshot's, so only the server changed."""
     from toolc.evolution.compare import compare_all
-    from toolc.evolution.findings import findings_for_tool
 
     if after is None:
         return None
@@ -88,7 +88,7 @@ def _semver_minimum(
         # A change that cannot be classified is breaking, as an undecided one is (never a
         # patch): an output deleted or hand-edited must not let a break through as a patch.
         was = Version.parse(before.version)
-        return was.bumped("minor" if was.major == 0 else "major"), [UNSEEN]
+        return was.bumped(breaking_step(was)), [UNSEEN]
     # compare_all, not compare_tool: a change of toolc's envelope counts for every tool.
     found = findings_for_tool(compare_all({name: old}, {name: after}), name)
     accepted = (e for e, _ in policy.accepted)
@@ -108,20 +108,21 @@ def check_versions(
 ) -> Iterator[Diagnostic]:
     """Each tool against what it was. `documents(tool)`: the tool's new contract document."""
     transitions: dict[str, tuple[str, str]] = {}
-    returning: set[str] = set()
+    returned: set[str] = set()  # declared again after their recorded removal
     for name, entry in new.items():
         was = before.get(name)
+        back = returning(policy, name) if was is None else None
         if was is not None:
             transitions[name] = (was.version, entry.version)
             yield from _changed(name, was, entry, spans[name], documents, policy)
-        elif _removal(policy, name) is not None:
-            returning.add(name)
-            yield from _returned(name, entry, spans[name], policy)
+        elif back is not None:
+            returned.add(name)
+            yield from _returned(name, entry, spans[name], back)
     for name, was in before.items():
         if name not in new and not was.unrecorded:
             transitions[name] = (was.version, "removed")
             yield from _removed(name, was, removed_span(name), policy)
-    yield from _stale(policy, transitions, new, returning)
+    yield from _stale(policy, transitions, new, returned)
 
 
 def _changed(
@@ -238,13 +239,11 @@ def returning(policy: Policy, name: str) -> Returning | None:
     if removal is None:
         return None
     removed, where = removal
-    level = "patch" if policy.bump != "semver" else "major" if removed.major > 0 else "minor"
+    level = breaking_step(removed) if policy.bump == "semver" else "patch"
     return Returning(removed, level, removed.bumped(level), where)
 
 
-def _returned(name: str, entry: Entry, span: Span, policy: Policy) -> Iterator[Diagnostic]:
-    back = returning(policy, name)
-    assert back is not None
+def _returned(name: str, entry: Entry, span: Span, back: Returning) -> Iterator[Diagnostic]:
     if back.allows(entry.version):
         return
     removed, minimum, where = back.removed, back.minimum, back.where
@@ -263,9 +262,9 @@ def _stale(
     policy: Policy,
     transitions: Mapping[str, tuple[str, str]],
     new: Mapping[str, Entry],
-    returning: set[str],
+    returned: set[str],
 ) -> Iterator[Diagnostic]:
-    """`accepted_breaks:` entries that match no transition of this build (`returning`: the
+    """`accepted_breaks:` entries that match no transition of this build (`returned`: the
     tools declared again after their recorded removal, whose entry this build read)."""
     for accepted, span in policy.accepted:
         now = transitions.get(accepted.tool)
@@ -273,7 +272,7 @@ def _stale(
         # break ran, and the PR carrying both is still open). Stale once the tool moves on.
         # A removal's entry also holds while the tool comes back (the guard read it).
         shipped = (
-            (accepted.to == "removed" and (accepted.tool not in new or accepted.tool in returning))
+            (accepted.to == "removed" and (accepted.tool not in new or accepted.tool in returned))
             if now is None
             else now == (accepted.to, accepted.to)
         )
