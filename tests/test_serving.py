@@ -134,6 +134,30 @@ def test_mock_validator_resolves_into_the_handler_s_form() -> None:
     assert len(envelope["data"]["results"]) == 2
 
 
+def test_mock_validator_keeps_the_elements_that_already_fit() -> None:
+    """One element of a list in the handler's form already: it is kept, and only the other
+    is synthesized (the whole list was replaced)."""
+    from toolc.serve.mock_server import _handler_form
+
+    product = {
+        "type": "object",
+        "required": ["id"],
+        "properties": {"id": {"pattern": "^P-[0-9]+$"}},
+    }
+    schema = {"type": "array", "items": {"$ref": "#/$defs/Product"}}
+    root = {"$defs": {"Product": product}}
+    made = _handler_form([{"id": "P-7"}, "Neymar Jr"], schema, root)
+    assert made[0] == {"id": "P-7"} and len(made) == 2
+    assert made[1] != "Neymar Jr" and is_valid_product(made[1])
+    unique = {**schema, "uniqueItems": True, "minItems": 1}
+    alone = _handler_form(["a", "b"], unique, root)  # two equal synthesized items would break it
+    assert len(alone) == 1 and is_valid_product(alone[0])
+
+
+def is_valid_product(value: Any) -> bool:
+    return isinstance(value, dict) and str(value.get("id", "")).startswith("P-")
+
+
 def test_serve_needs_mock_and_a_server_choice(tmp_path: Path) -> None:
     toolc = str(BIN / "toolc")
     plain = subprocess.run(

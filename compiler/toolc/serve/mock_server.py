@@ -85,18 +85,26 @@ def _per_item(spec: Any, data: Any, workflow: bool) -> Handler:
 
 
 def _handler_form(value: Any, schema: Mapping[str, Any], root: Mapping[str, Any]) -> Any:
-    """`value` if the handler takes it as is, else a synthesized one: one item per element
-    sent, for a list (falling back to the schema's own example when those break it)."""
+    """`value` if the handler takes it as is, else a synthesized one. For a list: the
+    elements that fit kept and the others synthesized, one item per element sent (every one
+    synthesized when that breaks the list, as equal items under `uniqueItems` do); the
+    schema's own example when both break it."""
     if is_valid(value, schema, root, ecma_regex.search):
         return value
-    item = schema.get("items")
+    item = folded(schema, root).get("items")
     if isinstance(value, list) and isinstance(item, Mapping):
-        try:
-            made = [example_value(item, root, ecma_regex.search) for _ in value]
-        except ValueError:
-            made = None
-        if made is not None and is_valid(made, schema, root, ecma_regex.search):
-            return made
+        for keep in (True, False):
+            try:
+                made = [
+                    element
+                    if keep and is_valid(element, item, root, ecma_regex.search)
+                    else example_value(item, root, ecma_regex.search)
+                    for element in value
+                ]
+            except ValueError:
+                break
+            if is_valid(made, schema, root, ecma_regex.search):
+                return made
     return example_value(schema, root, ecma_regex.search)
 
 
