@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from toolc.contract.canonical import canonical_bytes, canonical_json, sha16
+from toolc.contract.canonical import canonical_bytes, canonical_json, json_key, sha16
 from toolc.contract.snapshot import contract_fingerprint, schema_fingerprint, strip_prose
 
 JSON = st.recursive(
@@ -139,3 +139,9 @@ def test_order_of_required_and_enum_is_not_a_contract_change() -> None:
         schema(["b", "a"], ["x", 1])
     )
     assert schema_fingerprint(schema(["a"], [1])) != schema_fingerprint(schema(["a"], [2]))
+
+
+def test_json_key_compares_values_as_json_and_none_for_no_json() -> None:
+    assert json_key(True) != json_key(1) and json_key([0, 1]) != json_key([False, True])
+    assert json_key(2) == json_key(2.0) and json_key({"b": 1, "a": 2}) == json_key({"a": 2, "b": 1})
+    assert json_key(float("nan")) is None and json_key({1, 2}) is None

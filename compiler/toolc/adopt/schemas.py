@@ -13,7 +13,7 @@ from typing import Any
 
 from toolc.adopt.dialect import MANY, NAMED, ONE, as_ref, escape, segments
 from toolc.checks.names import PACKAGE_NAMES, TOOL_SUFFIXES
-from toolc.contract.canonical import canonical_bytes
+from toolc.contract.canonical import json_key
 from toolc.model.naming import pascal
 
 # The root keywords `args_keywords` takes (docs/config.md, args_keywords).
@@ -111,12 +111,7 @@ class Types:
 def _as_json(schema: Any) -> bytes | None:
     """The schema's canonical JSON; None for none, or for one that has none (a number
     JSON cannot write), which is the same as nothing else."""
-    if schema is None:
-        return None
-    try:
-        return canonical_bytes(schema)
-    except (TypeError, ValueError):
-        return None
+    return None if schema is None else json_key(schema)
 
 
 def tool_classes(tools: Iterable[str]) -> set[str]:

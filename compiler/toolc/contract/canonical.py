@@ -96,6 +96,15 @@ def canonical_bytes(value: Any) -> bytes:
     return canonical_json(value).encode("utf-8")
 
 
+def json_key(value: Any) -> bytes | None:
+    """The value's canonical JSON, to compare values as JSON (in Python `True == 1`);
+    None for a value JSON cannot write (NaN, infinity, a set), which equals nothing else."""
+    try:
+        return canonical_bytes(value)
+    except (TypeError, ValueError):
+        return None
+
+
 def canonical_json(value: Any) -> str:
     if value is None or isinstance(value, bool):
         return json.dumps(value)

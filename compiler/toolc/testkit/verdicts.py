@@ -15,7 +15,7 @@ from jsonschema import Draft202012Validator, FormatChecker
 from jsonschema.exceptions import best_match
 from mcp import types
 
-from toolc.contract.canonical import canonical_bytes
+from toolc.contract.canonical import json_key
 
 # Framework codes that, for arguments the schema allows, say the handler (or the server
 # around it) is broken rather than the call refused for a domain reason: a pre-validator
@@ -110,11 +110,10 @@ def _echoes(result: Any, item: Any) -> bool:
 
 def _same(a: Any, b: Any) -> bool:
     """Equal as JSON: in Python `1 == True`, so item 1 would match `success: true`; 2 and
-    2.0 are one number (a float field echoes an integer item)."""
-    try:
-        return canonical_bytes(a) == canonical_bytes(b)
-    except (TypeError, ValueError):  # no JSON (a NaN): only itself
-        return a is b
+    2.0 are one number (a float field echoes an integer item). A value with no JSON (a NaN)
+    is only itself."""
+    key = json_key(a)
+    return a is b if key is None else key == json_key(b)
 
 
 def status_of(flags: Sequence[bool]) -> str:
