@@ -45,6 +45,7 @@ def test_the_kit_passes_on_the_example_handlers(name: str, tmp_path: Path) -> No
         assert "pass consultar_pedidos [near miss: `order_ids` an empty list]" in done.stdout
         # an optional argument gets its near misses too (they started from required ones only)
         assert "pass cancelar_pedidos [near miss: `motivo` of the wrong type]" in done.stdout
+        assert "pass cancelar_pedidos [near miss: `motivo` beyond its maxLength]" in done.stdout
 
 
 def test_the_same_seed_makes_the_same_calls(tmp_path: Path) -> None:
@@ -280,6 +281,30 @@ def test_proxied_tools_are_the_origin_s_not_the_handlers(tmp_path: Path) -> None
     done = _kit("gateway", out, "--handlers", "gateway_handlers:Handlers", "-v")
     assert "Unknown tool" not in done.stdout and "proxied to its origin; not tested" in done.stdout
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_near_misses_step_just_past_each_bound() -> None:
+    """Bounds get near misses of their own: a value one past each, the rest kept (a model
+    that dropped `maxLength` or `exclusiveMinimum` passed every case before)."""
+    props = {
+        "code": {"type": "string", "minLength": 3, "maxLength": 5},
+        "tags": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 3},
+        "n": {"type": "integer", "minimum": 1, "maximum": 9, "multipleOf": 1},
+        "x": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1.5},
+    }
+    schema = {"type": "object", "properties": props}
+    base = {"code": "ab12", "tags": ["a", "b"], "n": 4, "x": 0.5}
+    misses = dict(near_misses(schema, base))
+    expected = {
+        "`code` beyond its maxLength": "ab1222", "`code` beyond its minLength": "ab",
+        "`tags` beyond its maxItems": ["a", "b", "a", "b"], "`tags` beyond its minItems": ["a"],
+        "`n` beyond its minimum": 0, "`n` beyond its maximum": 10,
+        "`n` beyond its multipleOf": 4.5, "`x` beyond its exclusiveMinimum": 0,
+        "`x` beyond its exclusiveMaximum": 1.5,
+    }  # fmt: skip
+    for what, value in expected.items():
+        name = what.split("`")[1]
+        assert misses[what] == dict(base, **{name: value}), what
 
 
 def test_a_nullable_items_argument_gets_the_multi_item_checks() -> None:

@@ -1,9 +1,10 @@
 """Arguments for the kit, from a tool's published inputSchema. Valid ones start from the mock
 value generator's value (`serve.mock_values`) and vary it with a seeded choice of optional
 properties, enum members and nearby values; near-miss invalid ones change one thing (a
-required property dropped, a value of the wrong type or shape, an unknown property, an empty
-list). Every candidate is checked against the schema before it is used, so a valid case is
-valid and a near miss is invalid whatever the schema says."""
+required property dropped, a value of the wrong type or shape or just past one of its
+bounds, an unknown property, an empty list). Every candidate is checked against the schema
+before it is used, so a valid case is valid and a near miss is invalid whatever the schema
+says."""
 
 from __future__ import annotations
 
@@ -141,6 +142,39 @@ def kind_of(schema: Mapping[str, Any]) -> str | None:
     return kinds[0] if len(kinds) == 1 and isinstance(kinds[0], str) else None
 
 
+def _beyond_bounds(prop: Mapping[str, Any], value: Any) -> list[tuple[str, Any]]:
+    """(bound, value) pairs: `value` moved just past each bound its schema sets (a length,
+    a count of items, a number's limits and step), the rest of it kept."""
+    found: list[tuple[str, Any]] = []
+
+    def bound(name: str) -> int | float | None:
+        limit = prop.get(name)
+        if isinstance(limit, bool) or not isinstance(limit, int | float):
+            return None
+        return limit if abs(limit) < 2**53 else None  # where a step of 1 still moves it
+
+    if isinstance(value, str) and value:
+        if (most := bound("maxLength")) is not None:
+            found.append(("maxLength", value + value[-1] * (int(most) + 1 - len(value))))
+        if (least := bound("minLength")) is not None and least >= 1:
+            found.append(("minLength", value[: int(least) - 1]))
+    if isinstance(value, list) and value:
+        if (most := bound("maxItems")) is not None:
+            found.append(("maxItems", (value * (int(most) + 1))[: int(most) + 1]))
+        if (least := bound("minItems")) is not None and least >= 2:
+            found.append(("minItems", value[: int(least) - 1]))
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        for name, moved in (("minimum", -1), ("maximum", 1)):
+            if (limit := bound(name)) is not None:
+                found.append((name, limit + moved))
+        for name in ("exclusiveMinimum", "exclusiveMaximum"):
+            if (limit := bound(name)) is not None:
+                found.append((name, limit))
+        if (step := bound("multipleOf")) is not None and step > 0:
+            found.append(("multipleOf", value + step / 2))
+    return found
+
+
 def near_misses(schema: Mapping[str, Any], base: Args) -> list[tuple[str, Any]]:
     """(what is wrong, arguments) pairs, each invalid against `schema`."""
     flat = folded(schema, schema)
@@ -174,6 +208,8 @@ def near_misses(schema: Mapping[str, Any], base: Args) -> list[tuple[str, Any]]:
             cases.append(
                 (f"`{name}` not matching its pattern/format/enum", dict(base, **{name: "\u0000?"}))
             )
+        for bound, beyond in _beyond_bounds(prop, value):
+            cases.append((f"`{name}` beyond its {bound}", dict(base, **{name: beyond})))
     if flat.get("additionalProperties") is False:
         cases.append(("an unknown property", dict(base, toolc_kit_unknown=True)))
     cases.append(("every argument null", dict.fromkeys(base, None) or {"": None}))
