@@ -38,12 +38,12 @@ def test_llms_txt_follows_the_convention() -> None:
     lines = text.splitlines()
     assert lines[0] == "# retail: MCP tool reference"
     assert lines[2].startswith("> ") and "`data`" in lines[2]
-    assert "## retail" in lines
+    assert "## MCP server `retail`" in lines
     links = [line for line in lines if line.startswith("- [")]
     assert links == [
-        "- [Cancelar pedidos](retail.md#cancelar_pedidos): `cancelar_pedidos` 2.0.0. "
+        "- [Cancelar pedidos](retail.md#tool.cancelar_pedidos): `cancelar_pedidos` 2.0.0. "
         "Cancela um ou mais pedidos.",
-        "- [Consultar pedidos](retail.md#consultar_pedidos): `consultar_pedidos` 3.0.0. "
+        "- [Consultar pedidos](retail.md#tool.consultar_pedidos): `consultar_pedidos` 3.0.0. "
         "Consulta o estado de um ou mais pedidos.",
     ]
     full = _reference(RETAIL)["llms-full.txt"].decode()
@@ -53,7 +53,7 @@ def test_llms_txt_follows_the_convention() -> None:
 
 def test_a_page_says_what_the_tool_publishes() -> None:
     page = _reference(RETAIL)["retail.md"].decode()
-    assert '<a id="cancelar_pedidos"></a>' in page
+    assert '<a id="tool.cancelar_pedidos"></a>' in page
     assert "Version 2.0.0 · transactional · confirmation required · multi-item" in page
     assert (
         "| `order_ids` | array of OrderId | yes | — | os pedidos | Quais pedidos deseja "
@@ -274,3 +274,42 @@ def test_data_of_a_shared_type_or_no_object_is_described(tmp_path: Path) -> None
     assert "| `data.next` | Order | no | — |" in page
     assert "| `data` | array of string | yes | — |" in page
     assert "| `data` | string \\| integer | yes | Either. |" in page
+
+
+SECTIONS = """\
+tools:
+  get_order:
+    version: 1.0.0
+    description: Gets an order.
+    mcp_server: Optional
+    tool_type: query
+    args_schema:
+      id: {type: string, description: The order.}
+  arguments:
+    version: 1.0.0
+    description: Named as a section.
+    mcp_server: Optional
+    tool_type: query
+"""
+
+
+def _slug(heading: str) -> str:
+    """GitHub's anchor of a heading (github-slugger): lower case, punctuation but `-` and
+    `_` dropped, spaces as `-`."""
+    return re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+
+
+def test_a_tool_named_as_a_section_keeps_its_own_anchor(tmp_path: Path) -> None:
+    """A tool named `arguments` took the anchor of the first tool's `Arguments` heading, and
+    a server named `Optional` became llms.txt's section of links an agent may skip."""
+    (tmp_path / "tools.yaml").write_text(SECTIONS, encoding="utf-8")
+    done = run_toolc("docs", str(tmp_path), "--docs-out", str(tmp_path / "docs"))
+    assert done.returncode == 0, done.stderr
+    page = (tmp_path / "docs" / "Optional.md").read_text(encoding="utf-8")
+    ids = re.findall(r'<a id="([^"]+)"></a>', page)
+    headings = [_slug(h) for h in re.findall(r"^#+ (.*)$", page, re.M)]
+    assert ids == ["tool.arguments", "tool.get_order"] and "arguments" in headings
+    assert not set(ids) & set(headings)
+    index = (tmp_path / "docs" / "llms.txt").read_text(encoding="utf-8")
+    assert "## Optional" not in index and "## MCP server `Optional`" in index
+    assert "(Optional.md#tool.arguments)" in index

@@ -40,7 +40,7 @@ def _intact(page: str, h1: int = 1) -> list[Any]:
     html = MD.render(page)
     assert [t.tag for t in tokens if t.type == "heading_open"].count("h1") == h1, html
     for name in ("aaa", "zzz"):
-        assert f'<a id="{name}"></a>' in html, html
+        assert f'<a id="tool.{name}"></a>' in html, html
         assert f"<code>{name}</code>:" in html, html  # its heading, not swallowed
     assert "<img" not in html and "<script" not in html and "<!--" not in html, html
     assert "evil.example" not in "".join(
@@ -82,7 +82,7 @@ def test_a_title_is_plain_text(tmp_path: Path, title: str) -> None:
     _intact(files["srv.md"])
     index = MD.parse(files["llms.txt"])
     links = [t.attrs["href"] for tok in index for t in tok.children or () if t.type == "link_open"]
-    assert links == ["srv.md#aaa", "srv.md#zzz"], links  # one link per tool, each its own
+    assert links == ["srv.md#tool.aaa", "srv.md#tool.zzz"], links  # one link per tool, each its own
     assert [t.tag for t in index if t.type == "heading_open"].count("h1") == 1
 
 

@@ -124,4 +124,23 @@ def server_names(ctx: CheckContext) -> Iterator[Diagnostic]:
                 )
 
 
-CHECKS = (identifiers, generated_names, server_names)
+def hidden_servers(ctx: CheckContext) -> Iterator[Diagnostic]:
+    """An mcp_server's name names files (its reference page, its scaffold): not a hidden
+    one. Reported once per name, at the first tool that gives it."""
+    project = ctx.project
+    seen: set[str] = set()
+    for name, tool in project.tools.items():
+        server = tool.decl.mcp_server if tool.knows("mcp_server") else None
+        if server is None or not server.startswith(".") or server in seen:
+            continue
+        seen.add(server)
+        yield diag(
+            "mcp-server-name-hidden",
+            project.spans.tool(("tools", name, "mcp_server")),
+            f"mcp_server '{server}' starts with a dot: its reference page '{server}.md' "
+            "would be a hidden file",
+            f"rename the mcp_server '{server}' to start with a letter, a digit, '_' or '-'",
+        )
+
+
+CHECKS = (identifiers, generated_names, server_names, hidden_servers)

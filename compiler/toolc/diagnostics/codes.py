@@ -520,6 +520,16 @@ _RULES = [
         "punctuation or case would produce the same identifier. Rename one.",
     ),
     Rule(
+        "mcp-server-name-hidden",
+        E,
+        "tools",
+        "An `mcp_server` name starts with a dot.",
+        "An mcp_server's name names files: its reference page (`<server>.md`) and the module "
+        "`toolc scaffold` writes (`<server>_server.py`). A name that starts with `.` makes "
+        "them hidden files, and `.` or `..` name no file of their own. Rename the mcp_server "
+        "so that it starts with a letter, a digit, `_` or `-`.",
+    ),
+    Rule(
         "reserved-error-code",
         E,
         "tools",
