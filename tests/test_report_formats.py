@@ -192,3 +192,55 @@ def test_diff_carries_the_values_it_quotes_as_data(tmp_path: Path) -> None:
     assert b"\x1b" not in text and b"input-enum-value-added" in text
     markdown = _toolc("diff", "--format", "markdown", ".", cwd=tmp_path).stdout.decode()
     assert "<img" not in markdown and "&lt;img" in markdown
+
+
+LIVE_SERVER = """\
+import anyio
+from mcp import types
+from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
+
+PATTERN = {"type": "string", "pattern": "b["}
+TOOLS = [
+    types.Tool(name="fine", description="Fine.", input_schema={"type": "object"}),
+    types.Tool(name="refused", description="Refused.",
+               input_schema={"type": "object", "properties": {"a": PATTERN}}),
+]
+
+
+async def list_tools(ctx, params):
+    return types.ListToolsResult(tools=TOOLS)
+
+
+async def main():
+    server = Server("live", version="1", on_list_tools=list_tools)
+    async with stdio_server() as (r, w):
+        await server.run(r, w, server.create_initialization_options())
+
+anyio.run(main)
+"""
+
+
+def test_a_live_listing_is_a_source_without_lines(tmp_path: Path) -> None:
+    """A live server's tools/list has no lines: it was printed `tools/list of CMD:1:1:`, as
+    if a file of that name held the tool on its first line."""
+    (tmp_path / "srv.py").write_text(LIVE_SERVER, encoding="utf-8")
+    shown = f"tools/list of {sys.executable} srv.py"
+
+    def imported(fmt: str, out: str) -> str:
+        args = ("import", "--out", out, "--format", fmt, "--stdio", "--", sys.executable, "srv.py")
+        done = _toolc(*args, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        return (done.stderr if fmt == "text" else done.stdout).decode("utf-8")
+
+    text = imported("text", "a")
+    assert f"{shown}: warning[import-tool-skipped]: tool 'refused'" in text, text
+    (row,) = [json.loads(line) for line in imported("json", "b").splitlines() if "{" in line]
+    assert (row["path"], row["line"], row["column"]) == (shown, 0, 0)
+    (annotation,) = imported("github", "c").splitlines()[:1]
+    assert annotation.startswith("::warning title=import-tool-skipped::tools/list of ")
+    sarif = json.loads(imported("sarif", "d"))
+    _valid_sarif(json.dumps(sarif))
+    (result,) = sarif["runs"][0]["results"]
+    assert "region" not in result["locations"][0]["physicalLocation"]
+    assert f"`{shown}`" in imported("markdown", "e")

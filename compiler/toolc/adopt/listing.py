@@ -25,6 +25,7 @@ class SourceTool(msgspec.Struct, frozen=True):
 class Source(msgspec.Struct, frozen=True):
     tools: list[SourceTool]
     server: str | None  # the name the server gives itself, when the source says it
+    whole: Span  # the source as a whole: a file's first line, or a live listing (no lines)
 
 
 def _span_at(shown: str, text: str, offset: int) -> Span:
@@ -120,7 +121,7 @@ def _read(data: bytes, shown: str) -> tuple[Source | None, list[Diagnostic]]:
             )
             continue
         tools.append(SourceTool(item, span))
-    return Source(tools, server), problems
+    return Source(tools, server, whole), problems
 
 
 def _one_page(result: dict[str, Any], text: str, start: int, shown: str) -> list[Diagnostic]:
@@ -177,5 +178,6 @@ def nests_deeper(value: Any, limit: int) -> bool:
 
 def of_listing(tools: list[dict[str, Any]], server: str | None, shown: str) -> Source:
     """What a live server listed, located at the listing (`shown`: the command or the URL)."""
-    span = Span.whole_file(shown)
-    return Source([SourceTool(t, span) for t in tools if isinstance(t.get("name"), str)], server)
+    span = Span.nowhere(shown)
+    listed = [SourceTool(t, span) for t in tools if isinstance(t.get("name"), str)]
+    return Source(listed, server, span)

@@ -69,13 +69,13 @@ def imported_from(
         try:
             listing = list_remote(command, url, headers=headers)
         except RemoteError as exc:
-            return Imported([diag("import-source-invalid", Span.whole_file(shown), str(exc))]), {}
+            return Imported([diag("import-source-invalid", Span.nowhere(shown), str(exc))]), {}
         source, problems, texts = of_listing(listing.tools, listing.server, shown), [], {}
     if source is None:
         return Imported(problems), texts
     origin = None
     if proxied is not None:  # the listed server is the origin unless another is named
-        where = source.tools[0].span if source.tools else Span.whole_file(shown)
+        where = source.tools[0].span if source.tools else source.whole
         explicit = proxied.command is not None or proxied.url is not None
         origin = origin_of(
             proxied.command if explicit else command, proxied.url if explicit else url,

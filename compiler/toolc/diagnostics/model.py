@@ -32,6 +32,20 @@ class Span(msgspec.Struct, frozen=True):
     def whole_file(cls, path: str) -> Span:
         return cls(path, 1, 1, 1, 1)
 
+    @classmethod
+    def nowhere(cls, source: str) -> Span:
+        """A source that is no file (a live server's tools/list): no line or column (0)."""
+        return cls(source, 0, 0, 0, 0)
+
+    @property
+    def placed(self) -> bool:
+        return self.line >= 1
+
+    @property
+    def place(self) -> str:
+        """`path:line:column`, or the source alone when it has no lines."""
+        return f"{self.path}:{self.line}:{self.column}" if self.placed else self.path
+
 
 class Note(msgspec.Struct, frozen=True):
     span: Span

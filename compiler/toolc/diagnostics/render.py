@@ -92,11 +92,10 @@ def render_text(
         label = d.severity.value
         if color:
             label = f"{_COLORS[label]}{label}\033[0m"
-        out.append(f"{s.path}:{s.line}:{s.column}: {label}[{d.code}]: {d.message}")
+        out.append(f"{s.place}: {label}[{d.code}]: {d.message}")
         out.extend(_source_excerpt(raw.span, lines))
         for note in d.notes:
-            n = note.span
-            out.append(f"{n.path}:{n.line}:{n.column}: note: {note.message}")
+            out.append(f"{note.span.place}: note: {note.message}")
         if d.hint:
             out.append(f"  = hint: {d.hint}")
     return "".join(line + "\n" for line in out)
@@ -169,9 +168,12 @@ def render_github(
             *([f"col={s.column}"] if one else []),
             f"endLine={s.end_line}",
             *([f"endColumn={s.end_column}"] if one else []),
-            f"title={_gh_property(d.code)}",
         ]
-        message = d.message + (f"\n\nhint: {d.hint}" if d.hint else "")
+        if not s.placed:  # no file: an annotation of the run, its source in the text
+            props = []
+        props.append(f"title={_gh_property(d.code)}")
+        message = ("" if s.placed else f"{s.path}: ") + d.message
+        message += f"\n\nhint: {d.hint}" if d.hint else ""
         message += "".join(f"\nnote: {n}" for n in noted(d))
         out.append(f"::{d.severity.value} {','.join(props)}::{_gh_data(message)}\n")
     return "".join(out)

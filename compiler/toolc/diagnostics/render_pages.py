@@ -26,7 +26,7 @@ def gate_of(code: str) -> str:
 
 def noted(d: Diagnostic) -> list[str]:
     """Each note as `path:line:col: message`, for the formats with one text per finding."""
-    return [f"{n.span.path}:{n.span.line}:{n.span.column}: {n.message}" for n in d.notes]
+    return [f"{n.span.place}: {n.message}" for n in d.notes]
 
 
 def _one_line(text: str) -> str:
@@ -58,7 +58,7 @@ def render_markdown(
     out = [summary, "", "| | Where | Code | Message |", "|---|---|---|---|"]
     for d in items:
         mark = "❌" if d.is_error or strict else "⚠️"
-        place = code_span(f"{d.span.path}:{d.span.line}:{d.span.column}".replace("|", "\\|"))
+        place = code_span(d.span.place.replace("|", "\\|"))
         hint = f"<br>hint: {md_cell(d.hint)}" if d.hint else ""
         hint += "".join(f"<br>note: {md_cell(n)}" for n in noted(d))
         out.append(f"| {mark} | {place} | `{d.code}` | {md_cell(d.message)}{hint} |")
@@ -109,7 +109,7 @@ def render_junit(
     cases: list[tuple[str, str, str | None, str]] = []
     for d in (cleaned(d, no_surrogates) for d in diagnostics):
         s = d.span
-        name = f"{s.path}:{s.line}:{s.column} {d.code}"
+        name = f"{s.place} {d.code}"
         details = d.message + (f"\nhint: {d.hint}" if d.hint else "")
         details += "".join(f"\nnote: {n}" for n in noted(d))
         failed = d.is_error or strict

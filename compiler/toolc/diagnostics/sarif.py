@@ -68,9 +68,10 @@ def _location(span: Span, message: str | None = None) -> dict[str, object]:
         "endLine": span.end_line,
         "endColumn": span.end_column,
     }
-    where: dict[str, object] = {
-        "physicalLocation": {"artifactLocation": {"uri": _uri(span.path)}, "region": region}
-    }
+    physical: dict[str, object] = {"artifactLocation": {"uri": _uri(span.path)}}
+    if span.placed:  # a source with no lines (a live server's listing) has no region
+        physical["region"] = region
+    where: dict[str, object] = {"physicalLocation": physical}
     if message is not None:
         where["message"] = {"text": message}
     return where

@@ -99,7 +99,7 @@ def translate(
     `targets` (the settings the config will be built with) a tool their rules refuse is
     skipped too, so that the config builds there."""
     result = Imported()
-    where = source.tools[0].span if source.tools else Span.whole_file(shown)
+    where = source.tools[0].span if source.tools else source.whole
     mcp_server = _server_name(server or source.server, where, result.diagnostics)
     types = Types(tool_classes(t.data["name"] for t in source.tools))
     tools: dict[str, Translated] = {}
@@ -148,7 +148,7 @@ def translate(
             for key, why in tool.placeholders.items()
         ]
     listed = {t.data["name"]: t.data for t in source.tools} if origin is not None else None
-    _settle(tools, types.schemas, spans, result, shown, listed, targets)
+    _settle(tools, types.schemas, spans, result, shown, source.whole, listed, targets)
     return result
 
 
@@ -185,6 +185,7 @@ def _settle(
     spans: dict[str, Span],
     result: Imported,
     shown: str,
+    whole: Span,
     listed: dict[str, dict[str, Any]] | None,
     targets: tuple[str, ...] = (),
 ) -> None:
@@ -228,9 +229,7 @@ def _settle(
             )
             del tools[name]
     result.diagnostics.append(
-        diag(
-            "import-no-tools", Span.whole_file(shown), "no tool could be imported: nothing written"
-        )
+        diag("import-no-tools", whole, "no tool could be imported: nothing written")
     )
 
 
