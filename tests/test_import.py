@@ -328,6 +328,24 @@ def test_nothing_is_written_when_no_tool_can_be_carried(tmp_path: Path) -> None:
     assert not out.exists()
 
 
+def test_init_from_a_listing_applies_the_targets_its_builds_will(tmp_path: Path) -> None:
+    """DIR's own pyproject.toml, which init keeps, sets `targets`: a tool they refuse is
+    skipped, as import skips it (init imported it, and the first build failed). An enclosing
+    folder's targets do not apply: the pyproject.toml init writes in DIR is the nearest."""
+    nullable = {"type": "object", "properties": {"x": {"type": ["string", "null"]}}}
+    (tmp_path / "l.json").write_text(json.dumps({"tools": [_tool("a", nullable), _tool("b")]}))
+    (tmp_path / "pyproject.toml").write_text('[tool.toolc]\ntargets = ["mcp"]\n')
+    own, enclosed = tmp_path / "own", tmp_path / "enclosed"
+    own.mkdir()
+    (own / "pyproject.toml").write_text('[tool.toolc]\ntargets = ["mcp"]\n')
+    for cfg, skipped in ((own, True), (enclosed, False)):
+        done = run_toolc("init", str(cfg), "--from", str(tmp_path / "l.json"), "--server", "s")
+        assert done.returncode == 0, done.stderr
+        assert ("tool 'a' not imported" in done.stderr) is skipped, done.stderr
+        assert ("[mcp-nullable-type-list]" in done.stderr) is skipped
+        assert run_toolc("build", str(cfg)).returncode == 0
+
+
 def test_init_from_a_listing_writes_the_import_and_what_init_adds(tmp_path: Path) -> None:
     (tmp_path / "listing.json").write_text(json.dumps([_tool("t", annotations={"readOnlyHint": True})]))  # fmt: skip
     done = run_toolc("init", str(tmp_path / "cfg"), "--from", str(tmp_path / "listing.json"), "--server", "s")  # fmt: skip

@@ -66,7 +66,8 @@ def init(
     # What the import said: shown once, with the outcome (one report, even in SARIF).
     said: Said = ([], {})
     if source is not None:
-        imported, said = _imported(source, command, server, fmt, headers)
+        targets = _targets_after(config_dir)
+        imported, said = _imported(source, command, server, fmt, headers, targets)
         planned = _planned(config_dir, imported, fmt, said)
     try:
         written = carry_out(planned)
@@ -148,23 +149,34 @@ def _failed(
     sys.exit(EXIT_ERRORS)
 
 
+def _targets_after(config_dir: Path) -> tuple[str, ...]:
+    """The targets the config's builds will apply once init has run: those of DIR's own
+    pyproject.toml, which init keeps. Without one, init writes one with no targets, and it
+    is the nearest a build finds: an enclosing folder's targets no longer apply."""
+    from toolc.cli.common import settings_for
+
+    own = config_dir / "pyproject.toml"
+    return settings_for(config_dir).targets if own.is_file() else ()
+
+
 def _imported(
     source: str,
     command: tuple[str, ...],
     server: str | None,
     fmt: str | None,
     headers: dict[str, str] | None,
+    targets: tuple[str, ...],
 ) -> tuple[dict[str, bytes], Said]:
     """The config `toolc import` makes of SOURCE, and what it said with the texts it points
-    into (shown and exit 1 on errors)."""
+    into (shown and exit 1 on errors); a tool `targets` refuse is skipped, as import does."""
     from toolc.cli.importing import imported_from, show
 
     if source == "stdio":
-        result, texts = imported_from(command, True, None, server)
+        result, texts = imported_from(command, True, None, server, targets=targets)
     elif source.startswith(("http://", "https://")):
-        result, texts = imported_from((), False, source, server, headers=headers)
+        result, texts = imported_from((), False, source, server, targets=targets, headers=headers)
     else:
-        result, texts = imported_from((source,), False, None, server)
+        result, texts = imported_from((source,), False, None, server, targets=targets)
     if result.failed:
         show(result.diagnostics, texts, fmt)
         click.echo("toolc init: nothing written", err=True)
