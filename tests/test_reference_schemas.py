@@ -76,7 +76,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, dict[str, Any]
 
 
 def _section(page: str, tool: str) -> str:
-    return page.split(f'<a id="{tool}"></a>')[1].split("<a id=")[0]
+    return page.split(f'<a id="tool.{tool}"></a>')[1].split("<a id=")[0]
 
 
 def _example(section: str) -> Any:
@@ -196,7 +196,10 @@ def test_declared_examples_and_recursive_types() -> None:
         ({"type": "array", "items": False}, "empty array"),
         ({"allOf": [{"minimum": 1}, {"maximum": 3}]}, "any (if a number: ≥ 1, ≤ 3)"),
         ({"allOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}]}, "A and B"),
-        ({"type": "string", "allOf": [{"format": "email"}]}, "string"),
+        ({"type": "string", "allOf": [{"format": "email"}]}, "string (email)"),
+        ({"type": ["string", "null"], "allOf": [{"format": "uuid"}]}, "string (uuid) | null"),
+        ({"allOf": [{"format": "date"}]}, 'any (if a string: format "date")'),
+        ({"type": "integer", "allOf": [{"format": "int32"}]}, "integer"),
         ({"allOf": [{"type": ["string", "null"]}, {"$ref": "#/$defs/B"}]}, "(string | null) and B"),
         ({"allOf": [{"type": "string"}, False]}, "nothing"),
     ],

@@ -58,6 +58,15 @@ def _all_of(schema: Mapping[str, Any]) -> str:
             typed.append(text)
     if not typed:
         return _untyped([p for p in parts if isinstance(p, Mapping)])
+    # A part that adds a format alone (`allOf: [{format: email}]`) says what the string is.
+    formats = [
+        str(p["format"])
+        for p in parts
+        if isinstance(p, Mapping) and "format" in p and type_text(p).startswith("any")
+    ]
+    if formats:
+        named = f"string ({', '.join(dict.fromkeys(formats))})"
+        typed = [" | ".join(named if w == "string" else w for w in t.split(" | ")) for t in typed]
     if len(typed) == 1:
         return typed[0]
     return " and ".join(f"({t})" if " | " in t else t for t in typed)
@@ -77,6 +86,7 @@ _BOUNDS = {
         ("minLength", "at least {} characters"),
         ("maxLength", "at most {} characters"),
         ("pattern", "matching {}"),
+        ("format", "format {}"),
     ),
 }
 
