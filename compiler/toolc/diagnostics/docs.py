@@ -25,9 +25,10 @@ span on one line), `markdown` (a PR comment), `junit` (a warning fails its case 
 `--strict`) and `sarif` (2.1.0). Lines and columns count from 1, columns in characters
 (Unicode code points), and `end` is just past the span. A source that is no file (the
 `tools/list` of a live server `toolc import` reads) has no lines: `line` and `column` are 0,
-the text names the source alone, and GitHub and SARIF give it no region. Text a config or a server put into a
-message is carried as data in every format: a byte of a name that is no UTF-8 is U+FFFD (a
-SARIF URI keeps it percent-encoded), and on a terminal a control character is shown as U+FFFD.
+the text names the source alone, and GitHub and SARIF give it no region. Text a config or a
+server put into a message is carried as data in every format: a byte of a name that is no
+UTF-8 is U+FFFD (a SARIF URI keeps it percent-encoded), and on a terminal a control character
+is shown as U+FFFD.
 """
 
 _TABLE_HEAD: dict[Kind, str] = {
