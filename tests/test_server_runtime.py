@@ -210,6 +210,18 @@ def test_workflow_primary_bare() -> None:
     )
 
 
+def test_workflow_primary_bare_that_failed_keeps_its_failure() -> None:
+    """`{ok: false, status, output, error}` without the wrapper: the auxiliary step's
+    failure was dropped and the answer sealed as a clean success."""
+    run = {
+        "ok": False,
+        "status": "COMPLETED",
+        "output": {"t": results(True), "aux": {"success": False}},
+        "error": "aux failed",
+    }
+    assert workflow_primary("t", run) == (results(True), "aux failed")
+
+
 @pytest.mark.parametrize(
     "run", [None, {}, {"output": {}}, {"output": {"other": {}}}, {"result": {}}]
 )

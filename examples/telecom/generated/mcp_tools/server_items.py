@@ -84,12 +84,14 @@ def workflow_primary(tool: str, run: Any) -> tuple[dict[str, Any] | None, Any]:
     when the run reports its failure (it failed before its primary step)."""
     if not isinstance(run, Mapping):
         raise BadReturn("a workflow-backed tool returns the workflow's output")
-    failure: Any = None
     inner: Any = run
     if "result" in run and "output" not in run:
         inner = run["result"]
-        if run.get("ok") is False:
-            failure = run.get("error") or "workflow failed"
+    # `ok: false` is the run's failure with the wrapper or without it (`{ok, status,
+    # output, error}`): dropped, the auxiliary step's failure left no trace.
+    failure: Any = (
+        (run.get("error") or "workflow failed") if run.get("ok") is False else None
+    )
     output = inner.get("output") if isinstance(inner, Mapping) else None
     primary = output.get(tool) if isinstance(output, Mapping) else None
     if not isinstance(primary, Mapping):
