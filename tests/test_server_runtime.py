@@ -682,6 +682,28 @@ def test_build_server_refuses_a_listing_out_of_step_with_the_registry() -> None:
         )
 
 
+def test_a_multi_item_question_names_its_items_without_a_label() -> None:
+    """The guide's §10: the confirmation shows the set. An items argument with no `label`
+    was left out, and the question read `Cancelar. Confirm?`."""
+    schema = {"type": "object", "properties": {"ids": {"type": "array", "items": {}}}}
+
+    @dataclass(frozen=True)
+    class Typed(Spec):
+        input_schema: dict[str, Any] = field(default_factory=lambda: schema)
+
+    for multi, named in ((True, {"ids": "ids"}), (False, {})):
+        listed = {**descriptor("t"), "inputSchema": schema}
+        server = runtime.build_server(
+            {"t": Typed(multi_item=multi)}, [listed], Handlers(), server="s", name="n", version="1"
+        )
+        entry = server.get_request_handler("tools/call")
+        assert entry is not None
+        labels = entry.handler.__self__.tools["t"].labels  # type: ignore[attr-defined]
+        assert labels == named
+    asked = confirmation.message("Cancelar", {"ids": "ids"}, {"ids": ["P-1", "P-2"]})
+    assert asked == 'Cancelar — ids: "P-1", "P-2". Confirm?'
+
+
 def test_failure_with_invalid_items_keeps_its_code_and_drops_them() -> None:
     failure = ToolFailure("BUSY", "stopped", data={"results": [{"id": 1}]})
     sealed = seal_failure(MULTI, failure, accept)
