@@ -18,7 +18,7 @@ import pytest
 from conftest import ROOT
 from jsonschema import Draft202012Validator
 from mcp import types
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from toolc.runtime import server_calls as calls
 from toolc.runtime import server_confirmation as confirmation
 from toolc.runtime import server_fields
@@ -30,6 +30,7 @@ from toolc.runtime.server_sealing import (
     seal_return,
     workflow_primary,
 )
+from toolc.runtime.server_served import ServedTool
 from toolc.runtime.server_types import Image, Items, Reply, ToolFailure
 
 RUNTIME = ROOT / "compiler" / "toolc" / "runtime"
@@ -324,6 +325,37 @@ def test_secondary_failure_only_for_multi_item_tools() -> None:
 
 
 MULTI = Spec(multi_item=True)
+
+
+@pytest.mark.parametrize(("flags", "items"), [((True,), 3), ((), 2), ((True, False, True), 2)])
+def test_results_that_are_not_one_per_item_are_invalid(flags: tuple[bool, ...], items: int) -> None:
+    """Items left out, none at all or one made up read as a clean SUCCESS (the guide's §4:
+    the result of each item); the results stay beside the error for what completed."""
+    sealed = seal_return(MULTI, results(*flags), accept, None, items)
+    assert sealed.envelope["ok"] is False
+    error = sealed.envelope["error"]
+    assert error["code"] == "INVALID_RESULT" and error["details"][0]["field"] == "data.results"
+    assert f"{len(flags)} result(s) for the {items} item(s)" in error["details"][0]["reason"]
+    assert sealed.envelope["data"]["metadata"]["multi_item"]["items_count"] == len(flags)
+    matched = seal_return(MULTI, results(*flags), accept, None, len(flags)).envelope
+    assert matched["ok"] is (any(flags) or not flags)  # one per item: sealed as always
+
+
+def test_the_items_a_handler_received_are_counted_by_their_wire_name() -> None:
+    class Typed(BaseModel):
+        model_config = ConfigDict(populate_by_name=True)
+        order_ids: list[str] | None = Field(default=None, alias="order-ids")
+
+    schema = {"type": "object", "properties": {"order-ids": {"type": "array"}}}
+
+    @dataclass(frozen=True)
+    class WithSchema(Spec):
+        input_schema: dict[str, Any] = field(default_factory=lambda: schema)
+
+    served = ServedTool(WithSchema(multi_item=True), Handlers().t)
+    assert served.items_count(Typed.model_validate({"order-ids": ["a", "b"]})) == 2
+    assert served.items_count(Typed()) is None  # null: no list to count
+    assert ServedTool(WithSchema(), Handlers().t).items_count(Typed()) is None
 
 
 def test_items_are_normalized() -> None:

@@ -5,7 +5,7 @@ checks and names its calls need, each made once on first use."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
@@ -75,6 +75,15 @@ class ServedTool:
             for name, f in model.model_fields.items()
         )
 
+    def items_count(self, args: BaseModel) -> int | None:
+        """How many items a multi-item call's handler received in its items argument
+        (after any resolution); None when the tool has no items list to count."""
+        name = self.items_arg
+        if name is None or not self.spec.multi_item:
+            return None
+        value = getattr(args, _attribute(type(args), name), None)
+        return len(value) if isinstance(value, list) else None
+
     def strays(self, named: Mapping[str, Any]) -> list[str]:
         """The keys of `named` that are not arguments of the handler's form."""
         known = self._handler_names
@@ -98,3 +107,12 @@ class ServedTool:
     def resolve(self, arguments: Mapping[str, Any]) -> BaseModel:
         """Arguments as the handler receives them (the pre-validator's resolution)."""
         return self._resolved(arguments)
+
+
+@lru_cache(maxsize=1024)
+def _attribute(model: type[BaseModel], wire: str) -> str:
+    """The model's attribute for the argument whose wire name is `wire`."""
+    for name, f in model.model_fields.items():
+        if wire in (f.alias, f.validation_alias) or (f.alias is None and name == wire):
+            return name
+    return wire

@@ -216,13 +216,15 @@ def seal_return(
     returned: Any,
     check: DataCheck,
     declared: DeclaredContent | None = None,
+    items: int | None = None,
 ) -> Sealed:
     """Seal what a handler returned (data, `Items`, a workflow's output, or a `Reply`
     of one of them). Anything its contract does not allow is INVALID_RESULT: data
     outside its schema, content it does not declare (`declared`: the tool's
-    declaration, images of any type when None)."""
+    declaration, images of any type when None), a multi-item tool's results that are
+    not one per item the handler received (`items`, when it has an items list)."""
     try:
-        return _seal_return(spec, returned, check, declared or DeclaredContent())
+        return _seal_return(spec, returned, check, declared or DeclaredContent(), items)
     except BadReturn as bad:
         return seal_error(spec, invalid_result(spec, bad))
     except Exception as exc:  # noqa: BLE001 -- nothing returned may escape unsealed
@@ -255,8 +257,21 @@ def _all_failed(spec: SpecLike, data: dict[str, Any]) -> dict[str, Any]:
     )
 
 
+def _miscounted(spec: SpecLike, results: int, items: int) -> dict[str, Any]:
+    reason = (
+        f"{results} result(s) for the {items} item(s) the handler received: "
+        "one per item, in order"
+    )
+    where = {"field": "data.results", "reason": reason, "type": "multi_item"}
+    return invalid_result(spec, BadReturn(reason, [where]))
+
+
 def _seal_return(
-    spec: SpecLike, returned: Any, check: DataCheck, declared: DeclaredContent
+    spec: SpecLike,
+    returned: Any,
+    check: DataCheck,
+    declared: DeclaredContent,
+    items: int | None = None,
 ) -> Sealed:
     content: Sequence[Content] = ()
     secondary: ToolFailure | None = None
@@ -285,6 +300,11 @@ def _seal_return(
     data = normalized(spec.name, data, getattr(spec, "operation_id", None))
     counts = data["metadata"]["multi_item"]
     completed = counts["items_succeeded_count"]
+    if items is not None and counts["items_count"] != items:
+        # Items left out (or made up) would read as a clean SUCCESS: the handler broke
+        # the guide's §4. Its results stay beside the error, for what did complete.
+        check(data)
+        return seal_error(spec, _miscounted(spec, counts["items_count"], items), data)
     if secondary is None:
         check(data)
         if counts["items_count"] and not completed:

@@ -170,7 +170,9 @@ class ToolCalls:
             if isinstance(exc, anyio.get_cancelled_exc_class()) and cancel_requested():
                 raise  # the call itself was cancelled: there is nobody to answer
             return seal_error(spec, internal_error(spec, "Handler exception"))
-        return seal_return(spec, returned, tool.check, tool.content)
+        return seal_return(
+            spec, returned, tool.check, tool.content, tool.items_count(args)
+        )
 
     async def _pre_validate(
         self,
