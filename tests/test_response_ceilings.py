@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from runtime_support.harness import EXAMPLES, Connection, package
+from toolc import verbs
 from toolc.contract.reserve import refusal_bytes, reserve_bytes
+from toolc.model.ceilings import reserve_of
 
 RETAIL = EXAMPLES / "retail" / "generated" / "mcp_tools"
 CEILING = 65536
@@ -32,8 +35,27 @@ def _size(envelope: dict[str, object]) -> int:
     return len(json.dumps(envelope, ensure_ascii=False, separators=(",", ":")).encode())
 
 
-def test_data_within_the_budget_is_sent(conn: Connection) -> None:
-    envelope = conn.call("consultar_pedidos", {"order_ids": ["P-800"]})
+@pytest.fixture(scope="module")
+def budget() -> int:
+    """`consultar_pedidos`'s data budget, as the registry gives it to the handler."""
+    compiled = verbs.compile_config(EXAMPLES / "retail", emit=False)
+    assert compiled.project is not None
+    return CEILING - reserve_of(compiled.project.tools["consultar_pedidos"], CEILING)
+
+
+def _orders(first: str, budget: int, extra: int = 0) -> list[str]:
+    """`first`, then as many orders as one result each fills the budget with, and `extra`
+    more: the handler answers one result per order, as a multi-item handler must."""
+    orders = [first]
+    results = [{"order_id": first, "ok": True}]
+    while _size({"results": [*results, {"order_id": f"P-{len(orders)}", "ok": True}]}) <= budget:
+        results.append({"order_id": f"P-{len(orders)}", "ok": True})
+        orders.append(f"P-{len(orders)}")
+    return orders + [f"P-{len(orders) + i}" for i in range(extra)]
+
+
+def test_data_within_the_budget_is_sent(conn: Connection, budget: int) -> None:
+    envelope = conn.call("consultar_pedidos", {"order_ids": _orders("P-800", budget)})
     assert envelope["ok"] and _size(envelope) <= CEILING
     assert len(envelope["data"]["results"]) > 100  # the budget was really filled
     # its item lists did not fit beside a full budget: the composition says where to look
@@ -54,14 +76,15 @@ def test_the_reserve_counts_the_composition_the_server_keeps() -> None:
     assert compact_composition("PARTIAL_SUCCESS") == COMPACT_COMPOSITION
 
 
-def test_the_worst_envelope_around_a_full_budget_still_fits(conn: Connection) -> None:
-    envelope = conn.call("consultar_pedidos", {"order_ids": ["P-802"]})
+def test_the_worst_envelope_around_a_full_budget_still_fits(conn: Connection, budget: int) -> None:
+    envelope = conn.call("consultar_pedidos", {"order_ids": _orders("P-802", budget)})
     assert envelope["ok"] and envelope["data"]["secondary_error"]["code"] == "TOOL_ERROR"
     assert _size(envelope) <= CEILING
 
 
-def test_an_oversize_answer_is_never_sent(conn: Connection) -> None:
-    result = conn.run(conn.client.call_tool, "consultar_pedidos", {"order_ids": ["P-801"]})
+def test_an_oversize_answer_is_never_sent(conn: Connection, budget: int) -> None:
+    orders = _orders("P-801", budget, 100)
+    result = conn.run(conn.client.call_tool, "consultar_pedidos", {"order_ids": orders})
     envelope = conn.sealed("consultar_pedidos", result)
     assert len(result.content) == 1  # nothing of the refused answer leaves
     error = envelope["error"]
@@ -85,3 +108,56 @@ def test_the_reserve_grows_with_what_the_envelope_composes() -> None:
     hinted = reserve_bytes("t", "1.0.0", True, {"E": (True, "h" * 500)}, 1000)
     assert plain < multi < hinted and hinted - multi > 300  # its hint, not the message
     assert refusal_bytes("t", "1.0.0", 1000) < 400
+
+
+def _sealed(envelope: dict[str, Any]) -> Any:
+    from toolc.runtime.server_sealing import Sealed
+    from toolc.runtime.server_wire import compact
+
+    return Sealed(envelope, compact(envelope))
+
+
+@pytest.mark.parametrize("dropped", ["details", "hint", "data", "message"])
+def test_an_error_over_its_ceiling_keeps_its_code(dropped: str) -> None:
+    """An error answer over the ceiling was RESPONSE_TOO_LARGE, its code, details and
+    errorId lost (a VALIDATION_ERROR of long patterns, a declared error's long hint): it
+    is shortened instead, what matters least first, and still fits."""
+    from toolc.runtime.server_ceilings import Ceiling, enforce
+
+    big = "x" * 2000
+    error: dict[str, Any] = {"code": "NAO_ACHEI", "message": "Not found.", "retryable": False}
+    error |= {"errorId": "e1", "details": [{"field": "a", "reason": big}], "hint": "Try."}
+    envelope: dict[str, Any] = {"ok": False, "error": error, "meta": {"tool": "t", "version": "1"}}
+    if dropped in ("hint", "data", "message"):
+        error["details"] = {"small": 1}
+    if dropped == "hint":
+        error["hint"] = big
+    if dropped == "data":
+        envelope["data"] = {"results": [{"id": big, "success": False}]}
+    if dropped == "message":
+        error["message"] = big
+    sent = enforce(Spec(), Ceiling(600, 100), _sealed(envelope)).envelope
+    assert sent["error"]["code"] == "NAO_ACHEI" and sent["error"]["errorId"] == "e1"
+    assert _size(sent) <= 600
+    before = {"details": [], "hint": ["details"], "data": ["details", "hint"]}  # dropped first
+    for key in before.get(dropped, ["details", "hint"]):
+        assert key not in sent["error"], sent
+    if dropped == "message":
+        assert sent["error"]["message"].endswith("…") and "data" not in sent
+        assert len(sent["error"]["message"]) > 300  # as much as fits, not nothing
+    else:
+        assert dropped not in sent and dropped not in sent["error"]
+        assert sent["error"]["message"] == "Not found."
+
+
+def test_an_answer_over_its_ceiling_is_still_refused() -> None:
+    from toolc.runtime.server_ceilings import Ceiling, enforce
+
+    envelope = {"ok": True, "data": {"text": "x" * 2000}, "meta": {"tool": "t", "version": "1"}}
+    sent = enforce(Spec(), Ceiling(600, 100), _sealed(envelope)).envelope
+    assert sent["error"]["code"] == "RESPONSE_TOO_LARGE"
+
+
+class Spec:
+    name = "t"
+    version = "1"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from typing import Any
 
 from .server_composition import compact_composition
 from .server_sealing import Sealed, framework_error, seal_error
@@ -39,9 +40,10 @@ def ceiling_of(spec: object) -> Ceiling | None:
 
 
 def enforce(spec: SpecLike, ceiling: Ceiling | None, sealed: Sealed) -> Sealed:
-    """`sealed` when its text fits the ceiling; otherwise RESPONSE_TOO_LARGE (its
-    content blocks dropped with the answer). The refusal is small and always sent: toolc
-    refuses a ceiling too small to hold it (`response-ceiling-too-small`)."""
+    """`sealed` when its text fits the ceiling. Otherwise an error answer is shortened
+    to fit, keeping its code; any other is RESPONSE_TOO_LARGE (its content blocks
+    dropped with the answer). The refusal is small and always sent: toolc refuses a
+    ceiling too small to hold it (`response-ceiling-too-small`)."""
     if ceiling is None:
         return sealed
     size = len(sealed.text.encode("utf-8"))
@@ -51,6 +53,16 @@ def enforce(spec: SpecLike, ceiling: Ceiling | None, sealed: Sealed) -> Sealed:
     shorter = _unlisted(sealed)
     if shorter is not None and len(shorter.text.encode()) <= ceiling.ceiling_bytes:
         return shorter
+    slim = _slimmed(sealed, ceiling.ceiling_bytes)
+    if slim is not None:  # an error keeps its code: RESPONSE_TOO_LARGE would hide it
+        logger.warning(
+            "%s: a %s answer of %d bytes exceeds its ceiling of %d; shortened",
+            spec.name,
+            sealed.envelope["error"].get("code"),
+            size,
+            ceiling.ceiling_bytes,
+        )
+        return slim
     logger.warning(
         "%s: an answer of %d bytes exceeds its ceiling of %d; refused",
         spec.name,
@@ -84,3 +96,38 @@ def _unlisted(sealed: Sealed) -> Sealed | None:
         "data": {**data, "metadata": {**metadata, "composition": short}},
     }
     return Sealed(envelope, compact(envelope), sealed.content)
+
+
+def _fits(envelope: dict[str, Any], limit: int) -> Sealed | None:
+    text = compact(envelope)
+    return Sealed(envelope, text) if len(text.encode("utf-8")) <= limit else None
+
+
+def _slimmed(sealed: Sealed, limit: int) -> Sealed | None:
+    """An error answer cut to fit `limit`, its code kept: without its `details`, then
+    its `hint`, then the items beside it, then with its message shortened (None: even
+    the code and an empty message do not fit). Its content blocks are kept: they do not
+    count."""
+    envelope = sealed.envelope
+    error = envelope.get("error")
+    if envelope.get("ok") is not False or not isinstance(error, dict):
+        return None
+    error = dict(error)
+    envelope = {**envelope, "error": error}
+    for drop in ("details", "hint", "data"):
+        (envelope if drop == "data" else error).pop(drop, None)
+        found = _fits(envelope, limit)
+        if found is not None:
+            return Sealed(found.envelope, found.text, sealed.content)
+    message = str(error.get("message", ""))
+    low, high = 0, len(message)  # the longest cut of the message that fits
+    best: Sealed | None = None
+    while low <= high:
+        middle = (low + high) // 2
+        error["message"] = message[:middle] + "…" if middle < len(message) else message
+        found = _fits({**envelope, "error": dict(error)}, limit)
+        if found is not None:
+            best, low = found, middle + 1
+        else:
+            high = middle - 1
+    return None if best is None else Sealed(best.envelope, best.text, sealed.content)
