@@ -131,3 +131,45 @@ def test_the_typed_client_sends_the_names(server_pkg: Path, tmp_path: Path) -> N
     assert [r.message for r in answers.requests] == [
         "Você confirma o cancelamento de TIM Fashion Mensal, Aya Audiobooks Premium e Neymar Jr?"
     ]
+
+
+def test_item_keys_follow_the_items_the_handler_received(telecom: Connection) -> None:
+    """Keys follow the resolved items (the guide's §9: one key per item): "TIM Fashion"
+    and "Globoplay" sent, and the result's `_meta` keys are those of the canonical items
+    the handler received, derived from the request key as a client derives them."""
+    from toolc.runtime.server_keys import ITEM_KEYS, REQUEST_KEY, derive_item_keys
+
+    telecom.asker.action = "accept"
+    args = {"customer_id": "123", "items": ["TIM Fashion", "Globoplay"]}
+    result = telecom.run(
+        telecom.client.call_tool, "cancelar_produtos", args, meta={REQUEST_KEY: "k-1"}
+    )
+    handled = (result.meta or {})[ITEM_KEYS]
+    received = [{"id": "1001", "name": "TIM Fashion Mensal"}, {"id": "9001", "name": "Globoplay"}]
+    assert handled == derive_item_keys("k-1", received), result.meta
+    assert handled != derive_item_keys("k-1", args["items"])
+
+
+def test_a_resolved_call_is_not_retried_by_position(server_pkg: Path, tmp_path: Path) -> None:
+    """A retry resent the caller's item at the failed result's position, which after a
+    resolution (another order, an expansion) is another item: an item already done ran
+    again and the failed one never did. The handle now says why it cannot retry."""
+    pkg = client_package(TELECOM, tmp_path, "telecom_retry_client")
+    module = importlib.import_module(f"{pkg.__name__}.client")
+    runtime = importlib.import_module(f"{pkg.__name__}.client_runtime")
+
+    async def main() -> Any:
+        params = server_params(server_pkg, "telecom_handlers")
+        async with module.ContasClient.connect(params, confirm=Answers()) as tools:
+            first = await tools.cancelar_produtos(
+                customer_id="123", items=["TIM Fashion", "Globoplay"]
+            )
+            try:
+                await first.retry_failed()
+            except runtime.ToolCallError as exc:
+                return first, str(exc)
+            return first, None
+
+    first, refused = anyio.run(main)
+    assert first.multi_item.status == "PARTIAL_SUCCESS"
+    assert refused is not None and "cannot be retried by position" in refused

@@ -45,7 +45,7 @@ from .client_envelope import (
 )
 from .client_http import bearer, http_transport
 from .client_proxy import is_proxied, parse_proxied
-from .client_retry import call_keys, retryable
+from .client_retry import call_keys, handled_keys, retryable
 from .server_content import (
     Audio,
     Content,
@@ -242,7 +242,10 @@ class ToolClient:
         if is_proxied(spec):  # the origin's result, no envelope (decision 0084)
             return parse_proxied(spec, result)
         envelope = parse_result(spec, result)
-        return retryable(self, spec, wire, keys, envelope, read_timeout_seconds)
+        handled = handled_keys(result)
+        return retryable(
+            self, spec, wire, keys, envelope, read_timeout_seconds, handled
+        )
 
     async def _invoke(
         self,

@@ -8,7 +8,9 @@ for confirmation again when the tool does (naming only the items retried), and m
 the outcome with the items already done.
 
 Results are matched to items by position: a multi-item tool answers one result per
-item, in the order sent. A result whose `results` do not line up gets no handle."""
+item, in the order sent. A result whose `results` do not line up gets no handle, and
+one whose server says its handler received other items (a pre-validator resolved them:
+the result's `_meta` item keys are not those sent) gets a handle that says so."""
 
 from __future__ import annotations
 
@@ -21,7 +23,13 @@ from typing import Any, Protocol
 
 from mcp import types
 
-from .client_envelope import ClientSpecLike, Envelope, parse_envelope, parse_result
+from .client_envelope import (
+    ClientSpecLike,
+    Envelope,
+    ToolCallError,
+    parse_envelope,
+    parse_result,
+)
 from .server_composition import normalized
 from .server_keys import (
     ITEM_KEYS,
@@ -109,6 +117,25 @@ def _failed(rows: Sequence[Any]) -> list[int]:
     ]
 
 
+def handled_keys(result: types.CallToolResult) -> tuple[str, ...] | None:
+    """The keys of the items the server's handler received, in its order, as the result
+    says them (None: it does not, as a server generated before them)."""
+    found = (result.meta or {}).get(ITEM_KEYS)
+    if isinstance(found, list) and all(isinstance(k, str) for k in found):
+        return tuple(found)
+    return None
+
+
+async def _unaligned(tool: str) -> Envelope[Any]:
+    raise ToolCallError(
+        tool,
+        "the server's pre-validator resolved the items sent into others (or put them "
+        "in another order), so its results do not line up with what was sent and "
+        "cannot be retried by position: call the tool again with the failed items, as "
+        "`multi_item.failed` names them",
+    )
+
+
 def retryable(
     client: Invoker,
     spec: ClientSpecLike,
@@ -116,14 +143,21 @@ def retryable(
     keys: CallKeys | None,
     envelope: Envelope[Any],
     timeout: float | None,
+    handled: tuple[str, ...] | None = None,
 ) -> Envelope[Any]:
     """`envelope` with its retry handle, when it has failed items that line up with
-    the items sent."""
+    the items sent. `handled`: the server's keys of the items its handler received;
+    other than those sent (a pre-validator resolved them), the handle says why it
+    cannot retry rather than send the wrong items again."""
     rows = _rows(envelope)
     if keys is None or keys.items_arg is None or rows is None:
         return envelope
     failed = _failed(rows)
-    if len(rows) != len(keys.items) or not failed:
+    if not failed:
+        return envelope
+    if handled is not None and handled != keys.item_keys:
+        return with_fields(envelope, retry=partial(_unaligned, spec.name))
+    if len(rows) != len(keys.items):
         return envelope
     retry = partial(_retry, client, spec, wire, keys, envelope, failed, timeout)
     # `with_fields` is `dataclasses.replace` (`x.replace(a, b)` reads as a disk write).
@@ -149,9 +183,12 @@ async def _retry(
         retry_of=keys.request,
     )
     sent = {**wire, keys.items_arg: items}
-    answer = parse_result(spec, await client._invoke(spec, sent, again.meta(), timeout))
+    result = await client._invoke(spec, sent, again.meta(), timeout)
+    answer = parse_result(spec, result)
     rows, done = _rows(answer), _rows(original)
-    if rows is None or done is None or len(rows) != len(failed):
+    handled = handled_keys(result)
+    resolved = handled is not None and handled != again.item_keys
+    if rows is None or done is None or len(rows) != len(failed) or resolved:
         # Nothing to merge (declined, refused): the same items may be retried again.
         again_later = retryable(client, spec, wire, keys, original, timeout).retry
         return with_fields(answer, retry=again_later)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import anyio
@@ -28,7 +29,11 @@ from .server_confirmation import RequestStates
 from .server_deadline import HandlerTimeout, cancel_requested, within
 from .server_hooks import CallHooks
 from .server_keys import (
+    ITEM_KEYS,
     bad_request_key,
+    canonical,
+    derive_item_keys,
+    original_key,
     received_keys,
 )
 from .server_metrics import mark_confirmed, start_call
@@ -50,6 +55,25 @@ logger = logging.getLogger(__name__)
 def handler_name(spec: ToolSpecLike) -> str:
     """The handler's method name: the tool's module name, a Python identifier."""
     return spec.module.rpartition(".")[2]
+
+
+def _resolved_items(
+    items_arg: str | None,
+    sent: Mapping[str, Any] | None,
+    decision: Mapping[str, Any] | None,
+) -> list[Any] | None:
+    """The items list a pre-validator put in place of the one sent, when it changed it
+    (other items, or the same in another order); None when the handler gets those sent.
+    """
+    decided = decision.get("transaction_decision") if decision else None
+    named = decided.get("resolved_arguments") if isinstance(decided, Mapping) else None
+    if items_arg is None or not isinstance(named, Mapping):
+        return None
+    items = named.get(items_arg)
+    was = (sent or {}).get(items_arg)
+    if not isinstance(items, list) or canonical(items) == canonical(was):
+        return None
+    return items
 
 
 def _wire_args(args: BaseModel) -> dict[str, Any]:
@@ -81,9 +105,14 @@ class ToolCalls:
         confirmed: bool = False,
         decision: Mapping[str, Any] | None = None,
         arguments: Mapping[str, Any] | None = None,
+        resolved: list[Any] | None = None,
     ) -> ToolContext:
+        """`resolved`: the items a pre-validator put in place of those sent; their keys
+        are derived as a client derives the keys of items it sends (decision 0156)."""
         meta: Mapping[str, Any] = dict(ctx.meta) if ctx.meta else {}
         key, item_keys = received_keys(meta, arguments or {}, tool.items_arg)
+        if key is not None and resolved is not None:
+            item_keys = tuple(derive_item_keys(original_key(meta, key), resolved))
         return ToolContext(
             tool=tool.spec.name,
             version=tool.spec.version,
@@ -157,7 +186,10 @@ class ToolCalls:
             if asked is not None:
                 return asked
             confirmed = mark_confirmed()
-        context = self.context(tool, ctx, confirmed, decision, params.arguments)
+        resolved = _resolved_items(tool.items_arg, params.arguments, decision)
+        context = self.context(
+            tool, ctx, confirmed, decision, params.arguments, resolved
+        )
         try:
             returned = await within(spec, tool.handler(args, context))
         except HandlerTimeout as late:
@@ -170,9 +202,14 @@ class ToolCalls:
             if isinstance(exc, anyio.get_cancelled_exc_class()) and cancel_requested():
                 raise  # the call itself was cancelled: there is nobody to answer
             return seal_error(spec, internal_error(spec, "Handler exception"))
-        return seal_return(
+        sealed = seal_return(
             spec, returned, tool.check, tool.content, tool.items_count(args)
         )
+        if context.item_keys and spec.multi_item:
+            # The keys of the items the handler received, in its order: a client sees
+            # whether its results line up with what it sent before retrying by position.
+            return replace(sealed, meta={ITEM_KEYS: list(context.item_keys)})
+        return sealed
 
     async def _pre_validate(
         self,

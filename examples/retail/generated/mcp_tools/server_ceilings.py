@@ -10,7 +10,7 @@ computed by toolc per tool."""
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .server_composition import compact_composition
@@ -95,7 +95,7 @@ def _unlisted(sealed: Sealed) -> Sealed | None:
         **sealed.envelope,
         "data": {**data, "metadata": {**metadata, "composition": short}},
     }
-    return Sealed(envelope, compact(envelope), sealed.content)
+    return replace(sealed, envelope=envelope, text=compact(envelope))
 
 
 def _fits(envelope: dict[str, Any], limit: int) -> Sealed | None:
@@ -118,7 +118,7 @@ def _slimmed(sealed: Sealed, limit: int) -> Sealed | None:
         (envelope if drop == "data" else error).pop(drop, None)
         found = _fits(envelope, limit)
         if found is not None:
-            return Sealed(found.envelope, found.text, sealed.content)
+            return replace(sealed, envelope=found.envelope, text=found.text)
     message = str(error.get("message", ""))
     low, high = 0, len(message)  # the longest cut of the message that fits
     best: Sealed | None = None
@@ -130,4 +130,8 @@ def _slimmed(sealed: Sealed, limit: int) -> Sealed | None:
             best, low = found, middle + 1
         else:
             high = middle - 1
-    return None if best is None else Sealed(best.envelope, best.text, sealed.content)
+    return (
+        None
+        if best is None
+        else replace(sealed, envelope=best.envelope, text=best.text)
+    )

@@ -108,6 +108,13 @@ def bad_request_key(meta: Mapping[str, Any]) -> bool:
     return REQUEST_KEY in meta and not is_key(meta[REQUEST_KEY])
 
 
+def original_key(meta: Mapping[str, Any], request: str) -> str:
+    """The request key of the call a retry completes (`retry-of`), else this call's: the
+    key items resolved by a pre-validator are derived from, the same on every retry."""
+    retried = _key(meta.get(RETRY_OF))
+    return request if retried is None else retried
+
+
 def received_keys(
     meta: Mapping[str, Any], arguments: Mapping[str, Any], items_arg: str | None
 ) -> tuple[str | None, tuple[str, ...]]:

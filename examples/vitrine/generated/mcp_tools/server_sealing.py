@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import sys
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,6 +54,9 @@ class Sealed:
     envelope: dict[str, Any]
     text: str
     content: tuple[Content, ...] = ()  # in the order sent (server_content.ordered)
+    meta: Mapping[str, Any] | None = (
+        None  # the result's `_meta` (the handled item keys)
+    )
 
     @property
     def ok(self) -> bool:
@@ -67,18 +70,24 @@ class Sealed:
         if self.content:  # images and other blocks: their models write them
             result = self.result()
             return result.model_dump(by_alias=True, mode="json", exclude_none=True)
-        return {
+        wire: dict[str, Any] = {
             "content": [{"type": "text", "text": self.text}],
             "structuredContent": self.envelope,
             "isError": not self.ok,
             "resultType": "complete",
         }
+        if self.meta is not None:
+            wire["_meta"] = dict(self.meta)
+        return wire
 
     def result(self) -> types.CallToolResult:
         content: list[types.ContentBlock] = [i.block() for i in self.content]
         content.append(types.TextContent(type="text", text=self.text))
         return types.CallToolResult(
-            content=content, structured_content=self.envelope, is_error=not self.ok
+            content=content,
+            structured_content=self.envelope,
+            is_error=not self.ok,
+            _meta=None if self.meta is None else dict(self.meta),
         )
 
 
