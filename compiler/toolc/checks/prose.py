@@ -41,6 +41,8 @@ def description_fields(ctx: CheckContext) -> Iterator[Diagnostic]:
     for name, tool in project.tools.items():
         if not tool.knows("description", "returns", "multi_item"):
             continue
+        if tool.knows("proxy") and tool.decl.proxy is not None:
+            continue  # its origin's answer, no envelope: its fields are at the root
         text = tool.decl.description
         shape = DataShape(tool, project.types)
         path = ("tools", name, "description")

@@ -631,7 +631,8 @@ _RULES += [
         "own fields are inside `data`. A description written before the envelope, such as "
         '"Returns { items, total }", tells the agent to read `items` at the top, where it '
         "is not (ADR-016's debt 4). Write the path the agent must read: `data.items`, "
-        "`data.total`, or describe `data` in words.",
+        "`data.total`, or describe `data` in words. A proxied tool is not checked: its "
+        "origin's answer has no envelope, so its fields are at the top.",
     ),
     Rule(
         "description-unknown-arg",
