@@ -316,3 +316,20 @@ tools:
     for refused in ({"stale": True}, {"samples": [9999999999999999]}, {"temperature": "5"}):
         with pytest.raises(pydantic.ValidationError):
             model.model_validate(refused)
+
+
+def test_healthz_reports_only_the_tools_served(built: Path, tmp_path: Path) -> None:
+    """A proxied tool whose origin did not start, or drifted, is not served: `/healthz`
+    counted and versioned it as serving, so a rollout probe was told otherwise."""
+    from test_server_metrics import _get
+
+    connection = Connection(package(built, tmp_path / "pkg"), "gateway_handlers", http=True)
+    try:
+        listed = sorted(t.name for t in connection.list_tools().tools)
+        status, _, text = _get(connection.port, "/healthz")
+    finally:
+        connection.close()
+    health = json.loads(text)
+    assert status == 200 and sorted(health["versions"]) == listed
+    assert health["tools"] == len(listed)
+    assert {"sum", "forecast", "unstarted"} <= set(health["unavailable"])

@@ -9,7 +9,7 @@ SDK server, which has no room for it."""
 from __future__ import annotations
 
 import weakref
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +33,12 @@ class Served:
     version: str
     tools: Mapping[str, str]  # tool -> version
     registry: Any = field(default=None)  # the metrics' registry, when metrics are on
+    # Whether a tool is served now: a proxied tool whose origin did not start, or drifted,
+    # is not (server_proxy), and a probe must not be told otherwise.
+    serves: Callable[[str], bool] = field(default=lambda name: True)
+
+    def serving(self) -> dict[str, str]:
+        return {n: v for n, v in sorted(self.tools.items()) if self.serves(n)}
 
 
 _SERVED: weakref.WeakKeyDictionary[Server[Any], Served] = weakref.WeakKeyDictionary()
@@ -66,15 +72,17 @@ def routes(
     async def healthz(request: Request) -> Response:
         if (failed := await refused(request)) is not None:
             return failed
-        return JSONResponse(
-            {
-                "status": "serving",
-                "server": served.name,
-                "version": served.version,
-                "tools": len(served.tools),
-                "versions": dict(sorted(served.tools.items())),
-            }
-        )
+        serving = served.serving()
+        answer: dict[str, Any] = {
+            "status": "serving",
+            "server": served.name,
+            "version": served.version,
+            "tools": len(serving),
+            "versions": serving,
+        }
+        if len(serving) < len(served.tools):
+            answer["unavailable"] = sorted(set(served.tools) - set(serving))
+        return JSONResponse(answer)
 
     async def metrics(request: Request) -> Response:
         if (failed := await refused(request)) is not None:
