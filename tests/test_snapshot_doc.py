@@ -33,3 +33,22 @@ def test_worked_example_matches_a_build(tmp_path: Path) -> None:
     ):
         digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
         assert digest.startswith(fingerprint) and digest in DOC
+
+
+def test_a_version_bump_moves_the_digest_not_the_fingerprints(tmp_path: Path) -> None:
+    """As the page says: the outputSchema pins `meta.version`, so the pinning digest
+    changes with a patch bump, while `schema` and `contract` mask it and stay."""
+    text = (FIXTURES / "good" / "snapshot-example" / "tools.yaml").read_text(encoding="utf-8")
+    bumped = text.replace("version: 1.0.0", "version: 1.0.1", 1)
+    assert bumped != text
+    digests, entries = [], []
+    for n, version in enumerate((text, bumped)):
+        (tmp_path / str(n)).mkdir()
+        (tmp_path / str(n) / "tools.yaml").write_text(version, encoding="utf-8")
+        compiled = verbs.compile_config(tmp_path / str(n))
+        assert compiled.package is not None
+        (tool,) = json.loads(compiled.package.files["tools.json"])["tools"]
+        digests.append(tool["_meta"]["dev.toolc/sha256"])
+        (entry,) = compiled.package.snapshot.values()
+        entries.append((entry.schema, entry.contract))
+    assert digests[0] != digests[1] and entries[0] == entries[1]
