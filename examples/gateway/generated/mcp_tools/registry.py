@@ -71,8 +71,9 @@ class ToolSpec(Generic[ArgsT, DataT]):
     workflow: bool
     unknown_args: Literal["ignore", "forbid"]
     errors: Mapping[str, ErrorSpec]
-    # Bytes the envelope adds around `data` in the compact wire form (error text excluded):
-    # what a response ceiling must discount.
+    # Bytes `{"ok":true,"data":...,"meta":{...}}` adds around `data` in the compact wire
+    # form: the fixed part. A multi-item tool's normalized fields and a failure add more;
+    # `response_reserve_bytes` below is the whole reserve a ceiling discounts.
     envelope_reserve_bytes: int
     args_name: str
     data_name: str
