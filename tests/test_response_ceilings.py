@@ -158,6 +158,25 @@ def test_an_answer_over_its_ceiling_is_still_refused() -> None:
     assert sent["error"]["code"] == "RESPONSE_TOO_LARGE"
 
 
+def test_embedded_text_counts_toward_the_ceiling_media_do_not() -> None:
+    """A text resource is text the model reads: 400 KB of it went through a 1 KB ceiling."""
+    from dataclasses import replace
+
+    from toolc.runtime.server_ceilings import Ceiling, enforce
+    from toolc.runtime.server_content import EmbeddedText, Image
+
+    envelope = {"ok": True, "data": {"n": 1}, "meta": {"tool": "t", "version": "1"}}
+    small = _sealed(envelope)
+    document = replace(small, content=(EmbeddedText("mem://d", "palavra " * 200, "text/plain"),))
+    picture = replace(small, content=(Image(b"\x89PNG" * 1000, "image/png"),))
+    assert enforce(Spec(), Ceiling(600, 100), document).envelope["error"]["code"] == (
+        "RESPONSE_TOO_LARGE"
+    )
+    assert enforce(Spec(), Ceiling(600, 100), picture) is picture
+    fits = replace(small, content=(EmbeddedText("mem://d", "palavra " * 20, "text/plain"),))
+    assert enforce(Spec(), Ceiling(600, 100), fits) is fits
+
+
 class Spec:
     name = "t"
     version = "1"

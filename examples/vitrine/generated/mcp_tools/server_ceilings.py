@@ -2,10 +2,10 @@
 """Response ceilings (ADR-016: "teto de resposta cobre o envelope"): a tool's answer is
 judged by the bytes of the text that leaves, envelope included, and an answer over
 its ceiling is never sent: RESPONSE_TOO_LARGE says so, with the sizes in `details`.
-Only the envelope's text block counts; content blocks (images, audio, links,
-resources) do not (decision 0080). The handler sees its data budget, `ceiling −
-reserve`, in its ToolContext: the reserve is the worst-case envelope around its data,
-computed by toolc per tool."""
+The envelope's text block counts, and so does the text of an embedded text resource;
+media (images, audio, blobs) and links do not (decisions 0080, 0157). The handler sees
+its data budget, `ceiling − reserve`, in its ToolContext: the reserve is the worst-case
+envelope around its data, computed by toolc per tool."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .server_composition import compact_composition
+from .server_content import EmbeddedText
 from .server_sealing import Sealed, framework_error, seal_error
 from .server_types import SpecLike
 from .server_wire import compact
@@ -46,14 +47,24 @@ def enforce(spec: SpecLike, ceiling: Ceiling | None, sealed: Sealed) -> Sealed:
     ceiling too small to hold it (`response-ceiling-too-small`)."""
     if ceiling is None:
         return sealed
-    size = len(sealed.text.encode("utf-8"))
+    # Embedded text resources are text the model reads too (media are not: hosts bound
+    # them); they share the ceiling with the envelope's text (decision 0157).
+    extra = sum(
+        len(c.text.encode("utf-8"))
+        for c in sealed.content
+        if isinstance(c, EmbeddedText)
+    )
+    size = len(sealed.text.encode("utf-8")) + extra
     if size <= ceiling.ceiling_bytes:
         return sealed
     # Data within its budget is always sent: the reserve counts the compact composition.
     shorter = _unlisted(sealed)
-    if shorter is not None and len(shorter.text.encode()) <= ceiling.ceiling_bytes:
+    if (
+        shorter is not None
+        and len(shorter.text.encode()) + extra <= ceiling.ceiling_bytes
+    ):
         return shorter
-    slim = _slimmed(sealed, ceiling.ceiling_bytes)
+    slim = _slimmed(sealed, ceiling.ceiling_bytes - extra)
     if slim is not None:  # an error keeps its code: RESPONSE_TOO_LARGE would hide it
         logger.warning(
             "%s: a %s answer of %d bytes exceeds its ceiling of %d; shortened",
