@@ -218,6 +218,7 @@ def test_a_result_outside_the_output_schema_is_not_passed_on(
     text = result.content[0].text
     assert "does not match its declared outputSchema" in text and "many" not in text
     error_id = text.rsplit("errorId ", 1)[1].rstrip(".")
+    assert len(error_id) == 32  # as an enveloped failure's errorId
     assert f"count: origin result outside its outputSchema [errorId {error_id}]" in (
         log.read_text()
     )

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import re
-import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any, Protocol
@@ -29,6 +28,7 @@ from .server_hooks import CallHooks
 from .server_items import BadReturn
 from .server_metrics import start_call
 from .server_outputs import FormatCheck
+from .server_sealing import new_error_id
 from .server_served import ServedTool
 
 logger = logging.getLogger(__name__)
@@ -243,7 +243,7 @@ class Proxies:
         except ValidationError as exc:
             text = invalid_arguments(params.name, exc, tool.args_model)["message"]
             return _failure(text), "VALIDATION_ERROR", None
-        error_id = uuid.uuid4().hex[:12]
+        error_id = new_error_id()  # as an enveloped failure's: 32 hex digits
         try:
             result = await self._origin_call(params, proxy.tool, proxy.call_timeout)
         except anyio.get_cancelled_exc_class():
