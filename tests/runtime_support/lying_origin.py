@@ -2,10 +2,12 @@
 answers outside the outputSchema it lists and `bare` with no data at all: what a gateway
 must not pass on; `refuse` answers its own error, `crash` a protocol error, and `stall`
 never answers in time (the outcomes of a forwarded
-call, tests/test_proxy_hooks.py)."""
+call, tests/test_proxy_hooks.py); `die` ends the process, as a crashed origin does
+(tests/test_proxy_restart.py)."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import anyio
@@ -33,10 +35,11 @@ BARE = types.Tool(
 CRASH = types.Tool(name="crash", description="Crashes.", input_schema=COUNT.input_schema)
 REFUSE = types.Tool(name="refuse", description="Refuses.", input_schema=COUNT.input_schema)
 STALL = types.Tool(name="stall", description="Stalls.", input_schema=COUNT.input_schema)
+DIE = types.Tool(name="die", description="Ends the process.", input_schema=COUNT.input_schema)
 
 
 async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
-    return types.ListToolsResult(tools=[COUNT, BARE, CRASH, REFUSE, STALL])
+    return types.ListToolsResult(tools=[COUNT, BARE, CRASH, REFUSE, STALL, DIE])
 
 
 async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
@@ -47,6 +50,8 @@ async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.Call
         return types.CallToolResult(content=[types.TextContent(type="text", text="n=1")])
     if params.name == "crash":
         raise RuntimeError("the origin's handler failed")
+    if params.name == "die":
+        os._exit(3)
     if params.name == "stall":
         await anyio.sleep(30)
     return types.CallToolResult(

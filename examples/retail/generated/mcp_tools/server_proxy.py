@@ -3,7 +3,8 @@
 MCP server through the SDK's client session, and answered with the origin's result
 unchanged (no envelope). At start the origins are listed and each proxied tool's
 published schemas compared with the origin's: a drifted tool is not served, the others
-are (decision 0086)."""
+are (decision 0086). An origin that is lost (its process ended) or did not start is
+opened again by a task that keeps it (decision 0158)."""
 
 from __future__ import annotations
 
@@ -132,6 +133,31 @@ def drift(declared: Mapping[str, Any], origin: types.Tool) -> list[str]:
     return found
 
 
+_FIRST_WAIT, _LAST_WAIT = 1.0, 60.0  # seconds before an origin is opened again
+
+
+class _Origin:
+    """One origin (a command or a URL) and the tools proxied to it; `lost` is set by a
+    call that found its connection gone."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.names = names
+        self.lost = anyio.Event()
+
+    def where(self, proxies: Proxies) -> str:
+        proxy = proxies._proxy(self.names[0])
+        return " ".join(proxy.command) if proxy.command is not None else str(proxy.url)
+
+
+def _gone(exc: BaseException) -> bool:
+    """Whether a failed call says the connection to the origin is gone (its process
+    ended, its streams closed), not that the origin answered or was slow."""
+    if isinstance(exc, MCPError):
+        return exc.code == types.CONNECTION_CLOSED
+    closed = (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream)
+    return isinstance(exc, closed)
+
+
 def _failure(text: str) -> types.CallToolResult:
     """A proxied tool's own failure: an MCP tool error, text only (no envelope)."""
     return types.CallToolResult(
@@ -153,7 +179,8 @@ class Proxies:
             if output is not None:  # the formats JSON clients refuse, as for any tool
                 data = {k: v for k, v in output.items() if k != "$defs"}
                 self.tools[name].formats = FormatCheck(data, output.get("$defs", {}))
-        self.sessions: dict[str, ClientSession] = {}  # by tool name
+        self.sessions: dict[str, ClientSession] = {}  # by tool name, while open
+        self.origins: dict[str, _Origin] = {}  # by tool name
         self.hooks = CallHooks()  # metrics, audit: build_server sets them
         self.served: set[str] = set()
 
@@ -165,23 +192,63 @@ class Proxies:
 
     @asynccontextmanager
     async def lifespan(self, _: object) -> AsyncIterator[dict[str, Any]]:
-        """Open each origin once, list it, serve the tools that match it."""
-        async with AsyncExitStack() as stack:
-            groups: dict[tuple[tuple[str, ...] | None, str | None], list[str]] = {}
-            for name, tool in self.tools.items():
-                proxy = proxy_of(tool.spec)
-                assert proxy is not None
-                groups.setdefault((proxy.command, proxy.url), []).append(name)
+        """Open each origin once, list it, serve the tools that match it; each origin is
+        kept by a task of its own, which opens it again when it is lost (decision 0158).
+        """
+        groups: dict[tuple[tuple[str, ...] | None, str | None], list[str]] = {}
+        for name, tool in self.tools.items():
+            proxy = proxy_of(tool.spec)
+            assert proxy is not None
+            groups.setdefault((proxy.command, proxy.url), []).append(name)
+        async with anyio.create_task_group() as keepers:
+            started = []
             for names in groups.values():
-                await self._open(stack, names)
-            yield {}
+                origin = _Origin(names)
+                for name in names:
+                    self.origins[name] = origin
+                started.append(anyio.Event())
+                keepers.start_soon(self._keep, origin, started[-1])
+            for ready in started:
+                await ready.wait()
+            try:
+                yield {}
+            finally:
+                keepers.cancel_scope.cancel()
 
     def _proxy(self, name: str) -> ProxyLike:
         proxy = proxy_of(self.tools[name].spec)
         assert proxy is not None
         return proxy
 
-    async def _open(self, stack: AsyncExitStack, names: list[str]) -> None:
+    async def _keep(self, origin: _Origin, ready: anyio.Event) -> None:
+        """Open the origin, and again each time a call finds it lost: its session lives
+        in this task, where the SDK's client must open and close it. An origin that
+        cannot be opened is tried again, waiting longer each time (at most a minute)."""
+        wait = _FIRST_WAIT
+        while True:
+            try:
+                async with AsyncExitStack() as stack:
+                    try:
+                        opened = await self._open(stack, origin.names)
+                    finally:
+                        ready.set()  # the server starts whatever became of it
+                    if opened:
+                        wait = _FIRST_WAIT
+                        await origin.lost.wait()
+                        logger.error(
+                            "origin %s was lost: opening it again", origin.where(self)
+                        )
+                    for name in origin.names:
+                        self.sessions.pop(name, None)
+            except Exception:  # closing a lost origin's session failed: it is gone
+                logger.exception("origin %s: closing it failed", origin.where(self))
+            origin.lost = anyio.Event()
+            await anyio.sleep(wait)
+            wait = min(wait * 2, _LAST_WAIT)
+
+    async def _open(self, stack: AsyncExitStack, names: list[str]) -> bool:
+        """Open, list and compare the origin of `names`; serve the tools that match.
+        False when it could not be opened (logged)."""
         proxy = self._proxy(names[0])
         where = " ".join(proxy.command) if proxy.command is not None else str(proxy.url)
         inner = AsyncExitStack()
@@ -192,14 +259,14 @@ class Proxies:
             with anyio.fail_after(max(self._proxy(n).startup_timeout for n in names)):
                 await session.initialize()
                 listed = await session.list_tools()
-        except Exception:  # an origin that cannot start: its tools are not served
+        except Exception:  # an origin that cannot start: its tools are not served yet
             await inner.aclose()
             logger.exception(
                 "origin %s did not start: not serving %s",
                 where,
                 ", ".join(names),
             )
-            return
+            return False
         stack.push_async_callback(inner.aclose)
         theirs = {t.name: t for t in listed.tools}
         for name in names:
@@ -212,6 +279,7 @@ class Proxies:
                     where,
                     origin_tool,
                 )
+                self.served.discard(name)
                 continue
             differs = drift(self.descriptors[name], found)
             if differs:
@@ -219,9 +287,11 @@ class Proxies:
                     "%s: its %s differs from origin tool %r of %s: not served",
                     name, " and ".join(differs), origin_tool, where,
                 )  # fmt: skip
+                self.served.discard(name)
                 continue
             self.sessions[name] = session
             self.served.add(name)
+        return True
 
     async def call(
         self, params: types.CallToolRequestParams, request_id: str | int | None = None
@@ -274,15 +344,32 @@ class Proxies:
     async def _origin_call(
         self, params: types.CallToolRequestParams, tool: str, timeout: float
     ) -> types.CallToolResult:
+        session = self.sessions.get(params.name)
+        if session is None:  # lost, and not open again yet
+            raise RuntimeError("the origin is being opened again")
         try:
-            return await self.sessions[params.name].call_tool(
+            return await session.call_tool(
                 tool, params.arguments, read_timeout_seconds=timeout
             )
         except anyio.get_cancelled_exc_class() as exc:
             if cancel_requested():
                 raise  # the call itself was cancelled: there is nobody to answer
             # The origin's session was cancelled, not this call: an origin failure.
+            self._lost(params.name, session)
             raise RuntimeError("the call to the origin was cancelled") from exc
+        except Exception as exc:
+            if _gone(exc):
+                self._lost(params.name, session)
+            raise
+
+    def _lost(self, name: str, session: ClientSession) -> None:
+        """The origin of `name` is gone: its keeper opens it again (once, however many
+        calls found it gone, and only the session they used)."""
+        origin = self.origins.get(name)
+        if origin is not None and self.sessions.get(name) is session:
+            for other in origin.names:
+                self.sessions.pop(other, None)
+            origin.lost.set()
 
     def _mismatch(self, name: str, error_id: str, exc: Exception) -> Forwarded:
         """Decision 0085: logged, and answered as a tool error naming the errorId, the
