@@ -226,11 +226,11 @@ def test_ceilings_budgets_and_proxied_servers_are_stated(tmp_path: Path) -> None
     assert len(reserves) == 2  # browse, lookup: the budget the handler sees
     assert "Default response ceiling: 20000 bytes" in shop
     assert (
-        f"Response ceiling: 40000 bytes of the answer's text, envelope included; data budget {40000 - reserves[0]} bytes"
+        f"Response ceiling: 40000 bytes of the answer's text, envelope and embedded text resources included; data budget {40000 - reserves[0]} bytes"
         in shop
     )
     assert (
-        f"Response ceiling: 20000 bytes of the answer's text, envelope included (the server's default); data budget {20000 - reserves[1]} bytes"
+        f"Response ceiling: 20000 bytes of the answer's text, envelope and embedded text resources included (the server's default); data budget {20000 - reserves[1]} bytes"
         in shop
     )
     assert "all proxied" in relay and "Every tool answers with one envelope" not in relay

@@ -133,14 +133,19 @@ def test_the_typed_client_sends_the_names(server_pkg: Path, tmp_path: Path) -> N
     ]
 
 
-def test_item_keys_follow_the_items_the_handler_received(telecom: Connection) -> None:
+@pytest.mark.parametrize("customer", ["123", "405"])
+def test_item_keys_follow_the_items_the_handler_received(
+    telecom: Connection, customer: str
+) -> None:
     """Keys follow the resolved items (the guide's §9: one key per item): "TIM Fashion"
     and "Globoplay" sent, and the result's `_meta` keys are those of the canonical items
-    the handler received, derived from the request key as a client derives them."""
+    the handler received, derived from the request key as a client derives them; also
+    when the handler raised a failure after its items (customer 405), whose results a
+    client would otherwise retry by position."""
     from toolc.runtime.server_keys import ITEM_KEYS, REQUEST_KEY, derive_item_keys
 
     telecom.asker.action = "accept"
-    args = {"customer_id": "123", "items": ["TIM Fashion", "Globoplay"]}
+    args = {"customer_id": customer, "items": ["TIM Fashion", "Globoplay"]}
     result = telecom.run(
         telecom.client.call_tool, "cancelar_produtos", args, meta={REQUEST_KEY: "k-1"}
     )

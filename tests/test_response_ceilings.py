@@ -177,6 +177,24 @@ def test_embedded_text_counts_toward_the_ceiling_media_do_not() -> None:
     assert enforce(Spec(), Ceiling(600, 100), fits) is fits
 
 
+def test_an_error_with_embedded_text_drops_the_text_first() -> None:
+    """The text resource counts toward the ceiling: an error carrying one lost its code
+    (or was cut to nothing) while the document was kept."""
+    from dataclasses import replace
+
+    from toolc.runtime.server_ceilings import Ceiling, enforce
+    from toolc.runtime.server_content import EmbeddedText, Image
+
+    error = {"code": "ALL_ITEMS_FAILED", "message": "All 2 item(s) of t failed."}
+    data = {"results": [{"id": "1", "success": False}, {"id": "2", "success": False}]}
+    envelope = {"ok": False, "error": error, "data": data, "meta": {"tool": "t", "version": "1"}}
+    picture = Image(b"png", "image/png")
+    document = EmbeddedText("mem://d", "x" * 900, "text/plain")
+    sealed = replace(_sealed(envelope), content=(picture, document))
+    sent = enforce(Spec(), Ceiling(600, 100), sealed)
+    assert sent.envelope == envelope and sent.content == (picture,)
+
+
 class Spec:
     name = "t"
     version = "1"

@@ -345,6 +345,7 @@ def test_the_items_a_handler_received_are_counted_by_their_wire_name() -> None:
     class Typed(BaseModel):
         model_config = ConfigDict(populate_by_name=True)
         order_ids: list[str] | None = Field(default=None, alias="order-ids")
+        tags: list[str] | None = None
 
     schema = {"type": "object", "properties": {"order-ids": {"type": "array"}}}
 
@@ -356,6 +357,22 @@ def test_the_items_a_handler_received_are_counted_by_their_wire_name() -> None:
     assert served.items_count(Typed.model_validate({"order-ids": ["a", "b"]})) == 2
     assert served.items_count(Typed()) is None  # null: no list to count
     assert ServedTool(WithSchema(), Handlers().t).items_count(Typed()) is None
+    # Two arrays: which holds the items is a guess (a filter of tags beside the orders),
+    # so none is counted rather than refuse a correct handler.
+    orders = {"$ref": "#/$defs/Ids"}  # the keys' rule takes `tags`, typed `array` itself
+    both = {"properties": {"order-ids": orders, "tags": {"type": "array"}}, "$defs": {}}
+    both["$defs"]["Ids"] = {"type": "array"}
+    two = ServedTool(WithSchema(multi_item=True, input_schema=both), Handlers().t)
+    assert two.items_count(Typed.model_validate({"order-ids": ["a", "b"], "tags": []})) is None
+
+
+def test_a_later_failure_explains_the_items_not_answered() -> None:
+    """A partial result returned with a secondary failure (or a workflow run that
+    failed after its step) keeps its code: the failure says why the rest was not done."""
+    later = ToolFailure("BUSY", "stopped")
+    sealed = seal_return(MULTI, Reply(results(True), secondary_failure=later), accept, None, 3)
+    assert sealed.envelope["ok"] is True
+    assert sealed.envelope["data"]["secondary_error"]["code"] == "BUSY"
 
 
 def test_items_are_normalized() -> None:

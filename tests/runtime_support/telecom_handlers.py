@@ -14,7 +14,8 @@ The tool returns the workflow's output: an item whose id starts with 9 fails; an
 named `aux-fail` makes a later step fail (`ok: false` on the run); customer `404` is a
 declared failure; customer `500` returns an output without the tool's step; customers
 `503` and `504` a run that failed before the tool's step (`ok: false`), with a declared
-code and with free text."""
+code and with free text; customer `405` raises its declared failure after its items, with
+their results as data."""
 
 from __future__ import annotations
 
@@ -125,6 +126,8 @@ class Handlers:
             "status": "COMPLETED",
             "output": {"cancelar_produtos": step, "notificar": {"success": True}},
         }
+        if args.customer_id == "405":  # a failure after the items: their evidence kept
+            raise ToolFailure("CUSTOMER_NOT_FOUND", "O cliente sumiu.", data=run)
         if any(p.name == "aux-fail" for p in args.items):
             run["output"]["notificar"] = {"success": False, "error": "smtp: secret"}
             return {"ok": False, "result": run, "error": "falha em pós-processamento"}

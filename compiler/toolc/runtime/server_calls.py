@@ -75,6 +75,15 @@ def _resolved_items(
     return items
 
 
+def _keyed(sealed: Sealed, context: ToolContext, spec: ToolSpecLike) -> Sealed:
+    """A multi-item answer with the keys of the items the handler received, in its
+    order, in its `_meta`: a client sees whether its results line up with what it sent
+    before it retries by position (decision 0156)."""
+    if not spec.multi_item or not context.item_keys or "data" not in sealed.envelope:
+        return sealed
+    return replace(sealed, meta={ITEM_KEYS: list(context.item_keys)})
+
+
 def _wire_args(args: BaseModel) -> dict[str, Any]:
     wire: dict[str, Any] = args.model_dump(
         mode="json", by_alias=True, exclude_unset=True
@@ -193,8 +202,8 @@ class ToolCalls:
             returned = await within(spec, tool.handler(args, context))
         except HandlerTimeout as late:
             return seal_error(spec, late.error)
-        except ToolFailure as failure:
-            return seal_failure(spec, failure, tool.check)
+        except ToolFailure as failure:  # its per-item data, if any, is kept
+            return _keyed(seal_failure(spec, failure, tool.check), context, spec)
         except ClientRequestUnavailable as unasked:
             return seal_error(spec, cannot_ask(unasked))
         except BaseException as exc:  # SystemExit too: TOOL_ERROR
@@ -204,11 +213,7 @@ class ToolCalls:
         sealed = seal_return(
             spec, returned, tool.check, tool.content, tool.items_count(args)
         )
-        if context.item_keys and spec.multi_item:
-            # The keys of the items the handler received, in its order: a client sees
-            # whether its results line up with what it sent before retrying by position.
-            return replace(sealed, meta={ITEM_KEYS: list(context.item_keys)})
-        return sealed
+        return _keyed(sealed, context, spec)
 
     async def _pre_validate(
         self,

@@ -14,7 +14,7 @@ from .server_ceilings import ceiling_of
 from .server_content import DeclaredContent
 from .server_fields import problems
 from .server_items import BadReturn
-from .server_keys import items_argument
+from .server_keys import array_arguments, items_argument
 from .server_outputs import FormatCheck
 from .server_types import ToolContext, ToolSpecLike, data_adapter
 
@@ -75,11 +75,20 @@ class ServedTool:
             for name, f in model.model_fields.items()
         )
 
+    @cached_property
+    def _counted(self) -> str | None:
+        """The argument whose items a multi-item tool's results answer one each: its one
+        array argument. Among several, which one holds the items is a guess (the keys'
+        rule and `toolc test` may choose apart), so none is counted."""
+        schema = getattr(self.spec, "input_schema", None) or {}
+        arrays = array_arguments(schema)
+        return arrays[0] if self.spec.multi_item and len(arrays) == 1 else None
+
     def items_count(self, args: BaseModel) -> int | None:
         """How many items a multi-item call's handler received in its items argument
         (after any resolution); None when the tool has no items list to count."""
-        name = self.items_arg
-        if name is None or not self.spec.multi_item:
+        name = self._counted
+        if name is None:
             return None
         value = getattr(args, _attribute(type(args), name), None)
         return len(value) if isinstance(value, list) else None

@@ -64,7 +64,7 @@ def enforce(spec: SpecLike, ceiling: Ceiling | None, sealed: Sealed) -> Sealed:
         and len(shorter.text.encode()) + extra <= ceiling.ceiling_bytes
     ):
         return shorter
-    slim = _slimmed(sealed, ceiling.ceiling_bytes - extra)
+    slim = _slimmed(sealed, ceiling.ceiling_bytes)
     if slim is not None:  # an error keeps its code: RESPONSE_TOO_LARGE would hide it
         logger.warning(
             "%s: a %s answer of %d bytes exceeds its ceiling of %d; shortened",
@@ -115,21 +115,25 @@ def _fits(envelope: dict[str, Any], limit: int) -> Sealed | None:
 
 
 def _slimmed(sealed: Sealed, limit: int) -> Sealed | None:
-    """An error answer cut to fit `limit`, its code kept: without its `details`, then
-    its `hint`, then the items beside it, then with its message shortened (None: even
-    the code and an empty message do not fit). Its content blocks are kept: they do not
-    count."""
+    """An error answer cut to fit `limit`, its code kept: without its embedded text
+    resources (which count toward the ceiling; its media do not, and stay), then its
+    `details`, then its `hint`, then the items beside it, then with its message
+    shortened (None: even the code and an empty message do not fit)."""
     envelope = sealed.envelope
     error = envelope.get("error")
     if envelope.get("ok") is not False or not isinstance(error, dict):
         return None
+    kept = tuple(c for c in sealed.content if not isinstance(c, EmbeddedText))
     error = dict(error)
     envelope = {**envelope, "error": error}
-    for drop in ("details", "hint", "data"):
-        (envelope if drop == "data" else error).pop(drop, None)
+    for drop in ("", "details", "hint", "data"):
+        if drop:
+            (envelope if drop == "data" else error).pop(drop, None)
         found = _fits(envelope, limit)
         if found is not None:
-            return replace(sealed, envelope=found.envelope, text=found.text)
+            return replace(
+                sealed, envelope=found.envelope, text=found.text, content=kept
+            )
     message = str(error.get("message", ""))
     low, high = 0, len(message)  # the longest cut of the message that fits
     best: Sealed | None = None
@@ -141,8 +145,6 @@ def _slimmed(sealed: Sealed, limit: int) -> Sealed | None:
             best, low = found, middle + 1
         else:
             high = middle - 1
-    return (
-        None
-        if best is None
-        else replace(sealed, envelope=best.envelope, text=best.text)
-    )
+    if best is None:
+        return None
+    return replace(sealed, envelope=best.envelope, text=best.text, content=kept)

@@ -272,7 +272,14 @@ def _miscounted(spec: SpecLike, results: int, items: int) -> dict[str, Any]:
         "one per item, in order"
     )
     where = {"field": "data.results", "reason": reason, "type": "multi_item"}
-    return invalid_result(spec, BadReturn(reason, [where]))
+    error_id = _logged(spec, f"Invalid handler result ({reason})")
+    return framework_error(
+        "INVALID_RESULT",
+        f"{spec.name} answered {results} result(s) for {items} item(s), not one per "
+        f"item; report errorId {error_id}.",
+        [where],
+        error_id=error_id,
+    )
 
 
 def _seal_return(
@@ -309,9 +316,10 @@ def _seal_return(
     data = normalized(spec.name, data, getattr(spec, "operation_id", None))
     counts = data["metadata"]["multi_item"]
     completed = counts["items_succeeded_count"]
-    if items is not None and counts["items_count"] != items:
+    if items is not None and secondary is None and counts["items_count"] != items:
         # Items left out (or made up) would read as a clean SUCCESS: the handler broke
-        # the guide's §4. Its results stay beside the error, for what did complete.
+        # the guide's §4. Its results stay beside the error, for what did complete. A
+        # later step's failure says why items were not done: it is the answer's own.
         check(data)
         return seal_error(spec, _miscounted(spec, counts["items_count"], items), data)
     if secondary is None:
