@@ -1,16 +1,17 @@
 """A proxied tool's origin that is lost is opened again (decision 0158): its process ends
-(tests/runtime_support/lying_origin.py's `die`), the call that found it gone answers
-ORIGIN_UNAVAILABLE, and the next calls reach a new process, without restarting the
-gateway."""
+(tests/runtime_support/lying_origin.py's `die`), or an HTTP origin stops and starts again,
+the call that found it gone answers ORIGIN_UNAVAILABLE, and the next calls reach the origin
+again, without restarting the gateway (which an HTTP origin's outage used to end)."""
 
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 import time
 from pathlib import Path
 
-from runtime_support.harness import SUPPORT, Connection, build, package
+from runtime_support.harness import SUPPORT, Connection, _free_port, _wait_for, build, package
 
 LIAR = json.dumps([sys.executable, str(SUPPORT / "lying_origin.py")])
 CONFIG = f"""tools:
@@ -56,3 +57,55 @@ def test_a_lost_origin_is_opened_again(tmp_path: Path) -> None:
     finally:
         conn.close()
     assert "was lost: opening it again" in log.read_text()
+
+
+def _answers_again(conn: Connection, tool: str) -> list[str]:
+    """`tool`'s answers, called until the origin's own refusal comes back (30 s at most)."""
+    deadline, answers = time.monotonic() + 30, []
+    while time.monotonic() < deadline:
+        answers.append(_text(conn.run(conn.client.call_tool, tool, {})))
+        if answers[-1] == "No such thing.":
+            break
+        time.sleep(0.2)
+    return answers
+
+
+def test_an_http_origin_that_stops_and_starts_again(tmp_path: Path) -> None:
+    """An HTTP origin that stopped crashed the gateway when its keeper reopened it (a
+    cancel scope left open); one restarted before any call kept answering `Session not
+    found`, never reopened."""
+    port = _free_port()
+    origin = [sys.executable, str(SUPPORT / "lying_origin.py"), "--http", str(port)]
+
+    def started() -> subprocess.Popen[bytes]:
+        process = subprocess.Popen(origin, stderr=subprocess.DEVNULL)
+        _wait_for(port)
+        return process
+
+    url = f"http://127.0.0.1:{port}/mcp"
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "tools.yaml").write_text(
+        CONFIG.replace(f"command: {LIAR}", f'url: "{url}"').split("  die:")[0]
+    )
+    built = build(config, tmp_path / "build" / "http_restart_tools")
+    process = started()
+    conn = Connection(package(built, tmp_path / "pkg"), "gateway_handlers")
+    try:
+        assert _text(conn.run(conn.client.call_tool, "refuse", {})) == "No such thing."
+        process.terminate()
+        process.wait(timeout=10)
+        down = conn.run(conn.client.call_tool, "refuse", {})
+        assert down.is_error and "No such thing." not in _text(down)
+        time.sleep(2.5)  # the keeper tries to reopen it while it is down
+        process = started()
+        assert _answers_again(conn, "refuse")[-1] == "No such thing."
+        process.terminate()  # restarted with no call between: a session it never knew
+        process.wait(timeout=10)
+        process = started()
+        assert _answers_again(conn, "refuse")[-1] == "No such thing."
+        assert [t.name for t in conn.list_tools().tools] == ["refuse"]  # still up
+    finally:
+        conn.close()
+        process.terminate()
+        process.wait(timeout=10)

@@ -8,6 +8,7 @@ call, tests/test_proxy_hooks.py); `die` ends the process, as a crashed origin do
 from __future__ import annotations
 
 import os
+import sys
 from typing import Any
 
 import anyio
@@ -66,5 +67,18 @@ async def main() -> None:
         await server.run(read, write, server.create_initialization_options())
 
 
+def over_http(port: int) -> None:
+    """The same origin over Streamable HTTP on 127.0.0.1:`port` (tests/test_proxy_restart.py
+    stops it and starts it again)."""
+    import uvicorn
+
+    server: Server[Any] = Server("liar", on_list_tools=list_tools, on_call_tool=call_tool)
+    app = server.streamable_http_app()
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+
+
 if __name__ == "__main__":
-    anyio.run(main)
+    if len(sys.argv) > 2 and sys.argv[1] == "--http":
+        over_http(int(sys.argv[2]))
+    else:
+        anyio.run(main)

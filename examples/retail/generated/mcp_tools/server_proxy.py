@@ -149,11 +149,18 @@ class _Origin:
         return " ".join(proxy.command) if proxy.command is not None else str(proxy.url)
 
 
+# An HTTP origin that restarted knows no session of ours: the SDK's client says so with
+# the server's own error, or its own stand-in for a 404 (streamable_http.py).
+_SESSION_GONE = re.compile(r"session (not found|terminated)", re.IGNORECASE)
+
+
 def _gone(exc: BaseException) -> bool:
     """Whether a failed call says the connection to the origin is gone (its process
-    ended, its streams closed), not that the origin answered or was slow."""
+    ended, its streams closed, an HTTP origin restarted), not that the origin answered
+    or was slow."""
     if isinstance(exc, MCPError):
-        return exc.code == types.CONNECTION_CLOSED
+        restarted = exc.code == types.INVALID_REQUEST and _SESSION_GONE.search(str(exc))
+        return exc.code == types.CONNECTION_CLOSED or bool(restarted)
     closed = (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream)
     return isinstance(exc, closed)
 
@@ -221,53 +228,55 @@ class Proxies:
         return proxy
 
     async def _keep(self, origin: _Origin, ready: anyio.Event) -> None:
-        """Open the origin, and again each time a call finds it lost: its session lives
-        in this task, where the SDK's client must open and close it. An origin that
-        cannot be opened is tried again, waiting longer each time (at most a minute)."""
+        """Open the origin, and again each time it is lost: its session lives in this
+        task, where the SDK's client opens and must close it, in one `async with`, so a
+        transport that fails (an HTTP origin gone) ends here as an exception, never as
+        a cancel scope left open. An origin that cannot be opened is tried again,
+        waiting longer each time (at most a minute)."""
+        proxy = self._proxy(origin.names[0])
         wait = _FIRST_WAIT
         while True:
+            opened = False
             try:
-                async with AsyncExitStack() as stack:
+                async with _session(proxy) as session:
                     try:
-                        opened = await self._open(stack, origin.names)
+                        await self._open(session, origin.names)
                     finally:
                         ready.set()  # the server starts whatever became of it
-                    if opened:
-                        wait = _FIRST_WAIT
-                        await origin.lost.wait()
-                        logger.error(
-                            "origin %s was lost: opening it again", origin.where(self)
-                        )
-                    for name in origin.names:
-                        self.sessions.pop(name, None)
-            except Exception:  # closing a lost origin's session failed: it is gone
-                logger.exception("origin %s: closing it failed", origin.where(self))
+                    opened, wait = True, _FIRST_WAIT
+                    await origin.lost.wait()
+                    logger.error(
+                        "origin %s was lost: opening it again", origin.where(self)
+                    )
+                    self._drop(origin.names)
+            except Exception:  # it did not start, or its transport failed, or closing
+                self._drop(origin.names)
+                logger.exception(
+                    "origin %s %s: not serving %s",
+                    origin.where(self),
+                    "failed" if opened else "did not start",
+                    ", ".join(origin.names),
+                )
+            finally:
+                ready.set()
             origin.lost = anyio.Event()
             await anyio.sleep(wait)
             wait = min(wait * 2, _LAST_WAIT)
 
-    async def _open(self, stack: AsyncExitStack, names: list[str]) -> bool:
-        """Open, list and compare the origin of `names`; serve the tools that match.
-        False when it could not be opened (logged)."""
+    def _drop(self, names: list[str]) -> None:
+        """The sessions of `names` closed: their calls answer ORIGIN_UNAVAILABLE until
+        the origin is open again (the tools stay listed)."""
+        for name in names:
+            self.sessions.pop(name, None)
+
+    async def _open(self, session: ClientSession, names: list[str]) -> None:
+        """Initialize and list the origin of `names` within their startup timeout; serve
+        the tools whose schemas match it (decision 0086)."""
         proxy = self._proxy(names[0])
         where = " ".join(proxy.command) if proxy.command is not None else str(proxy.url)
-        inner = AsyncExitStack()
-        # The contexts are entered outside the timeout: a cancel scope must not end
-        # before the task groups opened inside it.
-        try:
-            session = await inner.enter_async_context(_session(proxy))
-            with anyio.fail_after(max(self._proxy(n).startup_timeout for n in names)):
-                await session.initialize()
-                listed = await session.list_tools()
-        except Exception:  # an origin that cannot start: its tools are not served yet
-            await inner.aclose()
-            logger.exception(
-                "origin %s did not start: not serving %s",
-                where,
-                ", ".join(names),
-            )
-            return False
-        stack.push_async_callback(inner.aclose)
+        with anyio.fail_after(max(self._proxy(n).startup_timeout for n in names)):
+            await session.initialize()
+            listed = await session.list_tools()
         theirs = {t.name: t for t in listed.tools}
         for name in names:
             origin_tool = self._proxy(name).tool
@@ -291,7 +300,6 @@ class Proxies:
                 continue
             self.sessions[name] = session
             self.served.add(name)
-        return True
 
     async def call(
         self, params: types.CallToolRequestParams, request_id: str | int | None = None
