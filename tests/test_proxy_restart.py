@@ -109,3 +109,23 @@ def test_an_http_origin_that_stops_and_starts_again(tmp_path: Path) -> None:
         conn.close()
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_an_origin_that_does_not_start_is_retried_quietly(tmp_path: Path) -> None:
+    """Tried again and again, with the traceback logged once: every retry logged a whole
+    traceback, once a minute forever."""
+    config = tmp_path / "config"
+    config.mkdir()
+    missing = "command: [toolc-test-no-such-origin]"
+    (config / "tools.yaml").write_text(CONFIG.replace(f"command: {LIAR}", missing))
+    built = build(config, tmp_path / "build" / "missing_tools")
+    log = tmp_path / "gateway.log"
+    conn = Connection(package(built, tmp_path / "pkg"), "gateway_handlers", log=log)
+    try:
+        assert conn.list_tools().tools == []  # not served until it starts
+        time.sleep(3.6)  # tried at 0 s, 1 s and 3 s
+    finally:
+        conn.close()
+    logged = log.read_text()
+    assert logged.count("Traceback") == 1, logged
+    assert logged.count("did not start again (") >= 1, logged

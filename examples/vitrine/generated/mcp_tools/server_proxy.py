@@ -234,7 +234,7 @@ class Proxies:
         a cancel scope left open. An origin that cannot be opened is tried again,
         waiting longer each time (at most a minute)."""
         proxy = self._proxy(origin.names[0])
-        wait = _FIRST_WAIT
+        wait, failing = _FIRST_WAIT, False
         while True:
             opened = False
             try:
@@ -243,20 +243,24 @@ class Proxies:
                         await self._open(session, origin.names)
                     finally:
                         ready.set()  # the server starts whatever became of it
-                    opened, wait = True, _FIRST_WAIT
+                    opened, wait, failing = True, _FIRST_WAIT, False
                     await origin.lost.wait()
                     logger.error(
                         "origin %s was lost: opening it again", origin.where(self)
                     )
                     self._drop(origin.names)
-            except Exception:  # it did not start, or its transport failed, or closing
+            except Exception as exc:  # it did not start, its transport failed, closing
                 self._drop(origin.names)
-                logger.exception(
-                    "origin %s %s: not serving %s",
-                    origin.where(self),
-                    "failed" if opened else "did not start",
-                    ", ".join(origin.names),
-                )
+                said = "failed" if opened else "did not start"
+                where, names = origin.where(self), ", ".join(origin.names)
+                if failing:  # the traceback was logged once: each retry in one line
+                    logger.error(
+                        "origin %s %s again (%s): not serving %s; next try in %g s",
+                        where, said, type(exc).__name__, names, wait,
+                    )  # fmt: skip
+                else:
+                    logger.exception("origin %s %s: not serving %s", where, said, names)
+                failing = not opened
             finally:
                 ready.set()
             origin.lost = anyio.Event()
