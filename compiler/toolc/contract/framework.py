@@ -32,7 +32,8 @@ FRAMEWORK_ERRORS: dict[str, tuple[bool | None, str | None]] = {
     # Envelope 2.0.0:
     "INVALID_RESULT": (
         False,
-        "The tool's answer broke its own published schema; calling again will not help. "
+        "The tool's answer broke its own contract (its published schema, or one result per "
+        "item); calling again will not help. "
         "Report the errorId to the server's maintainers.",
     ),
     "ALL_ITEMS_FAILED": (None, "Every item failed: data.results gives each item's reason."),

@@ -27,8 +27,9 @@ FRAMEWORK_ERRORS: Mapping[str, tuple[bool | None, str | None]] = {
     "INVALID_RESULT": (
         False,
         (
-            "The tool's answer broke its own published schema; calling again will not "
-            "help. Report the errorId to the server's maintainers."
+            "The tool's answer broke its own contract (its published schema, or one "
+            "result per item); calling again will not help. Report the errorId to the "
+            "server's maintainers."
         ),
     ),
     "ALL_ITEMS_FAILED": (
