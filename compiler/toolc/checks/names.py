@@ -98,14 +98,21 @@ def generated_names(ctx: CheckContext) -> Iterator[Diagnostic]:
             )
 
 
+def _first_tools(project: Project, served: bool) -> dict[str, str]:
+    """Each `mcp_server` → the first tool that names it (with `served`, the first enabled
+    one): where a finding about the server is placed."""
+    first: dict[str, str] = {}
+    for name, tool in project.tools.items():
+        if tool.knows("mcp_server") and (not served or (tool.enabled and tool.knows("enabled"))):
+            first.setdefault(tool.decl.mcp_server, name)
+    return first
+
+
 def server_names(ctx: CheckContext) -> Iterator[Diagnostic]:
     """Each served `mcp_server` becomes the classes `<Server>Client` and `<Server>Handlers`:
     two servers must not share them, nor take a name the package already has."""
     project = ctx.project
-    first: dict[str, str] = {}  # server → the first enabled tool that names it
-    for name, tool in project.tools.items():
-        if tool.enabled and tool.knows("mcp_server", "enabled"):
-            first.setdefault(tool.decl.mcp_server, name)
+    first = _first_tools(project, served=True)
 
     def span(server: str) -> Span:
         return project.spans.tool(("tools", first[server], "mcp_server"))
@@ -128,12 +135,9 @@ def hidden_servers(ctx: CheckContext) -> Iterator[Diagnostic]:
     """An mcp_server's name names files (its reference page, its scaffold): not a hidden
     one. Reported once per name, at the first tool that gives it."""
     project = ctx.project
-    seen: set[str] = set()
-    for name, tool in project.tools.items():
-        server = tool.decl.mcp_server if tool.knows("mcp_server") else None
-        if server is None or not server.startswith(".") or server in seen:
+    for server, name in _first_tools(project, served=False).items():
+        if not server.startswith("."):
             continue
-        seen.add(server)
         yield diag(
             "mcp-server-name-hidden",
             project.spans.tool(("tools", name, "mcp_server")),

@@ -162,15 +162,15 @@ def render_github(
         s = d.span
         # Columns only within one line: GitHub refuses them on a span over several lines.
         one = s.line == s.end_line
+        # A source with no lines (a live server's listing) is no file: an annotation of
+        # the run, its source named in the text.
         props = [
             f"file={_gh_property(s.path)}",
             f"line={s.line}",
             *([f"col={s.column}"] if one else []),
             f"endLine={s.end_line}",
             *([f"endColumn={s.end_column}"] if one else []),
-        ]
-        if not s.placed:  # no file: an annotation of the run, its source in the text
-            props = []
+        ] if s.placed else []  # fmt: skip
         props.append(f"title={_gh_property(d.code)}")
         message = ("" if s.placed else f"{s.path}: ") + d.message
         message += f"\n\nhint: {d.hint}" if d.hint else ""

@@ -158,11 +158,12 @@ def build_server(
     for d in served:
         if d.get("_meta", {}).get("version") != specs[d["name"]].version:
             raise ValueError(f"{d['name']}: tools.json and the registry disagree")
-        made[d["name"]].labels = named = labels(d.get("inputSchema", {}))
+        named = labels(d.get("inputSchema", {}))
         items = made[d["name"]].items_arg
         if specs[d["name"]].multi_item and items is not None and items not in named:
             # The question shows the set it confirms (guide §10), labelled or not.
-            made[d["name"]].labels = {items: items, **named}
+            named = {items: items, **named}
+        made[d["name"]].labels = named
         made[d["name"]].content = DeclaredContent(d.get("_meta", {}).get("content"))
         output = d.get("outputSchema", {})
         if (data := success_data(output)) is not None:  # either published form (0106)

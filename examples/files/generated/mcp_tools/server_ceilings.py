@@ -109,9 +109,10 @@ def _unlisted(sealed: Sealed) -> Sealed | None:
     return replace(sealed, envelope=envelope, text=compact(envelope))
 
 
-def _fits(envelope: dict[str, Any], limit: int) -> Sealed | None:
+def _fits(envelope: dict[str, Any], limit: int) -> str | None:
+    """The envelope's text, when it fits `limit`."""
     text = compact(envelope)
-    return Sealed(envelope, text) if len(text.encode("utf-8")) <= limit else None
+    return text if len(text.encode("utf-8")) <= limit else None
 
 
 def _slimmed(sealed: Sealed, limit: int) -> Sealed | None:
@@ -123,28 +124,29 @@ def _slimmed(sealed: Sealed, limit: int) -> Sealed | None:
     error = envelope.get("error")
     if envelope.get("ok") is not False or not isinstance(error, dict):
         return None
-    kept = tuple(c for c in sealed.content if not isinstance(c, EmbeddedText))
     error = dict(error)
     envelope = {**envelope, "error": error}
+    best: tuple[dict[str, Any], str] | None = None
     for drop in ("", "details", "hint", "data"):
         if drop:
             (envelope if drop == "data" else error).pop(drop, None)
-        found = _fits(envelope, limit)
-        if found is not None:
-            return replace(
-                sealed, envelope=found.envelope, text=found.text, content=kept
-            )
-    message = str(error.get("message", ""))
-    low, high = 0, len(message)  # the longest cut of the message that fits
-    best: Sealed | None = None
-    while low <= high:
-        middle = (low + high) // 2
-        error["message"] = message[:middle] + "…" if middle < len(message) else message
-        found = _fits({**envelope, "error": dict(error)}, limit)
-        if found is not None:
-            best, low = found, middle + 1
-        else:
-            high = middle - 1
+        text = _fits(envelope, limit)
+        if text is not None:
+            best = envelope, text
+            break
+    if best is None:
+        message = str(error.get("message", ""))
+        low, high = 0, len(message)  # the longest cut of the message that fits
+        while low <= high:
+            middle = (low + high) // 2
+            cut = message[:middle] + "…" if middle < len(message) else message
+            shorter = {**envelope, "error": {**error, "message": cut}}
+            text = _fits(shorter, limit)
+            if text is not None:
+                best, low = (shorter, text), middle + 1
+            else:
+                high = middle - 1
     if best is None:
         return None
-    return replace(sealed, envelope=best.envelope, text=best.text, content=kept)
+    kept = tuple(c for c in sealed.content if not isinstance(c, EmbeddedText))
+    return replace(sealed, envelope=best[0], text=best[1], content=kept)

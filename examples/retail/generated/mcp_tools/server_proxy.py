@@ -137,16 +137,15 @@ _FIRST_WAIT, _LAST_WAIT = 1.0, 60.0  # seconds before an origin is opened again
 
 
 class _Origin:
-    """One origin (a command or a URL) and the tools proxied to it; `lost` is set by a
-    call that found its connection gone."""
+    """One origin (a command or a URL, as `proxy` of its first tool names it) and the
+    tools proxied to it; `lost` is set by a call that found its connection gone."""
 
-    def __init__(self, names: list[str]) -> None:
+    def __init__(self, names: list[str], proxy: ProxyLike) -> None:
         self.names = names
+        self.proxy = proxy
+        command = proxy.command
+        self.where = " ".join(command) if command is not None else str(proxy.url)
         self.lost = anyio.Event()
-
-    def where(self, proxies: Proxies) -> str:
-        proxy = proxies._proxy(self.names[0])
-        return " ".join(proxy.command) if proxy.command is not None else str(proxy.url)
 
 
 # An HTTP origin that restarted knows no session of ours: the SDK's client says so with
@@ -210,7 +209,7 @@ class Proxies:
         async with anyio.create_task_group() as keepers:
             started = []
             for names in groups.values():
-                origin = _Origin(names)
+                origin = _Origin(names, self._proxy(names[0]))
                 for name in names:
                     self.origins[name] = origin
                 started.append(anyio.Event())
@@ -233,35 +232,33 @@ class Proxies:
         transport that fails (an HTTP origin gone) ends here as an exception, never as
         a cancel scope left open. An origin that cannot be opened is tried again,
         waiting longer each time (at most a minute)."""
-        proxy = self._proxy(origin.names[0])
         wait, failing = _FIRST_WAIT, False
         while True:
             opened = False
             try:
-                async with _session(proxy) as session:
+                async with _session(origin.proxy) as session:
                     try:
-                        await self._open(session, origin.names)
+                        await self._open(session, origin)
                     finally:
                         ready.set()  # the server starts whatever became of it
                     opened, wait, failing = True, _FIRST_WAIT, False
                     await origin.lost.wait()
-                    logger.error(
-                        "origin %s was lost: opening it again", origin.where(self)
-                    )
-                    self._drop(origin.names)
+                    logger.error("origin %s was lost: opening it again", origin.where)
             except Exception as exc:  # it did not start, its transport failed, closing
-                self._drop(origin.names)
                 said = "failed" if opened else "did not start"
-                where, names = origin.where(self), ", ".join(origin.names)
+                names = ", ".join(origin.names)
                 if failing:  # the traceback was logged once: each retry in one line
                     logger.error(
                         "origin %s %s again (%s): not serving %s; next try in %g s",
-                        where, said, type(exc).__name__, names, wait,
+                        origin.where, said, type(exc).__name__, names, wait,
                     )  # fmt: skip
                 else:
-                    logger.exception("origin %s %s: not serving %s", where, said, names)
+                    logger.exception(
+                        "origin %s %s: not serving %s", origin.where, said, names
+                    )
                 failing = not opened
             finally:
+                self._drop(origin.names)  # closed, however it ended
                 ready.set()
             origin.lost = anyio.Event()
             await anyio.sleep(wait)
@@ -273,11 +270,10 @@ class Proxies:
         for name in names:
             self.sessions.pop(name, None)
 
-    async def _open(self, session: ClientSession, names: list[str]) -> None:
-        """Initialize and list the origin of `names` within their startup timeout; serve
-        the tools whose schemas match it (decision 0086)."""
-        proxy = self._proxy(names[0])
-        where = " ".join(proxy.command) if proxy.command is not None else str(proxy.url)
+    async def _open(self, session: ClientSession, origin: _Origin) -> None:
+        """Initialize and list `origin` within its tools' startup timeout; serve the
+        tools whose schemas match it (decision 0086)."""
+        names, where = origin.names, origin.where
         with anyio.fail_after(max(self._proxy(n).startup_timeout for n in names)):
             await session.initialize()
             listed = await session.list_tools()
@@ -379,8 +375,7 @@ class Proxies:
         calls found it gone, and only the session they used)."""
         origin = self.origins.get(name)
         if origin is not None and self.sessions.get(name) is session:
-            for other in origin.names:
-                self.sessions.pop(other, None)
+            self._drop(origin.names)
             origin.lost.set()
 
     def _mismatch(self, name: str, error_id: str, exc: Exception) -> Forwarded:
