@@ -129,3 +129,60 @@ def test_an_origin_that_does_not_start_is_retried_quietly(tmp_path: Path) -> Non
     logged = log.read_text()
     assert logged.count("Traceback") == 1, logged
     assert logged.count("did not start again (") >= 1, logged
+
+
+FADING = CONFIG.replace("die:", "fade:").replace("tool: die,", "tool: fade,")
+
+
+def _logged(log: Path, text: str, seconds: float = 10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if log.exists() and text in log.read_text():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_an_origin_that_ends_while_idle_is_opened_again_before_a_call(
+    tmp_path: Path,
+) -> None:
+    """A stdio origin whose process ended while no call was waiting was noticed only by
+    the next call, which failed with ORIGIN_UNAVAILABLE: now it is opened again first."""
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "tools.yaml").write_text(FADING)
+    built = build(tmp_path / "config", tmp_path / "build" / "fading_tools")
+    log = tmp_path / "gateway.log"
+    conn = Connection(package(built, tmp_path / "pkg"), "gateway_handlers", log=log)
+    try:
+        assert _text(conn.run(conn.client.call_tool, "fade", {})) == "Bye."
+        assert _logged(log, "was lost: opening it again"), log.read_text()
+        time.sleep(2.5)  # opened again after 1 s
+        assert _text(conn.run(conn.client.call_tool, "refuse", {})) == "No such thing."
+    finally:
+        conn.close()
+
+
+def test_healthz_leaves_out_the_tools_of_an_origin_lost(tmp_path: Path) -> None:
+    """An origin lost, and not open again (it fails to start), kept its tools in
+    `/healthz` as serving: a probe was told the gateway could call them."""
+    from test_server_metrics import _get
+
+    once = json.dumps(
+        [sys.executable, str(SUPPORT / "lying_origin.py"), "--once", str(tmp_path / "ran")]
+    )
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "tools.yaml").write_text(FADING.replace(LIAR, once))
+    built = build(tmp_path / "config", tmp_path / "build" / "lost_tools")
+    log = tmp_path / "gateway.log"
+    conn = Connection(package(built, tmp_path / "pkg"), "gateway_handlers", http=True, log=log)
+    try:
+        health = json.loads(_get(conn.port, "/healthz")[2])
+        assert health["tools"] == 2 and "unavailable" not in health, health
+        assert _text(conn.run(conn.client.call_tool, "fade", {})) == "Bye."
+        assert _logged(log, "was lost: opening it again"), log.read_text()
+        health = json.loads(_get(conn.port, "/healthz")[2])
+        assert health["tools"] == 0 and health["unavailable"] == ["fade", "refuse"], health
+        listed = sorted(t.name for t in conn.list_tools().tools)
+        assert listed == ["fade", "refuse"]  # still listed, as decision 0158 says
+    finally:
+        conn.close()

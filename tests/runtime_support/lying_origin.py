@@ -2,13 +2,17 @@
 answers outside the outputSchema it lists and `bare` with no data at all: what a gateway
 must not pass on; `refuse` answers its own error, `crash` a protocol error, and `stall`
 never answers in time (the outcomes of a forwarded
-call, tests/test_proxy_hooks.py); `die` ends the process, as a crashed origin does
-(tests/test_proxy_restart.py)."""
+call, tests/test_proxy_hooks.py); `die` ends the process, as a crashed origin does, and
+`fade` answers, then ends it while no call is waiting (tests/test_proxy_restart.py).
+`--once MARKER`: a second start (MARKER exists) fails at once, as an origin that does
+not come back."""
 
 from __future__ import annotations
 
 import os
 import sys
+import threading
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -37,10 +41,11 @@ CRASH = types.Tool(name="crash", description="Crashes.", input_schema=COUNT.inpu
 REFUSE = types.Tool(name="refuse", description="Refuses.", input_schema=COUNT.input_schema)
 STALL = types.Tool(name="stall", description="Stalls.", input_schema=COUNT.input_schema)
 DIE = types.Tool(name="die", description="Ends the process.", input_schema=COUNT.input_schema)
+FADE = types.Tool(name="fade", description="Ends it later.", input_schema=COUNT.input_schema)
 
 
 async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
-    return types.ListToolsResult(tools=[COUNT, BARE, CRASH, REFUSE, STALL, DIE])
+    return types.ListToolsResult(tools=[COUNT, BARE, CRASH, REFUSE, STALL, DIE, FADE])
 
 
 async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
@@ -53,6 +58,9 @@ async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.Call
         raise RuntimeError("the origin's handler failed")
     if params.name == "die":
         os._exit(3)
+    if params.name == "fade":  # answered first: the process ends while idle
+        threading.Timer(0.3, os._exit, (3,)).start()
+        return types.CallToolResult(content=[types.TextContent(type="text", text="Bye.")])
     if params.name == "stall":
         await anyio.sleep(30)
     return types.CallToolResult(
@@ -81,4 +89,9 @@ if __name__ == "__main__":
     if len(sys.argv) > 2 and sys.argv[1] == "--http":
         over_http(int(sys.argv[2]))
     else:
+        if len(sys.argv) > 2 and sys.argv[1] == "--once":
+            marker = Path(sys.argv[2])
+            if marker.exists():
+                sys.exit(1)
+            marker.touch()
         anyio.run(main)

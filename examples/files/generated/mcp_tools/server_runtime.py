@@ -229,7 +229,7 @@ def build_server(
             on_completion=extensions.completion if complete is not None else None,
         )
     versions = {n: s.version for n, s in specs.items()}
-    register(built, Served(name, version, versions, registry, proxies.serves))
+    register(built, Served(name, version, versions, registry, proxies.reachable))
     return built
 
 

@@ -33,8 +33,9 @@ class Served:
     version: str
     tools: Mapping[str, str]  # tool -> version
     registry: Any = field(default=None)  # the metrics' registry, when metrics are on
-    # Whether a tool is served now: a proxied tool whose origin did not start, or
-    # drifted, is not (server_proxy), and a probe must not be told otherwise.
+    # Whether a tool is served now: a proxied tool whose origin did not start, drifted
+    # or was lost (until it is open again) is not (server_proxy), and a probe must not
+    # be told otherwise.
     serves: Callable[[str], bool] = field(default=lambda name: True)
 
     def serving(self) -> dict[str, str]:

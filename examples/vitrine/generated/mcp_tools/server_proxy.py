@@ -10,17 +10,26 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import (
+    AsyncIterable,
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Mapping,
+    Sequence,
+)
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any, Protocol
 
 import anyio
+from anyio.streams.memory import MemoryObjectReceiveStream
 from mcp import types
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
+from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
 from .server_call_errors import invalid_arguments
@@ -196,6 +205,11 @@ class Proxies:
     def serves(self, name: str) -> bool:
         return name not in self.tools or name in self.served
 
+    def reachable(self, name: str) -> bool:
+        """Whether a call of `name` reaches its origin now: served, and its origin open
+        (a lost one's tools stay listed, but a probe must not count them)."""
+        return name not in self.tools or name in self.sessions
+
     @asynccontextmanager
     async def lifespan(self, _: object) -> AsyncIterator[dict[str, Any]]:
         """Open each origin once, list it, serve the tools that match it; each origin is
@@ -236,13 +250,14 @@ class Proxies:
         while True:
             opened = False
             try:
-                async with _session(origin.proxy) as session:
+                async with _session(origin.proxy, origin.lost.set) as session:
                     try:
                         await self._open(session, origin)
                     finally:
                         ready.set()  # the server starts whatever became of it
                     opened, wait, failing = True, _FIRST_WAIT, False
                     await origin.lost.wait()
+                    self._drop(origin.names)  # before it is said: a probe agrees
                     logger.error("origin %s was lost: opening it again", origin.where)
             except Exception as exc:  # it did not start, its transport failed, closing
                 said = "failed" if opened else "did not start"
@@ -393,20 +408,51 @@ class Proxies:
 
 
 @asynccontextmanager
-async def _session(proxy: ProxyLike) -> AsyncIterator[ClientSession]:
+async def _session(
+    proxy: ProxyLike, ended: Callable[[], object]
+) -> AsyncIterator[ClientSession]:
+    """A session to the origin; `ended` is called when a stdio origin's process ends
+    while the session is open (an HTTP transport that fails ends the session itself)."""
     async with AsyncExitStack() as stack:
+        read: Any  # the SDK's stream types differ by transport
         if proxy.command is not None:
             program, *args = proxy.command
             streams = await stack.enter_async_context(
                 stdio_client(StdioServerParameters(command=program, args=args))
             )
-            read, write = streams
+            read = await _watched(stack, streams[0], ended)
+            write = streams[1]
         else:
             assert proxy.url is not None
             read, write, *_ = await stack.enter_async_context(
                 streamable_http_client(proxy.url)
             )
         yield await stack.enter_async_context(ClientSession(read, write))
+
+
+async def _watched(
+    stack: AsyncExitStack,
+    read: AsyncIterable[SessionMessage | Exception],
+    ended: Callable[[], object],
+) -> MemoryObjectReceiveStream[SessionMessage | Exception]:
+    """`read` relayed, calling `ended` at its end: the SDK's session closes quietly when
+    a stdio origin's process exits, so an origin that died idle was noticed only by the
+    next call, which failed, and `/healthz` counted its tools as served until then."""
+    relay, relayed = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    relays = await stack.enter_async_context(anyio.create_task_group())
+    stack.callback(relays.cancel_scope.cancel)  # closing: before the group's exit
+
+    async def forward() -> None:
+        async with relay:
+            try:
+                async for item in read:
+                    await relay.send(item)
+            except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+                return  # the session closed first: not the origin's end
+        ended()
+
+    relays.start_soon(forward)
+    return relayed
 
 
 async def forwarded(args: Any, ctx: Any) -> Any:
