@@ -88,18 +88,43 @@ def encode(inputs: str, stats: Mapping[str, Signature], reported: bool = False) 
 def load(path: str | None, inputs: str) -> Recorded | None:
     """The recorded signatures of the build whose inputs digest is `inputs`, or None: also
     when the record is not the user's own (other users can write it, or its MAC fails)."""
+    return verified(read(path), inputs)
+
+
+class Unverified:
+    """A record as read (`read`), not yet verified: its names are what the no-op check
+    looks at while the inputs are hashed, trusted only once `verified` says so. None for
+    the record of a build that reported diagnostics."""
+
+    __slots__ = ("body", "mac", "names", "packed")
+
+    def __init__(self, mac: bytes, body: bytes) -> None:
+        self.mac, self.body = mac, body
+        self.names: list[str] | None = None
+        self.packed = b""
+        if body != _REPORTED:
+            names, _, self.packed = body.partition(b"\0\0")
+            self.names = names.decode("utf-8", "surrogateescape").split("\0") if names else []
+
+
+def read(path: str | None) -> Unverified | None:
+    """The record at `path`, parsed once, from a file of the user's own only."""
     if path is None or refusal(path) is not None:
         return None
     try:
         with open(path, "rb") as stream:
             mac, _, body = stream.read().partition(b"\n")
-        if not hmac.compare_digest(mac, record_mac(inputs, body).encode()):
-            return None
-        # The MAC proved this is encode()'s own. A record in an older layout fails here.
-        if body == _REPORTED:
-            return Recorded([], b"", reported=True)
-        names, _, packed = body.partition(b"\0\0")
-        listed = names.decode("utf-8", "surrogateescape").split("\0") if names else []
-        return Recorded(listed, packed)
-    except (OSError, ValueError):
+    except OSError:
         return None
+    return Unverified(mac, body)
+
+
+def verified(raw: Unverified | None, inputs: str) -> Recorded | None:
+    """The record read, when it is the one of the build whose inputs digest is `inputs`
+    (its MAC holds: it is encode()'s own, and a record in an older layout fails); else
+    None."""
+    if raw is None or not hmac.compare_digest(raw.mac, record_mac(inputs, raw.body).encode()):
+        return None
+    if raw.names is None:
+        return Recorded([], b"", reported=True)
+    return Recorded(raw.names, raw.packed)

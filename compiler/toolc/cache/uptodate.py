@@ -12,6 +12,7 @@ from itertools import repeat
 
 from toolc import __version__
 from toolc.cache import filestats, generator
+from toolc.cache.overlap import started
 from toolc.resources import data_folder
 from toolc.workspace.files import drop_dead_temps, open_regular, read_regular
 from toolc.workspace.manifest_head import made_from
@@ -160,11 +161,20 @@ def is_up_to_date(
     out_dir = os.fspath(out_dir)
     if docs_dir is not None and not _docs_intact(config_dir, docs_dir):
         return False
-    current = _combined(_on_disk(config_dir), _file_digest(snapshot_path), out_dir, lints)
+    root = str(out_dir) + os.sep
+    record = filestats.stats_file(config_dir, out_dir, snapshot_path) if cache else None
+    # The inputs are hashed while the files the record lists are looked at (cache.overlap);
+    # what was looked at counts only once the record proves to be these inputs' own.
+    digests = started(lambda: (_on_disk(config_dir), _file_digest(snapshot_path)))
+    try:
+        raw = filestats.read(record)
+        early = _signatures(root, raw.names if raw is not None else None)
+    finally:
+        config, snapshot = digests()
+    current = _combined(config, snapshot, out_dir, lints)
     if not made_from(out_dir, current) or _interrupted(out_dir):
         return False
-    record = filestats.stats_file(config_dir, out_dir, snapshot_path) if cache else None
-    known = filestats.load(record, current)
+    known = filestats.verified(raw, current)
     if known is not None and known.reported:  # the build reports its warnings again
         return False
     manifest = _manifest(out_dir) if known is None else None
@@ -175,10 +185,8 @@ def is_up_to_date(
         return False
     if not _project_file_is(out_dir, names, project):
         return False
-    root = str(out_dir) + os.sep
-    try:
-        now = filestats.current(root, names)
-    except OSError:  # a generated file is missing
+    now = early if known is not None else _signatures(root, names)
+    if now is None:  # a generated file is missing
         return False
     if known is not None and filestats.pack(now) == known.packed:  # the common case, whole
         if record is not None:  # the build before may have been killed saving its cache
@@ -205,6 +213,16 @@ def is_up_to_date(
 
         save_cache_bytes(Path(record), filestats.encode(current, seen))
     return True
+
+
+def _signatures(root: str, names: list[str] | None) -> list[int] | None:
+    """`filestats.current` of `names`; None when one is missing (or no names)."""
+    if names is None:
+        return None
+    try:
+        return filestats.current(root, names)
+    except OSError:
+        return None
 
 
 def _manifest(out_dir: str) -> Manifest | None:

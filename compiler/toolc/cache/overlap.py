@@ -1,0 +1,49 @@
+"""A speed trick of the no-op check, kept out of its story: one computation run in a thread
+of its own while the caller does other work, its answer (or its exception) taken after.
+
+The no-op check hashes the config files this way while it looks at the signatures of the
+generated files: reading and hashing release the interpreter's lock, so on two cores the
+hashing (about 9 ms of a 10 MB `tools.yaml`) hides behind the `stat` of 20,000 files
+instead of coming before it (measured at 5,000 tools: 62 ms for both in a row, 56 ms
+overlapped). Standard library only (`_thread`, not threading): this runs before anything
+else is imported."""
+
+from __future__ import annotations
+
+import _thread
+
+TYPE_CHECKING = False  # not typing's: see workspace.files
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import TypeVar
+
+    T = TypeVar("T")
+
+
+def started(compute: Callable[[], T]) -> Callable[[], T]:
+    """`compute` running in a thread now; call the answer to wait for its value, or for
+    the exception it raised, raised here."""
+    done = _thread.allocate_lock()
+    done.acquire()
+    outcome: list[tuple[bool, object]] = []
+
+    def run() -> None:
+        try:
+            outcome.append((True, compute()))
+        except BaseException as exc:  # raised again in the caller's thread
+            outcome.append((False, exc))
+        finally:
+            done.release()
+
+    _thread.start_new_thread(run, ())
+
+    def answer() -> T:
+        with done:  # released again: the answer may be asked for twice
+            pass
+        ok, value = outcome[0]
+        if not ok:
+            assert isinstance(value, BaseException)
+            raise value
+        return value  # type: ignore[return-value]  # compute's own T
+
+    return answer
