@@ -111,6 +111,7 @@ class Connection:
         log: Path | None = None,
         http: bool = False,
         env: dict[str, str] | None = None,
+        message_handler: Callable[..., Any] | None = None,
     ) -> None:
         self.pkg = pkg
         self.published = descriptors(pkg)
@@ -137,6 +138,7 @@ class Connection:
             mode=mode,  # type: ignore[arg-type]
             elicitation_callback=self.asker if elicitation else None,
             read_timeout_seconds=30,
+            message_handler=message_handler,
         )
         self._portal_cm: AbstractContextManager[BlockingPortal] = start_blocking_portal()
         self.portal = self._portal_cm.__enter__()

@@ -35,6 +35,7 @@ from .server_call_errors import invalid_arguments
 from .server_deadline import cancel_requested
 from .server_hooks import CallHooks
 from .server_items import BadReturn
+from .server_list_changed import ListChanges
 from .server_metrics import start_call
 from .server_outputs import FormatCheck
 from .server_sealing import new_error_id
@@ -197,6 +198,7 @@ class Proxies:
         self.origins: dict[str, _Origin] = {}  # by tool name
         self.hooks = CallHooks()  # metrics, audit: build_server sets them
         self.served: set[str] = set()
+        self.changes = ListChanges()  # who is told when `served` changes
 
     def __contains__(self, name: object) -> bool:
         return name in self.tools
@@ -232,6 +234,7 @@ class Proxies:
             try:
                 yield {}
             finally:
+                self.changes.close()
                 keepers.cancel_scope.cancel()
 
     def _proxy(self, name: str) -> ProxyLike:
@@ -292,6 +295,7 @@ class Proxies:
             await session.initialize()
             listed = await session.list_tools()
         theirs = {t.name: t for t in listed.tools}
+        before = set(self.served)
         for name in names:
             origin_tool = self._proxy(name).tool
             found = theirs.get(origin_tool)
@@ -314,6 +318,8 @@ class Proxies:
                 continue
             self.sessions[name] = session
             self.served.add(name)
+        if self.served != before:  # tools/list is another now (decision 0159)
+            await self.changes.changed()
 
     async def call(
         self, params: types.CallToolRequestParams, request_id: str | int | None = None

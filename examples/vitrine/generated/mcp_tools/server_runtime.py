@@ -46,6 +46,7 @@ from .server_extensions import (
 from .server_framework import success_data
 from .server_hooks import CallHooks
 from .server_http import http_app, run_http, token_from_env
+from .server_list_changed import ChangingServer
 from .server_metrics import Observation, Observer, prometheus_observer
 from .server_outputs import FormatCheck
 from .server_process import settle_start_up
@@ -198,6 +199,7 @@ def build_server(
     ) -> types.ListToolsResult:
         if not proxied:
             return listing
+        proxies.changes.listed(ctx)
         return types.ListToolsResult(
             tools=[t for t in listing.tools if proxies.serves(t.name)]
         )
@@ -207,7 +209,7 @@ def build_server(
     )
     with warnings.catch_warnings():  # logging/setLevel: deprecated at 2026-07-28
         warnings.simplefilter("ignore", MCPDeprecationWarning)
-        built = Server(
+        built = (ChangingServer if proxied else Server)(
             name,
             version=version,
             instructions=instructions,
@@ -227,6 +229,7 @@ def build_server(
             on_list_prompts=extensions.list_prompts if prompts else None,
             on_get_prompt=extensions.get_prompt if prompts else None,
             on_completion=extensions.completion if complete is not None else None,
+            on_subscriptions_listen=proxies.changes.listen if proxied else None,
         )
     versions = {n: s.version for n, s in specs.items()}
     register(built, Served(name, version, versions, registry, proxies.reachable))

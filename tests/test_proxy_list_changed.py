@@ -1,0 +1,83 @@
+"""A gateway tells its clients when its tools/list changes (decision 0159): an origin that
+comes up late (tests/runtime_support/lying_origin.py's `--later`: its first two starts
+fail) adds its tools, and a client connected before is told, as its protocol era says:
+`notifications/tools/list_changed` on a handshake connection, a `subscriptions/listen`
+event at 2026-07-28. It listed no tools and was never told they came."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp import types
+from runtime_support.harness import SUPPORT, Connection, build, package
+
+CONFIG = """tools:
+  refuse:
+    version: 1.0.0
+    description: Answers the origin's own error, so it shows the origin is there.
+    mcp_server: gateway
+    tool_type: query
+    args_schema: {{}}
+    proxy: {{tool: refuse, command: {command}}}
+"""
+
+
+def _gateway(tmp_path: Path, name: str) -> Path:
+    later = [sys.executable, str(SUPPORT / "lying_origin.py"), "--later", str(tmp_path / "tried")]
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "tools.yaml").write_text(CONFIG.format(command=json.dumps(later)))
+    return package(build(tmp_path / "config", tmp_path / "build" / name), tmp_path / "pkg")
+
+
+def _names(conn: Connection) -> list[str]:
+    return sorted(t.name for t in conn.list_tools().tools)
+
+
+def test_a_handshake_client_is_told_when_the_tools_change(tmp_path: Path) -> None:
+    told: list[Any] = []
+
+    async def collect(message: Any) -> None:
+        if isinstance(message, types.ServerNotification):
+            told.append(message)
+
+    conn = Connection(
+        _gateway(tmp_path, "late_tools"), "gateway_handlers", mode="legacy",
+        message_handler=collect,
+    )  # fmt: skip
+    try:
+        assert conn.protocol_version < "2026"
+        capabilities = conn.client.session.initialize_result.capabilities  # type: ignore[union-attr]
+        assert capabilities.tools is not None and capabilities.tools.list_changed is True
+        assert _names(conn) == []  # the origin is not up yet
+        deadline = time.monotonic() + 20
+        while not told and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert [type(m) for m in told] == [types.ToolListChangedNotification]
+        assert _names(conn) == ["refuse"]
+    finally:
+        conn.close()
+
+
+def test_a_listening_client_is_told_when_the_tools_change(tmp_path: Path) -> None:
+    conn = Connection(_gateway(tmp_path, "late_listen_tools"), "gateway_handlers")
+    try:
+        assert conn.protocol_version >= "2026-07-28"
+        assert _names(conn) == []
+
+        async def first_event() -> Any:
+            with anyio.fail_after(20):
+                async with conn.client.listen(tools_list_changed=True) as events:
+                    async for event in events:
+                        return event
+            return None
+
+        event = conn.run(first_event)
+        assert type(event).__name__ == "ToolsListChanged"
+        assert _names(conn) == ["refuse"]
+    finally:
+        conn.close()
