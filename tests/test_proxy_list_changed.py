@@ -14,24 +14,14 @@ from typing import Any
 
 import anyio
 from mcp import types
-from runtime_support.harness import SUPPORT, Connection, build, package
-
-CONFIG = """tools:
-  refuse:
-    version: 1.0.0
-    description: Answers the origin's own error, so it shows the origin is there.
-    mcp_server: gateway
-    tool_type: query
-    args_schema: {{}}
-    proxy: {{tool: refuse, command: {command}}}
-"""
+from runtime_support.harness import SUPPORT, Connection
+from test_proxy_restart import CONFIG, LIAR, gateway
 
 
-def _gateway(tmp_path: Path, name: str) -> Path:
+def _gateway(tmp_path: Path, name: str, **options: Any) -> Connection:
     later = [sys.executable, str(SUPPORT / "lying_origin.py"), "--later", str(tmp_path / "tried")]
-    (tmp_path / "config").mkdir()
-    (tmp_path / "config" / "tools.yaml").write_text(CONFIG.format(command=json.dumps(later)))
-    return package(build(tmp_path / "config", tmp_path / "build" / name), tmp_path / "pkg")
+    config = CONFIG.split("  die:")[0].replace(LIAR, json.dumps(later))
+    return gateway(tmp_path, config, name, **options)
 
 
 def _names(conn: Connection) -> list[str]:
@@ -45,10 +35,7 @@ def test_a_handshake_client_is_told_when_the_tools_change(tmp_path: Path) -> Non
         if isinstance(message, types.ServerNotification):
             told.append(message)
 
-    conn = Connection(
-        _gateway(tmp_path, "late_tools"), "gateway_handlers", mode="legacy",
-        message_handler=collect,
-    )  # fmt: skip
+    conn = _gateway(tmp_path, "late_tools", mode="legacy", message_handler=collect)
     try:
         assert conn.protocol_version < "2026"
         capabilities = conn.client.session.initialize_result.capabilities  # type: ignore[union-attr]
@@ -64,7 +51,7 @@ def test_a_handshake_client_is_told_when_the_tools_change(tmp_path: Path) -> Non
 
 
 def test_a_listening_client_is_told_when_the_tools_change(tmp_path: Path) -> None:
-    conn = Connection(_gateway(tmp_path, "late_listen_tools"), "gateway_handlers")
+    conn = _gateway(tmp_path, "late_listen_tools")
     try:
         assert conn.protocol_version >= "2026-07-28"
         assert _names(conn) == []

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from runtime_support.harness import SUPPORT, Connection, _free_port, _wait_for, build, package
 
@@ -36,12 +37,19 @@ def _text(result: object) -> str:
     return str(result.content[0].text)  # type: ignore[attr-defined]
 
 
-def test_a_lost_origin_is_opened_again(tmp_path: Path) -> None:
+def gateway(tmp_path: Path, config: str, name: str, **options: Any) -> Connection:
+    """A gateway built from `config` and served (`options`: `Connection`'s), logging to
+    tmp_path/gateway.log."""
     (tmp_path / "config").mkdir()
-    (tmp_path / "config" / "tools.yaml").write_text(CONFIG)
-    built = build(tmp_path / "config", tmp_path / "build" / "restart_tools")
+    (tmp_path / "config" / "tools.yaml").write_text(config)
+    built = build(tmp_path / "config", tmp_path / "build" / name)
+    options.setdefault("log", tmp_path / "gateway.log")
+    return Connection(package(built, tmp_path / "pkg"), "gateway_handlers", **options)
+
+
+def test_a_lost_origin_is_opened_again(tmp_path: Path) -> None:
     log = tmp_path / "gateway.log"
-    conn = Connection(package(built, tmp_path / "pkg"), "gateway_handlers", log=log)
+    conn = gateway(tmp_path, CONFIG, "restart_tools")
     try:
         assert _text(conn.run(conn.client.call_tool, "refuse", {})) == "No such thing."
         died = conn.run(conn.client.call_tool, "die", {})
@@ -148,11 +156,8 @@ def test_an_origin_that_ends_while_idle_is_opened_again_before_a_call(
 ) -> None:
     """A stdio origin whose process ended while no call was waiting was noticed only by
     the next call, which failed with ORIGIN_UNAVAILABLE: now it is opened again first."""
-    (tmp_path / "config").mkdir()
-    (tmp_path / "config" / "tools.yaml").write_text(FADING)
-    built = build(tmp_path / "config", tmp_path / "build" / "fading_tools")
     log = tmp_path / "gateway.log"
-    conn = Connection(package(built, tmp_path / "pkg"), "gateway_handlers", log=log)
+    conn = gateway(tmp_path, FADING, "fading_tools")
     try:
         assert _text(conn.run(conn.client.call_tool, "fade", {})) == "Bye."
         assert _logged(log, "was lost: opening it again"), log.read_text()
@@ -170,11 +175,8 @@ def test_healthz_leaves_out_the_tools_of_an_origin_lost(tmp_path: Path) -> None:
     once = json.dumps(
         [sys.executable, str(SUPPORT / "lying_origin.py"), "--once", str(tmp_path / "ran")]
     )
-    (tmp_path / "config").mkdir()
-    (tmp_path / "config" / "tools.yaml").write_text(FADING.replace(LIAR, once))
-    built = build(tmp_path / "config", tmp_path / "build" / "lost_tools")
     log = tmp_path / "gateway.log"
-    conn = Connection(package(built, tmp_path / "pkg"), "gateway_handlers", http=True, log=log)
+    conn = gateway(tmp_path, FADING.replace(LIAR, once), "lost_tools", http=True)
     try:
         health = json.loads(_get(conn.port, "/healthz")[2])
         assert health["tools"] == 2 and "unavailable" not in health, health

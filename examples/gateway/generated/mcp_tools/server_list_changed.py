@@ -9,6 +9,7 @@ tools never changes its list and declares neither."""
 
 from __future__ import annotations
 
+import logging
 import weakref
 from typing import Any
 
@@ -21,6 +22,8 @@ from mcp.server.subscriptions import (
     ListenHandler,
     ToolsListChanged,
 )
+
+logger = logging.getLogger(__name__)
 
 
 class ListChanges:
@@ -40,11 +43,15 @@ class ListChanges:
             self._listed.add(connection)
 
     async def changed(self) -> None:
-        """Tell every client that listed the tools, and every listen stream. Sending
-        never raises: a connection closed meanwhile drops it (at 2026-07-28 the SDK
-        drops it too, and the listen streams carry it)."""
+        """Tell every client that listed the tools, and every listen stream. A client
+        that cannot be told is skipped: its failure is not the origin's, whose keeper
+        calls this (at 2026-07-28 the SDK drops the notification, and the listen
+        streams carry it)."""
         for connection in list(self._listed):
-            await connection.send_tool_list_changed()
+            try:
+                await connection.send_tool_list_changed()
+            except Exception:  # the SDK drops a closed stream's; anything else, here
+                logger.debug("tools/list_changed not sent", exc_info=True)
         await self.bus.publish(ToolsListChanged())
 
     def close(self) -> None:
