@@ -9,9 +9,9 @@ from toolc.cache.overlap import started
 
 
 def test_the_answer_is_the_computations_value_from_another_thread() -> None:
-    answer = started(lambda: threading.get_ident())
+    answer, done = started(lambda: threading.get_ident())
     ident = answer()
-    assert ident != threading.get_ident()
+    assert ident != threading.get_ident() and done()
     assert answer() == ident  # asked twice, the same answer
 
 
@@ -19,7 +19,7 @@ def test_the_computations_exception_is_raised_in_the_callers_thread() -> None:
     def fails() -> int:
         raise OSError("unreadable")
 
-    answer = started(fails)
+    answer, _ = started(fails)
     with pytest.raises(OSError, match="unreadable"):
         answer()
     with pytest.raises(OSError, match="unreadable"):
@@ -30,6 +30,7 @@ def test_the_caller_works_while_it_runs() -> None:
     """The computation waits for the caller here: run in the caller's thread, it would
     give up after 10 s and answer False."""
     go = threading.Event()
-    answer = started(lambda: go.wait(10))
+    answer, done = started(lambda: go.wait(10))
+    assert not done()
     go.set()
-    assert answer() is True
+    assert answer() is True and done()

@@ -1,6 +1,6 @@
 """A gateway tells its clients when its tools/list changes (decision 0159): an origin that
-comes up late (tests/runtime_support/lying_origin.py's `--later`: its first two starts
-fail) adds its tools, and a client connected before is told, as its protocol era says:
+comes up late (tests/runtime_support/lying_origin.py's `--gate`: it fails to start until
+the test lets it) adds its tools, and a client connected before is told, as its protocol era says:
 `notifications/tools/list_changed` on a handshake connection, a `subscriptions/listen`
 event at 2026-07-28. It listed no tools and was never told they came."""
 
@@ -19,9 +19,14 @@ from test_proxy_restart import CONFIG, LIAR, gateway
 
 
 def _gateway(tmp_path: Path, name: str, **options: Any) -> Connection:
-    later = [sys.executable, str(SUPPORT / "lying_origin.py"), "--later", str(tmp_path / "tried")]
+    """A gateway whose origin starts only once tmp_path/up exists (`_come_up`)."""
+    later = [sys.executable, str(SUPPORT / "lying_origin.py"), "--gate", str(tmp_path / "up")]
     config = CONFIG.split("  die:")[0].replace(LIAR, json.dumps(later))
     return gateway(tmp_path, config, name, **options)
+
+
+def _come_up(tmp_path: Path) -> None:
+    (tmp_path / "up").touch()
 
 
 def _names(conn: Connection) -> list[str]:
@@ -41,6 +46,7 @@ def test_a_handshake_client_is_told_when_the_tools_change(tmp_path: Path) -> Non
         capabilities = conn.client.session.initialize_result.capabilities  # type: ignore[union-attr]
         assert capabilities.tools is not None and capabilities.tools.list_changed is True
         assert _names(conn) == []  # the origin is not up yet
+        _come_up(tmp_path)
         deadline = time.monotonic() + 20
         while not told and time.monotonic() < deadline:
             time.sleep(0.1)
@@ -59,6 +65,7 @@ def test_a_listening_client_is_told_when_the_tools_change(tmp_path: Path) -> Non
         async def first_event() -> Any:
             with anyio.fail_after(20):
                 async with conn.client.listen(tools_list_changed=True) as events:
+                    _come_up(tmp_path)  # once the server listens for us
                     async for event in events:
                         return event
             return None
@@ -66,5 +73,29 @@ def test_a_listening_client_is_told_when_the_tools_change(tmp_path: Path) -> Non
         event = conn.run(first_event)
         assert type(event).__name__ == "ToolsListChanged"
         assert _names(conn) == ["refuse"]
+    finally:
+        conn.close()
+
+
+def test_a_stopped_gateway_ends_its_listen_streams_at_once(tmp_path: Path) -> None:
+    """Over HTTP uvicorn waits for the requests under way before it stops, and a listen
+    stream is one until it is closed: it kept a stopped gateway up for its whole grace
+    period (30 s), then was cut (`SubscriptionLost`). Now it ends gracefully, at once."""
+    conn = _gateway(tmp_path, "stopping_tools", http=True)
+    process = conn.process
+    assert process is not None
+
+    async def listen_until_stopped() -> float:
+        with anyio.fail_after(20):
+            async with conn.client.listen(tools_list_changed=True) as events:
+                process.terminate()
+                start = time.monotonic()
+                async for _ in events:  # a graceful end ends the loop; a cut raises
+                    pass
+                return time.monotonic() - start
+
+    try:
+        assert conn.run(listen_until_stopped) < 10
+        assert process.wait(timeout=10) is not None
     finally:
         conn.close()

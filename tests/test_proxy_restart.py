@@ -188,3 +188,17 @@ def test_healthz_leaves_out_the_tools_of_an_origin_lost(tmp_path: Path) -> None:
         assert listed == ["fade", "refuse"]  # still listed, as decision 0158 says
     finally:
         conn.close()
+
+
+def test_an_origin_lost_soon_after_each_start_is_tried_less_often(tmp_path: Path) -> None:
+    """Each loss reset the wait to a second, so an origin that crashed soon after each
+    start (once lost while idle was noticed) was started again every second or two,
+    forever: a loss within 30 s of opening now makes the wait grow, 1, 2, 4 s..."""
+    starts = tmp_path / "starts"
+    brief = json.dumps([sys.executable, str(SUPPORT / "lying_origin.py"), "--brief", str(starts)])
+    conn = gateway(tmp_path, CONFIG.split("  die:")[0].replace(LIAR, brief), "brief_tools")
+    try:
+        time.sleep(8)  # started at 0 s, then 1 + 2 s after the first two losses
+    finally:
+        conn.close()
+    assert 2 <= len(starts.read_text().splitlines()) <= 3, starts.read_text()

@@ -30,7 +30,11 @@ def test_http_freezes_before_it_serves(monkeypatch: pytest.MonkeyPatch) -> None:
 
     steps = _recorded(monkeypatch)
     monkeypatch.setattr(server_http, "http_app", lambda *a, **k: "app")
-    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: steps.append("serve"))
+    def serve(self: uvicorn.Server, *args: object) -> None:
+        steps.append("serve")
+        self.started = True
+
+    monkeypatch.setattr(uvicorn.Server, "run", serve)
     server_http.run_http(object())  # type: ignore[arg-type]
     assert steps == ["freeze", "serve"]
 

@@ -5,8 +5,9 @@ never answers in time (the outcomes of a forwarded
 call, tests/test_proxy_hooks.py); `die` ends the process, as a crashed origin does, and
 `fade` answers, then ends it while no call is waiting (tests/test_proxy_restart.py).
 `--once MARKER`: a second start (MARKER exists) fails at once, as an origin that does
-not come back; `--later MARKER`: the first two starts fail, as an origin that comes up
-late (tests/test_proxy_list_changed.py)."""
+not come back; `--gate PATH`: a start fails until PATH exists, as an origin that comes
+up late (tests/test_proxy_list_changed.py); `--brief PATH`: each start adds a line to
+PATH, and the process ends half a second later, as an origin that keeps crashing."""
 
 from __future__ import annotations
 
@@ -95,10 +96,10 @@ if __name__ == "__main__":
             if marker.exists():
                 sys.exit(1)
             marker.touch()
-        if len(sys.argv) > 2 and sys.argv[1] == "--later":
-            marker = Path(sys.argv[2])
-            tried = marker.read_text() if marker.exists() else ""
-            if len(tried) < 2:
-                marker.write_text(tried + "x")
-                sys.exit(1)
+        if len(sys.argv) > 2 and sys.argv[1] == "--gate" and not Path(sys.argv[2]).exists():
+            sys.exit(1)
+        if len(sys.argv) > 2 and sys.argv[1] == "--brief":
+            with open(sys.argv[2], "a") as starts:
+                starts.write("started\n")
+            threading.Timer(0.5, os._exit, (3,)).start()
         anyio.run(main)

@@ -20,9 +20,10 @@ if TYPE_CHECKING:
     T = TypeVar("T")
 
 
-def started(compute: Callable[[], T]) -> Callable[[], T]:
-    """`compute` running in a thread now; call the answer to wait for its value, or for
-    the exception it raised, raised here."""
+def started(compute: Callable[[], T]) -> tuple[Callable[[], T], Callable[[], bool]]:
+    """`compute` running in a thread now: its answer (call it to wait for the value, or
+    to have the exception it raised raised here) and whether it is done (whether the
+    answer would wait)."""
     done = _thread.allocate_lock()
     done.acquire()
     outcome: list[tuple[bool, object]] = []
@@ -46,4 +47,4 @@ def started(compute: Callable[[], T]) -> Callable[[], T]:
             raise value
         return value  # type: ignore[return-value]  # compute's own T
 
-    return answer
+    return answer, lambda: not done.locked()

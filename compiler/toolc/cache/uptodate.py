@@ -19,7 +19,7 @@ from toolc.workspace.manifest_head import made_from
 
 TYPE_CHECKING = False  # not typing's: see workspace.files
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
     from pathlib import Path
 
     from toolc.workspace.files import Signature
@@ -165,13 +165,14 @@ def is_up_to_date(
     record = filestats.stats_file(config_dir, out_dir, snapshot_path) if cache else None
     # The inputs are hashed while the files the record lists are looked at (cache.overlap);
     # what was looked at counts only once the record proves to be these inputs' own.
-    digests = started(lambda: (_on_disk(config_dir), _file_digest(snapshot_path)))
+    digests, hashed = started(lambda: (_on_disk(config_dir), _file_digest(snapshot_path)))
+    digest = functools.partial(_digest_of, digests, out_dir, lints)
     try:
         raw = filestats.read(record)
-        early = _signatures(root, raw.names if raw is not None else None)
+        early = _looked_at(root, raw, hashed, digest)
     finally:
-        config, snapshot = digests()
-    current = _combined(config, snapshot, out_dir, lints)
+        digests()
+    current = digest()
     if not made_from(out_dir, current) or _interrupted(out_dir):
         return False
     known = filestats.verified(raw, current)
@@ -213,6 +214,44 @@ def is_up_to_date(
 
         save_cache_bytes(Path(record), filestats.encode(current, seen))
     return True
+
+
+def _digest_of(
+    digests: Callable[[], tuple[Mapping[str, bytes | None], bytes | None]],
+    out_dir: str,
+    lints: str,
+) -> str:
+    config, snapshot = digests()
+    return _combined(config, snapshot, out_dir, lints)
+
+
+_PART = 2000  # files looked at between two glances at the hashing
+
+
+def _looked_at(
+    root: str,
+    raw: filestats.Unverified | None,
+    hashed: Callable[[], bool],
+    digest: Callable[[], str],
+) -> list[int] | None:
+    """The signatures of the files `raw` lists, taken while the inputs are hashed; None
+    when one is missing, or as soon as the inputs, hashed, prove the record another
+    build's (the inputs changed: a build follows, and looking on would only delay it)."""
+    names = raw.names if raw is not None else None
+    if names is None:
+        return None
+    flat: list[int] = []
+    trusted = False
+    for start in range(0, len(names), _PART):
+        if not trusted and hashed():
+            if filestats.verified(raw, digest()) is None:
+                return None
+            trusted = True
+        part = _signatures(root, names[start : start + _PART])
+        if part is None:
+            return None
+        flat += part
+    return flat
 
 
 def _signatures(root: str, names: list[str] | None) -> list[int] | None:

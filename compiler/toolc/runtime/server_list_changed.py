@@ -12,6 +12,7 @@ import logging
 import weakref
 from typing import Any
 
+import anyio
 from mcp.server.connection import Connection
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import NotificationOptions, Server
@@ -23,6 +24,8 @@ from mcp.server.subscriptions import (
 )
 
 logger = logging.getLogger(__name__)
+
+_TELLING_SECONDS = 5.0
 
 
 class ListChanges:
@@ -47,8 +50,9 @@ class ListChanges:
         calls this (at 2026-07-28 the SDK drops the notification, and the listen
         streams carry it)."""
         for connection in list(self._listed):
-            try:
-                await connection.send_tool_list_changed()
+            try:  # a client that does not read is not waited for long
+                with anyio.move_on_after(_TELLING_SECONDS):
+                    await connection.send_tool_list_changed()
             except Exception:  # the SDK drops a closed stream's; anything else, here
                 logger.debug("tools/list_changed not sent", exc_info=True)
         await self.bus.publish(ToolsListChanged())
@@ -60,7 +64,9 @@ class ListChanges:
 
 class ChangingServer(Server[Any]):
     """A server whose tools may change: it declares `tools.listChanged` to handshake
-    clients (the SDK's default options declare no change)."""
+    clients (the SDK's default options declare no change). `changes`: who it tells."""
+
+    changes: ListChanges | None = None
 
     def create_initialization_options(
         self,
@@ -73,3 +79,12 @@ class ChangingServer(Server[Any]):
             experimental_capabilities,
             extensions,
         )
+
+
+def end_listening(server: Server[Any]) -> None:
+    """A server stopping: its `subscriptions/listen` streams end now, gracefully. Over
+    HTTP, uvicorn waits for the requests open before it ends the lifespan, and a listen
+    stream stays open until it is closed: each kept a stopped gateway up for the whole
+    grace period, then was cut."""
+    if isinstance(server, ChangingServer) and server.changes is not None:
+        server.changes.close()

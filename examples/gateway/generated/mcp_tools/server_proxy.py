@@ -22,6 +22,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any, Protocol
 
 import anyio
+from anyio.abc import TaskGroup
 from anyio.streams.memory import MemoryObjectReceiveStream
 from mcp import types
 from mcp.client.session import ClientSession
@@ -144,6 +145,9 @@ def drift(declared: Mapping[str, Any], origin: types.Tool) -> list[str]:
 
 
 _FIRST_WAIT, _LAST_WAIT = 1.0, 60.0  # seconds before an origin is opened again
+# An origin lost sooner than this after it opened is failing, not lost once: the wait
+# goes on growing (one that died soon after each start was restarted every second).
+_STEADY = 30.0
 
 
 class _Origin:
@@ -200,6 +204,7 @@ class Proxies:
         self.hooks = CallHooks()  # metrics, audit: build_server sets them
         self.served: set[str] = set()
         self.changes = ListChanges()  # who is told when `served` changes
+        self._tasks: TaskGroup | None = None  # the keepers' group, while serving
 
     def __contains__(self, name: object) -> bool:
         return name in self.tools
@@ -223,6 +228,7 @@ class Proxies:
             assert proxy is not None
             groups.setdefault((proxy.command, proxy.url), []).append(name)
         async with anyio.create_task_group() as keepers:
+            self._tasks = keepers
             started = []
             for names in groups.values():
                 origin = _Origin(names, self._proxy(names[0]))
@@ -247,18 +253,18 @@ class Proxies:
         """Open the origin, and again each time it is lost: its session lives in this
         task, where the SDK's client opens and must close it, in one `async with`, so a
         transport that fails (an HTTP origin gone) ends here as an exception, never as
-        a cancel scope left open. An origin that cannot be opened is tried again,
-        waiting longer each time (at most a minute)."""
+        a cancel scope left open. An origin that cannot be opened, or is lost again
+        soon after, is tried again, waiting longer each time (at most a minute)."""
         wait, failing = _FIRST_WAIT, False
         while True:
-            opened = False
+            opened, since = False, anyio.current_time()
             try:
                 async with _session(origin.proxy, origin.lost.set) as session:
                     try:
                         await self._open(session, origin)
                     finally:
                         ready.set()  # the server starts whatever became of it
-                    opened, wait, failing = True, _FIRST_WAIT, False
+                    opened, failing, since = True, False, anyio.current_time()
                     await origin.lost.wait()
                     self._drop(origin.names)  # before it is said: a probe agrees
                     logger.error("origin %s was lost: opening it again", origin.where)
@@ -278,6 +284,8 @@ class Proxies:
             finally:
                 self._drop(origin.names)  # closed, however it ended
                 ready.set()
+            if opened and anyio.current_time() - since >= _STEADY:
+                wait = _FIRST_WAIT  # it served a while: this loss is a new one
             origin.lost = anyio.Event()
             await anyio.sleep(wait)
             wait = min(wait * 2, _LAST_WAIT)
@@ -319,8 +327,8 @@ class Proxies:
                 continue
             self.sessions[name] = session
             self.served.add(name)
-        if self.served != before:  # tools/list is another now (decision 0159)
-            await self.changes.changed()
+        if self.served != before and self._tasks is not None:  # decision 0159
+            self._tasks.start_soon(self.changes.changed)  # never holding up the keeper
 
     async def call(
         self, params: types.CallToolRequestParams, request_id: str | int | None = None

@@ -10,6 +10,8 @@ import hmac
 import ipaddress
 import logging
 import os
+import socket
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,6 +22,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import AnyHttpUrl
 
 from .server_endpoints import routes
+from .server_list_changed import end_listening
 from .server_process import settle_start_up
 
 logger = logging.getLogger(__name__)
@@ -114,6 +117,7 @@ def http_app(
 # How long a stopped server waits for the calls under way (decision 0146): without a
 # bound, one hung handler kept the process alive until SIGKILL.
 SHUTDOWN_GRACE_SECONDS = 30
+_STARTUP_FAILURE = 3  # uvicorn's exit status when it could not start (uvicorn.config)
 
 
 def run_http(
@@ -142,10 +146,20 @@ def run_http(
         token=token,
     )
     settle_start_up()
-    uvicorn.run(
+
+    class Stopping(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            end_listening(server)  # else waited for as a call under way (decision 0159)
+            await super().shutdown(sockets)
+
+    config = uvicorn.Config(
         app,
         host=host,
         port=port,
         log_level="warning",
         timeout_graceful_shutdown=grace_seconds,
     )
+    stopping = Stopping(config)
+    stopping.run()
+    if not stopping.started:  # as uvicorn.run ends when it could not start
+        sys.exit(_STARTUP_FAILURE)

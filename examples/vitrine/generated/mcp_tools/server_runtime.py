@@ -231,6 +231,8 @@ def build_server(
             on_completion=extensions.completion if complete is not None else None,
             on_subscriptions_listen=proxies.changes.listen if proxied else None,
         )
+    if isinstance(built, ChangingServer):
+        built.changes = proxies.changes
     versions = {n: s.version for n, s in specs.items()}
     register(built, Served(name, version, versions, registry, proxies.reachable))
     return built
