@@ -30,6 +30,7 @@ def test_http_freezes_before_it_serves(monkeypatch: pytest.MonkeyPatch) -> None:
 
     steps = _recorded(monkeypatch)
     monkeypatch.setattr(server_http, "http_app", lambda *a, **k: "app")
+
     def serve(self: uvicorn.Server, *args: object) -> None:
         steps.append("serve")
         self.started = True
