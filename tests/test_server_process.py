@@ -3,6 +3,7 @@ collections before it serves (decision 0127), on stdio and on HTTP."""
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 import textwrap
@@ -61,3 +62,34 @@ def test_the_frozen_objects_are_the_start_up_ones() -> None:
     ).stdout.split()
     frozen, tracked = int(out[0]), int(out[1])
     assert frozen > 1000 and tracked < frozen / 2
+
+
+def test_ctrl_c_stops_an_http_server_quietly() -> None:
+    """uvicorn raises Ctrl-C again once it has stopped, which `uvicorn.run` swallows: the
+    server's own runner let it out as a traceback (exit -2, `toolc serve --http` 130)."""
+    from runtime_support.harness import _free_port, _wait_for
+
+    port = _free_port()
+    script = textwrap.dedent(
+        f"""
+        import sys
+        sys.path.insert(0, {str(ROOT / "compiler")!r})
+        from mcp.server.lowlevel import Server
+        from toolc.runtime.server_http import run_http
+        run_http(Server("quiet"), port={port})
+        print("stopped", flush=True)
+        """
+    )
+    served = subprocess.Popen(
+        [sys.executable, "-c", script],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        _wait_for(port)
+        served.send_signal(signal.SIGINT)
+        out, err = served.communicate(timeout=30)
+    finally:
+        served.kill()
+    assert (served.returncode, out, "Traceback" in err) == (0, "stopped\n", False), err

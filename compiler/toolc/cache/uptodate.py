@@ -169,13 +169,13 @@ def is_up_to_date(
     digest = functools.partial(_digest_of, digests, out_dir, lints)
     try:
         raw = filestats.read(record)
-        early = _looked_at(root, raw, hashed, digest)
+        early, trusted = _looked_at(root, raw, hashed, digest)
     finally:
         digests()
     current = digest()
     if not made_from(out_dir, current) or _interrupted(out_dir):
         return False
-    known = filestats.verified(raw, current)
+    known = trusted if trusted is not None else filestats.verified(raw, current)
     if known is not None and known.reported:  # the build reports its warnings again
         return False
     manifest = _manifest(out_dir) if known is None else None
@@ -233,25 +233,26 @@ def _looked_at(
     raw: filestats.Unverified | None,
     hashed: Callable[[], bool],
     digest: Callable[[], str],
-) -> list[int] | None:
-    """The signatures of the files `raw` lists, taken while the inputs are hashed; None
-    when one is missing, or as soon as the inputs, hashed, prove the record another
-    build's (the inputs changed: a build follows, and looking on would only delay it)."""
+) -> tuple[list[int] | None, filestats.Recorded | None]:
+    """The signatures of the files `raw` lists, taken while the inputs are hashed (None
+    when one is missing), and the record once the hashing, done meanwhile, verified it.
+    Looking stops as soon as the record proves not to be these inputs' own: its files
+    are then not the ones the check compares (a build most likely follows)."""
     names = raw.names if raw is not None else None
     if names is None:
-        return None
+        return None, None
     flat: list[int] = []
-    trusted = False
+    trusted = None
     for start in range(0, len(names), _PART):
-        if not trusted and hashed():
-            if filestats.verified(raw, digest()) is None:
-                return None
-            trusted = True
+        if trusted is None and hashed():
+            trusted = filestats.verified(raw, digest())
+            if trusted is None:
+                return None, None
         part = _signatures(root, names[start : start + _PART])
         if part is None:
-            return None
+            return None, trusted
         flat += part
-    return flat
+    return flat, trusted
 
 
 def _signatures(root: str, names: list[str] | None) -> list[int] | None:

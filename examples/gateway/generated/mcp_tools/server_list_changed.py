@@ -50,17 +50,22 @@ class ListChanges:
         that cannot be told is skipped: its failure is not the origin's, whose keeper
         calls this (at 2026-07-28 the SDK drops the notification, and the listen
         streams carry it)."""
-        for connection in list(self._listed):
-            try:  # a client that does not read is not waited for long
-                with anyio.move_on_after(_TELLING_SECONDS):
-                    await connection.send_tool_list_changed()
-            except Exception:  # the SDK drops a closed stream's; anything else, here
-                logger.debug("tools/list_changed not sent", exc_info=True)
         await self.bus.publish(ToolsListChanged())
+        async with anyio.create_task_group() as telling:  # side by side: none waits
+            for connection in list(self._listed):
+                telling.start_soon(_tell, connection)
 
     def close(self) -> None:
         """Shutting down: the listen streams end as the spec's graceful closure."""
         self.listen.close()
+
+
+async def _tell(connection: Connection) -> None:
+    try:  # a client that does not read is not waited for long
+        with anyio.move_on_after(_TELLING_SECONDS):
+            await connection.send_tool_list_changed()
+    except Exception:  # the SDK drops a closed stream's; anything else, here
+        logger.debug("tools/list_changed not sent", exc_info=True)
 
 
 class ChangingServer(Server[Any]):

@@ -6,6 +6,7 @@ token comes from the environment at run time, never from committed settings."""
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import ipaddress
 import logging
@@ -160,6 +161,8 @@ def run_http(
         timeout_graceful_shutdown=grace_seconds,
     )
     stopping = Stopping(config)
-    stopping.run()
+    # uvicorn raises Ctrl-C again once it has stopped; uvicorn.run ends quietly there.
+    with contextlib.suppress(KeyboardInterrupt):
+        stopping.run()
     if not stopping.started:  # as uvicorn.run ends when it could not start
         sys.exit(_STARTUP_FAILURE)
