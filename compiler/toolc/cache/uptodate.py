@@ -166,7 +166,7 @@ def is_up_to_date(
     # The inputs are hashed while the files the record lists are looked at (cache.overlap);
     # what was looked at counts only once the record proves to be these inputs' own.
     digests, hashed = started(lambda: (_on_disk(config_dir), _file_digest(snapshot_path)))
-    digest = functools.partial(_digest_of, digests, out_dir, lints)
+    digest = functools.cache(lambda: _combined(*digests(), out_dir, lints))
     try:
         raw = filestats.read(record)
         early, trusted = _looked_at(root, raw, hashed, digest)
@@ -216,15 +216,6 @@ def is_up_to_date(
     return True
 
 
-def _digest_of(
-    digests: Callable[[], tuple[Mapping[str, bytes | None], bytes | None]],
-    out_dir: str,
-    lints: str,
-) -> str:
-    config, snapshot = digests()
-    return _combined(config, snapshot, out_dir, lints)
-
-
 _PART = 2000  # files looked at between two glances at the hashing
 
 
@@ -255,10 +246,8 @@ def _looked_at(
     return flat, trusted
 
 
-def _signatures(root: str, names: list[str] | None) -> list[int] | None:
-    """`filestats.current` of `names`; None when one is missing (or no names)."""
-    if names is None:
-        return None
+def _signatures(root: str, names: list[str]) -> list[int] | None:
+    """`filestats.current` of `names`; None when one is missing."""
     try:
         return filestats.current(root, names)
     except OSError:

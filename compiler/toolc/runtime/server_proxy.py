@@ -256,7 +256,7 @@ class Proxies:
         soon after, is tried again, waiting longer each time (at most a minute)."""
         wait, failing = _FIRST_WAIT, False
         while True:
-            opened, since = False, anyio.current_time()
+            opened, since = False, 0.0  # since: when it opened, once it has
             try:
                 async with _session(origin.proxy, origin.lost.set) as session:
                     try:
