@@ -9,6 +9,10 @@ seeded like make test's gate). The instances: per tool, `--instances` drawn by
 tests/instances.py from the published schema, half fitting it and half near misses (one thing
 changed), seeded. Each package is timed in its own process: every instance judged
 `--repeat` times by the model, then by the validator (compiled once, outside the timing).
+Also times the floor, what any pydantic model must do at least on the same instances: build
+itself on each that fits (a model with no field, which checks nothing) and raise a
+ValidationError on each that does not (the same model refusing `None`). The figures say how
+far pydantic itself is from the target.
 Writes bench/results/args_models.json. Target: the models at most 1.0x the validator's time.
 """
 
@@ -41,13 +45,24 @@ TARGET = 1.0
 TIMER = """
 import importlib, json, sys, time
 import jsonschema_rs
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+
+# The floor: what any pydantic model must do at least. For an instance that fits, build
+# itself: the cheapest model (no field, any member ignored, strict as the generated models
+# are) builds on the same instance. For one that does not, raise a ValidationError: the
+# cheapest one, the same model refusing what is not an object.
+class Floor(BaseModel):
+    model_config = ConfigDict(extra="ignore", strict=True)
+
+
+floor = Floor.__pydantic_validator__.validate_python
 
 sys.path.insert(0, sys.argv[1])
 package = importlib.import_module(sys.argv[2])
 cases = json.loads(open(sys.argv[3], encoding="utf-8").read())
 repeat = int(sys.argv[4])
-model_s = rs_s = 0.0
+model_s = rs_s = floor_s = 0.0
 agree = disagree = count = 0
 for name, case in cases.items():
     # what the server runs on every call (server_calls.ServedTool.parse): the model's
@@ -56,12 +71,14 @@ for name, case in cases.items():
     instances = case["instances"]
     validator = jsonschema_rs.validator_for(
         case["schema"], pattern_options=jsonschema_rs.RegexOptions())
+    floored = []  # for the floor: each fitting instance, and None for each miss
     for value in instances:  # warm: each model's first call builds nothing later
         try:
             validate(value)
             ok = True
         except ValidationError:
             ok = False
+        floored.append(value if ok else None)
         agree += ok == validator.is_valid(value)
         disagree += ok != validator.is_valid(value)
     start = time.perf_counter()
@@ -77,8 +94,16 @@ for name, case in cases.items():
         for value in instances:
             validator.is_valid(value)
     rs_s += time.perf_counter() - start
+    start = time.perf_counter()
+    for _ in range(repeat):
+        for value in floored:
+            try:
+                floor(value)
+            except ValidationError:
+                pass
+    floor_s += time.perf_counter() - start
     count += len(instances) * repeat
-print(json.dumps({"model_s": model_s, "rs_s": rs_s, "judged": count,
+print(json.dumps({"model_s": model_s, "rs_s": rs_s, "floor_s": floor_s, "judged": count,
                   "agree": agree, "disagree": disagree}))
 """
 
@@ -191,23 +216,38 @@ def main() -> None:
     total = {
         "model_s": sum(r["model_s"] for r in rows.values()),
         "rs_s": sum(r["rs_s"] for r in rows.values()),
+        "floor_s": sum(r["floor_s"] for r in rows.values()),
         "judged": sum(r["judged"] for r in rows.values()),
         "disagree": sum(r["disagree"] for r in rows.values()),
     }
-    report = {"packages": rows, "total": total, "median_ratio": statistics.median(ratios)}
+    floors = [r["floor_s"] / r["rs_s"] for r in rows.values()]
+    report = {
+        "packages": rows,
+        "total": total,
+        "median_ratio": statistics.median(ratios),
+        "floor_ratio": total["floor_s"] / total["rs_s"],
+        "median_floor_ratio": statistics.median(floors),
+    }
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "args_models.json").write_text(json.dumps(report, indent=2) + "\n")
     for label, row in rows.items():
         per = row["judged"]
         print(
             f"{label:>10}: model {row['model_s'] / per * 1e6:6.2f} us, jsonschema-rs "
-            f"{row['rs_s'] / per * 1e6:6.2f} us per instance: {row['ratio']:5.2f}x"
+            f"{row['rs_s'] / per * 1e6:6.2f} us per instance: {row['ratio']:5.2f}x; "
+            f"its floor {row['floor_s'] / per * 1e6:5.2f} us"
         )
     print(
         f"all {total['judged']} judgements: models {total['model_s']:.3f} s, jsonschema-rs "
         f"{total['rs_s']:.3f} s: {total['model_s'] / total['rs_s']:.2f}x overall, median "
         f"per package {report['median_ratio']:.2f}x (target <= {TARGET}x); verdicts that "
         f"differ: {total['disagree']}"
+    )
+    print(
+        f"the floor, what any pydantic model must do (build itself or raise): "
+        f"{total['floor_s']:.3f} s, {report['floor_ratio']:.2f}x jsonschema-rs overall, "
+        f"median per package {report['median_floor_ratio']:.2f}x: no pydantic model can "
+        f"meet a target below it"
     )
 
 

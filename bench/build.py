@@ -9,9 +9,10 @@ run the PSS of its processes together, the forked child included), the peer as i
 it (`--input-file-type mcp-tools` on the tools' descriptors, tools.json) and, for comparison,
 the peer reading the same input schemas as one JSON Schema document (its faster form), a no-op
 rebuild against `toolc --version` (in alternating pairs, the median of their ratios),
-rebuilds after one tool changed (edited in place, so the build cache is used), the same edits
-and no-op through the build daemon (decision 0123), and importing the generated package of
-1,000 tools. Writes bench/results/build.json. Decision 0120 gives the method.
+rebuilds after one tool changed (edited in place, so the build cache is used) and, at 1,000
+tools, their floor (starting Python and importing what such a rebuild imports, nothing else),
+the same edits and no-op through the build daemon (decision 0123), and importing the generated
+package of 1,000 tools. Writes bench/results/build.json. Decision 0120 gives the method.
 """
 
 from __future__ import annotations
@@ -194,6 +195,53 @@ def through_the_daemon(folder: Path, out: Path, runs: int) -> dict[str, Any]:
     }
 
 
+# A `toolc build` run as the command runs it, which then writes the names of the modules it
+# imported (in their order) to the file named first.
+_RECORD_IMPORTS = (
+    "import json, os, sys\n"
+    "record, sys.argv = sys.argv[1], ['toolc', *sys.argv[2:]]\n"
+    "from toolc.cli import run\n"
+    "status = run()\n"
+    "from toolc import workspace\n"
+    "workspace.finish_cleanup()\n"
+    "open(record, 'w').write(json.dumps(list(sys.modules)))\n"
+    "os._exit(status)\n"
+)
+# Imports the modules a file names, in their order, and ends as toolc does (os._exit).
+_IMPORT_ONLY = (
+    "import importlib, json, os, sys\n"
+    "for name in json.load(open(sys.argv[1])):\n"
+    "    try:\n"
+    "        importlib.import_module(name)\n"
+    "    except Exception:\n"
+    "        pass\n"
+    "os._exit(0)\n"
+)
+
+
+def edit_floor(folder: Path, out: Path, work: Path, runs: int = 5) -> dict[str, Any]:
+    """What a one-tool edit run alone costs before it does any of its work: starting the
+    interpreter and importing the modules the edit imports (recorded from a real edit),
+    the median of `runs`; and the same for the libraries alone (toolc's own modules left
+    out: they import the libraries they need, so this is what any toolc built on them
+    pays)."""
+    edit_one_tool(folder, 200)  # above the edits before it: a version only goes up
+    record = work / "imports.json"
+    command = [sys.executable, "-c", _RECORD_IMPORTS, str(record), *toolc_build(folder, out)[1:]]
+    made = subprocess.run(command, capture_output=True, text=True)
+    if made.returncode != 0:
+        raise SystemExit(f"the recorded edit failed:\n{made.stderr[-2000:]}")
+    names = json.loads(record.read_text())
+    libraries = work / "libraries.json"
+    libraries.write_text(json.dumps([n for n in names if n.split(".")[0] != "toolc"]))
+    found = {}
+    for label, listed in (("edit_imports_s", record), ("edit_library_imports_s", libraries)):
+        importing = [sys.executable, "-c", _IMPORT_ONLY, str(listed)]
+        found[label] = median([measure(importing)["wall"] for _ in range(runs)])
+    found["edit_modules"] = len(names)
+    return found
+
+
 def median(values: list[float]) -> float:
     return statistics.median(values)
 
@@ -260,7 +308,8 @@ def main() -> None:
             row["one_changed_s"] = median([e["wall"] for e in edits])
             row["one_changed_cpu_s"] = median([e["cpu"] for e in edits])
             row.update(through_the_daemon(folder, out, args.runs))
-            if n == 1000:
+            if n == 1000:  # where the edit's target is
+                row.update(edit_floor(folder, out, work))
                 row["import_s"] = measure(
                     [sys.executable, "-c", f"import pkg_{n}"], cwd=out.parent
                 )["wall"]
@@ -298,6 +347,14 @@ def main() -> None:
         ratio = row["one_changed_s"] / row["cold_s"]
         note = " (target <= 0.1)" if n == "1000" else ""
         print(f"  one tool changed of {n}: {ratio:.2f} x the cold build{note}")
+        if "edit_imports_s" in row:
+            print(
+                f"    its floor alone: starting Python and importing its {row['edit_modules']} "
+                f"modules takes {row['edit_imports_s']:.3f} s, "
+                f"{row['edit_imports_s'] / row['cold_s']:.3f} x the cold build; the libraries "
+                f"alone {row['edit_library_imports_s']:.3f} s, "
+                f"{row['edit_library_imports_s'] / row['cold_s']:.3f} x"
+            )
         served = row["daemon_one_changed_s"] / row["cold_s"]
         print(
             f"    through the build daemon: {served:.3f} x the cold build "
