@@ -241,13 +241,13 @@ def test_whatever_decoding_an_authentic_file_raises_refuses_it_as_damaged(
 def test_a_cache_file_larger_than_any_build_makes_is_never_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from toolc.cache import incremental
+    from toolc.cache import incremental, prefetch
 
     planted = tmp_path / "build-x.cache"
     planted.write_bytes(MAGIC + b"x" * 100)
     planted.chmod(0o600)
     tmp_path.chmod(0o700)
-    monkeypatch.setattr(incremental, "MAX_CACHE_BYTES", 64)
+    monkeypatch.setattr(prefetch, "MAX_CACHE_BYTES", 64)
     said: list[str] = []
     assert incremental.load(planted, said.append) is None
     assert said and "at most 4 GiB" in said[0], said

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, run_toolc
 from toolc import verbs
+from toolc.cache.codec import MAGIC
 from toolc.cache.layout import split
 from toolc.diagnostics.render import render_text
 
@@ -252,7 +253,7 @@ def test_an_unreadable_cache_means_a_full_build(tmp_path: Path) -> None:
     caches = list(Path(__import__("os").environ["TOOLC_CACHE_DIR"]).glob("build-*.cache"))
     assert caches
     for cache in caches:
-        cache.write_bytes(b"toolc-cache-3\ngarbage")  # our magic, then nothing of ours
+        cache.write_bytes(MAGIC + b"garbage")  # our magic, then nothing of ours
     _write(config, *_describe(tools, policies))
     result = verbs.build(config, out, snap, write=True, cwd=tmp_path)
     assert result.written and result.reread is None

@@ -37,7 +37,7 @@ from typing import Any
 
 import msgspec
 
-MAGIC = b"toolc-cache-3\n"
+MAGIC = b"toolc-cache-4\n"
 _FAMILY = b"toolc-cache-"  # an older format of ours: stale, rebuilt without a word
 _MARSHAL = 4  # marshal's format, fixed: the default may change with Python
 # A cache written by another Python may hold another marshal: it is stale there.
@@ -191,12 +191,15 @@ class Codec:
         version: bytes = b"",
         reuse: Reuse | None = None,
         written: Frames | None = None,
+        last: Callable[[], Any] | None = None,
     ) -> None:
         """Write the file through `write`, frame by frame: the encoded form of a whole cache
         (thousands of tools) is never held at once, only one record of it. `reuse` may hand
         back the frame an entry was decoded from (`loads` with `frames`): it is written as it
         is, which for an unchanged record is what encoding it gives. `written`, when given,
-        receives each streamed entry's frame, as `loads`' `frames` would on reading it."""
+        receives each streamed entry's frame, as `loads`' `frames` would on reading it.
+        `last`, when given, is called for the root's last field when its turn comes, instead
+        of reading it from `value`: a value known only later (what it raises, raised here)."""
         if type(value) is not self.root:
             raise TypeError(f"the build cache cannot store a {type(value).__name__}")
         mac = hmac.new(key, MAGIC + bound.encode() + b"\0", hashlib.sha256)
@@ -211,8 +214,9 @@ class Codec:
         line = version + _PLATFORM + b"\n"  # read first: a cache of another toolc is stale
         mac.update(line)
         write(line)
+        final = self._layout[-1][0]
         for name, plan, entries, raw in self._layout:
-            field = getattr(value, name)
+            field = last() if last is not None and name == final else getattr(value, name)
             if entries is not None:
                 out(marshal.dumps(len(field), _MARSHAL))
                 for k, v in field.items():
@@ -243,22 +247,23 @@ class Codec:
         bound: str,
         version: bytes = b"",
         frames: Frames | None = None,
+        signed: bytes | None = None,
     ) -> Any:
         """The value in `data`. The MAC is checked first: a file of this format without the
         key is refused with a reason, and only an authentic cache of another toolc or Python
         is stale. A file of an older format of ours is stale either way (it is never used).
-        `frames`, when given, receives each streamed entry's frame (views of `data`)."""
+        `frames`, when given, receives each streamed entry's frame (views of `data`).
+        `signed`: what `signature(data, key, bound)` returned, when it was computed ahead."""
         magic = data[: data.find(b"\n") + 1] if data.startswith(_FAMILY) else b""
         if not magic:
             raise CacheRefused("is not a toolc build cache of this format")
         end = len(data) - 66  # "\n" + 64 hex digits + "\n"
-        expected = hmac.new(key, magic + bound.encode() + b"\0", hashlib.sha256)
-        expected.update(memoryview(data)[len(magic) : max(end, len(magic))])
+        expected = signature(data, key, bound) if signed is None else signed
         if (
             end < len(magic)
             or data[end : end + 1] != b"\n"
             or not data.endswith(b"\n")
-            or not hmac.compare_digest(data[end + 1 : -1], expected.hexdigest().encode())
+            or not hmac.compare_digest(data[end + 1 : -1], expected)
         ):
             if magic != MAGIC:  # an older format, which may sign otherwise (an early one put
                 raise CacheStale  # the tag first): not used either way, so no word
@@ -313,6 +318,17 @@ class Codec:
             raise ValueError("data after its last frame")
         _check_shapes(values, self._shapes[self.root])
         return self.root(*values)
+
+
+def signature(data: bytes, key: bytes, bound: str) -> bytes:
+    """The MAC a cache file `data` must end with (hex), under `key`, for the file `bound`:
+    of its magic line, `bound` and everything between the magic and the MAC. Apart from
+    `loads`, so that it can be computed ahead, in another thread (cache.prefetch)."""
+    magic = data[: data.find(b"\n") + 1] if data.startswith(_FAMILY) else b""
+    end = len(data) - 66  # "\n" + 64 hex digits + "\n"
+    expected = hmac.new(key, magic + bound.encode() + b"\0", hashlib.sha256)
+    expected.update(memoryview(data)[len(magic) : max(end, len(magic))])
+    return expected.hexdigest().encode()
 
 
 def _shape(tp: Any) -> frozenset[type] | None:

@@ -21,6 +21,7 @@ import msgspec
 from msgspec import field
 from msgspec.structs import replace
 
+from toolc.cache import prefetch
 from toolc.cache.codec import CacheRefused, CacheStale, Codec, Frames, Reuse
 from toolc.cache.dirs import cache_path
 from toolc.cache.key import cache_key
@@ -32,11 +33,9 @@ from toolc.emit.python import module_file
 from toolc.model import Project
 from toolc.model.facts import facts_of
 from toolc.pipeline import Declared
-from toolc.workspace import Signature, read_regular
-from toolc.workspace import private as cache_trust
+from toolc.workspace import Signature
 
 FileKind = str  # "tools" or "policies"
-MAX_CACHE_BYTES = 1 << 32  # 5,000 tools make about 150 MB
 # A span with its lines relative to the piece that holds it: stays valid when the piece moves.
 RelSpan = tuple[FileKind, PieceId, int, int, int, int]
 
@@ -59,12 +58,14 @@ class BuildCache(msgspec.Struct, frozen=True):
     policy_order: list[str]
     records: dict[str, ToolRecord]
     diagnostics: list[tuple[Diagnostic, RelSpan, tuple[RelSpan, ...]]]
-    # The output's files as the build left them: unchanged ones are linked unread next time.
-    stats: dict[str, Signature] = field(default_factory=dict)
     tools_json: bytes = b""  # the last tools.json, which holds every served tool's item
     # Where each served tool's item lies in tools_json: apart from the records, so that a
     # record an edit elsewhere did not change (its item only moved) stays the same record.
     item_spans: dict[str, tuple[int, int]] = field(default_factory=dict)
+    # The output's files as the build left them: unchanged ones are linked unread next time.
+    # Last in the file: known only once the output is committed, while the rest of the file
+    # is written during the commit (store.Saving).
+    stats: dict[str, Signature] = field(default_factory=dict)
 
     def output(self, name: str) -> ToolOutput:
         """A tool's output as the last build made it, its tools.json item restored."""
@@ -104,20 +105,19 @@ def load(
         if warn is not None:
             warn(f"ignoring the build cache {path}: {why}; building without it")
 
-    why = cache_trust.refusal(path)
-    if why is not None:
-        ignored(why)
+    found = prefetch.take(path) or prefetch.read(path)  # read ahead, or now
+    if found.refusal is not None:
+        ignored(found.refusal)
         return None
-    try:  # a planted sparse file of many GB: refused by its size, never read whole
-        data = read_regular(path, limit=MAX_CACHE_BYTES)
-    except MemoryError:
-        data = None
+    data = found.data
     if data is None:
         ignored("it cannot be read as a file of at most 4 GiB")
         return None
+    key = cache_key()
+    signed = found.signed if found.key == key else None  # else computed again, under `key`
     try:
         version = generator_fingerprint().hex().encode()
-        cache = codec().loads(data, cache_key(), path.name, version, frames)
+        cache = codec().loads(data, key, path.name, version, frames, signed)
     except CacheStale:
         return None
     except CacheRefused as exc:
@@ -172,13 +172,16 @@ def dump(
     reuse: Reuse | None = None,
     written: Frames | None = None,
     key: bytes | None = None,
+    stats: Callable[[], dict[str, Signature]] | None = None,
 ) -> None:
     """Streamed to the file: the cache of 5,000 tools is about as big as their output.
     `written` receives each record's frame, as `load`'s `frames` does; `key`: the user's
-    cache key, when it is not read now (the daemon writes a cache after its command ended)."""
+    cache key, when it is not read now (the daemon writes a cache after its command ended);
+    `stats`, when given, is called for the stats once the rest is written (they are known
+    only after the commit, which the rest of the writing overlaps)."""
     version = generator_fingerprint().hex().encode()
     key = cache_key() if key is None else key
-    codec().dump(cache, key, path.name, stream.write, version, reuse, written)
+    codec().dump(cache, key, path.name, stream.write, version, reuse, written, stats)
 
 
 def unchanged_frames(previous: BuildCache, frames: Frames) -> Reuse:

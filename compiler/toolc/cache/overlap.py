@@ -1,12 +1,14 @@
-"""A speed trick of the no-op check, kept out of its story: one computation run in a thread
-of its own while the caller does other work, its answer (or its exception) taken after.
+"""A speed trick, kept out of the stories that use it: one computation run in a thread of
+its own while the caller does other work, its answer (or its exception) taken after; and a
+value one thread hands to another (`Handoff`).
 
 The no-op check hashes the config files this way while it looks at the signatures of the
 generated files: reading and hashing release the interpreter's lock, so on two cores the
 hashing (about 9 ms of a 10 MB `tools.yaml`) hides behind the `stat` of 20,000 files
 instead of coming before it (measured at 5,000 tools: 62 ms for both in a row, 56 ms
-overlapped). Standard library only (`_thread`, not threading): this runs before anything
-else is imported."""
+overlapped). A build writes its cache this way while it commits its output, and hands the
+output's signatures over once they exist (store.Saving). Standard library only (`_thread`,
+not threading): the no-op check runs before anything else is imported."""
 
 from __future__ import annotations
 
@@ -48,3 +50,30 @@ def started(compute: Callable[[], T]) -> tuple[Callable[[], T], Callable[[], boo
         return value  # type: ignore[return-value]  # compute's own T
 
     return answer, lambda: not done.locked()
+
+
+class Handoff:
+    """A value one thread hands to another, once: `take` waits for `give` (or raises what
+    `fail` was given)."""
+
+    def __init__(self) -> None:
+        self._ready = _thread.allocate_lock()
+        self._ready.acquire()
+        self._value: list[tuple[bool, object]] = []
+
+    def give(self, value: object) -> None:
+        self._value.append((True, value))
+        self._ready.release()
+
+    def fail(self, exc: BaseException) -> None:
+        self._value.append((False, exc))
+        self._ready.release()
+
+    def take(self) -> object:
+        with self._ready:  # released again: taken twice, it answers twice
+            pass
+        ok, value = self._value[0]
+        if not ok:
+            assert isinstance(value, BaseException)
+            raise value
+        return value

@@ -22,7 +22,7 @@ from typing import BinaryIO
 import msgspec
 
 from toolc import workspace
-from toolc.cache import incremental
+from toolc.cache import incremental, prefetch
 from toolc.cache.codec import Frames, Reuse
 from toolc.cache.incremental import BuildCache
 from toolc.cache.key import cache_key
@@ -48,6 +48,7 @@ _counts = {"memory": 0, "disk": 0}
 def enable() -> None:
     global _enabled
     _enabled = True
+    prefetch.turn_off()  # its caches come from here
 
 
 def enabled() -> bool:

@@ -1,6 +1,7 @@
-"""The cache's two entry points for a build: `reuse` (a Compilation for inputs mostly
-unchanged since the last build, or None) and `remember` (keep this build's Compilation and the
-signatures of the files it left). A verb that uses them gets exactly what a full compile gives:
+"""The cache's entry points for a build: `reuse` (a Compilation for inputs mostly unchanged
+since the last build, or None), `begin` (before the output is committed: this build's cache,
+written meanwhile) and `remember` (after: the signatures of the files it left; or `abandon`
+when the commit failed). A verb that uses them gets exactly what a full compile gives:
 `tests/test_incremental.py` builds every kind of edit both ways and compares."""
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from msgspec.structs import replace
 
 from toolc import workspace
 from toolc.cache import filestats, incremental, rebuild, resident
-from toolc.cache.codec import Frames
+from toolc.cache.codec import Frames, Reuse
 from toolc.cache.incremental import BuildCache, Files
+from toolc.cache.overlap import Handoff, started
 from toolc.pipeline import Compilation
 from toolc.source.inputs import Inputs
 from toolc.workspace import Signature
@@ -29,6 +31,8 @@ class Store(msgspec.Struct, dict=True):
     files: Files | None = None  # this build's config, cut into entries
     reread: frozenset[str] | None = None  # an incremental build: the tools read again
     frames: Frames = field(default_factory=dict)  # the records of `previous`, as read
+    made: BuildCache | None = None  # the cache this build leaves, but its stats (`begin`)
+    saving: Saving | None = None  # its file being written while the output is committed
 
     @property
     def stats(self) -> Mapping[str, Signature]:
@@ -52,12 +56,33 @@ class Store(msgspec.Struct, dict=True):
             self.reread = frozenset(found.keep)
         return compilation
 
+    def begin(self, compilation: Compilation) -> None:
+        """Before the output is committed: the cache this build leaves, all of it but the
+        signatures of the output's files, which `remember` gives once they exist. A one-shot
+        build starts writing it now, beside the commit (`Saving`)."""
+        files = self.files
+        if files is None or not (
+            self.reread is not None or rebuild.cacheable(files, compilation.tools)
+        ):
+            return
+        previous = self.previous if self.reread is not None else None
+        try:
+            self.made = rebuild.new_cache(files, compilation, previous)
+        except Exception:  # a cache not made costs only time: the output is written
+            if os.environ.get("TOOLC_DEBUG"):
+                raise
+            return
+        if self.made is not None and not resident.enabled():
+            self.saving = Saving(self.path, self.made, self._reuse())
+
+    def abandon(self) -> None:
+        """The commit failed: nothing of this build is remembered."""
+        if self.saving is not None:
+            self.saving.abandon()
+        self.made = self.saving = None
+
     def remember(
-        self,
-        compilation: Compilation,
-        inputs_digest: str,
-        stats: Mapping[str, Signature],
-        quiet: bool = True,
+        self, inputs_digest: str, stats: Mapping[str, Signature], quiet: bool = True
     ) -> None:
         """After the output is written: `stats`, the signatures of every file it holds. A
         build that reported something (`quiet` False) leaves a record that fails the next
@@ -65,21 +90,53 @@ class Store(msgspec.Struct, dict=True):
         if self.stats_path is not None:
             encoded = filestats.encode(inputs_digest, stats, reported=not quiet)
             workspace.save_cache_bytes(self.stats_path, encoded)
-        files = self.files
-        if files is None or not (
-            self.reread is not None or rebuild.cacheable(files, compilation.tools)
-        ):
-            return
+        if self.saving is not None:
+            self.saving.finish(dict(stats))
+        elif self.made is not None and resident.enabled():
+            # the build daemon writes it once its client has the answer
+            stored = replace(self.made, stats=dict(stats))
+            previous = self.previous if self.reread is not None else None
+            resident.save(self.path, stored, previous, self._reuse())
+
+    def _reuse(self) -> Reuse | None:
         previous = self.previous if self.reread is not None else None
-        made = rebuild.new_cache(files, compilation, previous)
-        if made is None:
-            return
-        stored, path = replace(made, stats=dict(stats)), self.path
-        reuse = incremental.unchanged_frames(previous, self.frames) if previous else None
-        if resident.enabled():  # the build daemon writes it once its client has the answer
-            resident.save(path, stored, previous, reuse)
-            return
-        workspace.save_cache(path, lambda stream: incremental.dump(stored, path, stream, reuse))
+        return incremental.unchanged_frames(previous, self.frames) if previous else None
+
+
+class Saving:
+    """A speed trick, kept out of the story: the build cache written in a thread while the
+    output is committed (at 1,000 tools, writing and signing its 29 MB took about 0.08 s
+    after a one-tool edit's 0.07 s commit; both mostly wait on the system, which releases
+    the interpreter's lock). Everything but the output's signatures streams out at once;
+    they come last in the file (`BuildCache.stats`), handed over by `finish`. The file
+    appears whole or not at all (`workspace.save_cache`), as before."""
+
+    def __init__(self, path: Path, made: BuildCache, reuse: Reuse | None) -> None:
+        self._stats = Handoff()
+
+        def stats() -> dict[str, Signature]:
+            return self._stats.take()  # type: ignore[return-value]  # finish's dict
+
+        def write() -> None:
+            workspace.save_cache(
+                path, lambda stream: incremental.dump(made, path, stream, reuse, stats=stats)
+            )
+
+        self._written, _ = started(write)
+
+    def finish(self, stats: dict[str, Signature]) -> None:
+        """The output's signatures, last in the file; returns once the file is written."""
+        self._stats.give(stats)
+        self._written()
+
+    def abandon(self) -> None:
+        """No file: the thread's writing ends with an error, which leaves none."""
+        self._stats.fail(_Abandoned())
+        self._written()
+
+
+class _Abandoned(Exception):
+    """The commit failed: the cache being written is not for this output."""
 
 
 def open_store(

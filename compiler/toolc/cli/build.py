@@ -168,6 +168,11 @@ def build(
     # one-tool edit at 1,000 tools. A cold build's peak memory at 5,000 tools is the same
     # (472 MiB, measured).
     with collector_paused(), BaselineUsage():
+        if not no_cache:  # read while the compiler is imported (cache.prefetch)
+            from toolc.cache import prefetch
+            from toolc.cache.dirs import cache_path
+
+            prefetch.start(cache_path(config_dir, out_dir, snapshot_path, "cache"))
         from toolc import verbs
 
         result = verbs.build(

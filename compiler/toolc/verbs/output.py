@@ -113,14 +113,21 @@ def write_output(
     known = store.stats if store is not None else {}
 
     def commit() -> None:
-        unverified = workspace.commit(
-            out_dir, package.files, manifest, snapshot_path, new_snapshot, known, notify, beside
-        )
+        if store is not None:
+            store.begin(compilation)
+        try:
+            unverified = workspace.commit(
+                out_dir, package.files, manifest, snapshot_path, new_snapshot, known, notify, beside
+            )
+        except BaseException:
+            if store is not None:
+                store.abandon()
+            raise
         if store is not None:
             # A file linked on its signature keeps it; only the others are looked at.
             stats = {rel: known[rel] for rel in package.files if rel in known}
             stats.update(workspace.signatures(out_dir, unverified))
-            store.remember(compilation, manifest.inputs, stats, quiet=not result.diagnostics)
+            store.remember(manifest.inputs, stats, quiet=not result.diagnostics)
 
     wanted = (out_dir, snapshot_path, *(tree.root for tree in beside))
     return guarded(result, out_dir, cwd, commit, wanted)

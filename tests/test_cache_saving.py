@@ -1,0 +1,103 @@
+"""The build cache is written while the output is committed (store.Saving): everything but
+the output's signatures streams out during the commit, the signatures come last once the
+output exists, and a commit that fails leaves the cache as it was, with no temporary file."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import msgspec
+import pytest
+from test_cache_codec import CODEC, KEY, VALUE
+from test_incremental import _base, _describe, _write
+from toolc import verbs, workspace
+from toolc.cache import incremental
+from toolc.cache.overlap import Handoff
+from toolc.workspace.manifest import MANIFEST
+
+
+def _cache(config: Path, out: Path, snap: Path) -> Path:
+    path = incremental.cache_file(config.resolve(), out.resolve(), snap.resolve())
+    assert path is not None
+    return path
+
+
+def _files(out: Path) -> list[str]:
+    return sorted(
+        p.relative_to(out).as_posix()
+        for p in out.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    )
+
+
+def test_the_cache_keeps_the_signatures_of_the_committed_files(tmp_path: Path) -> None:
+    config, out, snap = tmp_path / "cfg", tmp_path / "o" / "pkg", tmp_path / "o.json"
+    tools, policies = _base()
+    _write(config, tools, policies)
+    assert verbs.build(config, out, snap, write=True, cwd=tmp_path).written
+    _write(config, *_describe(tools, policies))
+    edited = verbs.build(config, out, snap, write=True, cwd=tmp_path)
+    assert edited.written and edited.reread is not None  # the incremental path
+    cache = incremental.load(_cache(config, out, snap))
+    assert cache is not None
+    rels = [rel for rel in _files(out) if rel != MANIFEST]  # toolc's own record of them
+    assert sorted(cache.stats) == rels
+    assert cache.stats == workspace.signatures(out, rels)
+
+
+def test_a_failed_commit_leaves_the_cache_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config, out, snap = tmp_path / "cfg", tmp_path / "o" / "pkg", tmp_path / "o.json"
+    tools, policies = _base()
+    _write(config, tools, policies)
+    assert verbs.build(config, out, snap, write=True, cwd=tmp_path).written
+    path = _cache(config, out, snap)
+    before = path.read_bytes()
+
+    def full_disk(*args: object, **kwargs: object) -> list[str]:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(workspace, "commit", full_disk)
+    _write(config, *_describe(tools, policies))
+    refused = verbs.build(config, out, snap, write=True, cwd=tmp_path)
+    assert not refused.written
+    assert [d.code for d in refused.diagnostics][-1:] == ["io-error"]
+    assert path.read_bytes() == before
+    assert not [name for name in os.listdir(path.parent) if name.endswith(".tmp")]
+    monkeypatch.undo()
+    again = verbs.build(config, out, snap, write=True, cwd=tmp_path)
+    assert again.written and again.reread is not None  # the old cache still serves
+
+
+def test_the_last_field_given_late_writes_the_same_file() -> None:
+    whole: list[bytes | memoryview] = []
+    CODEC.dump(VALUE, KEY, "t", whole.append)
+    late: list[bytes | memoryview] = []
+    empty = msgspec.structs.replace(VALUE, stats={})  # its last field, given late
+    CODEC.dump(empty, KEY, "t", late.append, last=lambda: VALUE.stats)
+    assert b"".join(late) == b"".join(whole)
+    assert CODEC.loads(b"".join(late), KEY, "t") == VALUE
+
+
+def test_a_late_field_that_fails_ends_the_writing() -> None:
+    written: list[bytes | memoryview] = []
+
+    def abandoned() -> object:
+        raise LookupError("the commit failed")
+
+    with pytest.raises(LookupError):
+        CODEC.dump(VALUE, KEY, "t", written.append, last=abandoned)
+    assert not any(bytes(chunk).startswith(b"\n") and len(chunk) == 66 for chunk in written)
+
+
+def test_a_handoff_gives_its_value_or_its_failure() -> None:
+    given = Handoff()
+    given.give({"a": 1})
+    assert given.take() == {"a": 1}
+    assert given.take() == {"a": 1}  # taken twice, it answers twice
+    failed = Handoff()
+    failed.fail(KeyError("x"))
+    with pytest.raises(KeyError):
+        failed.take()
