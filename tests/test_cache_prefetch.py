@@ -31,7 +31,7 @@ def test_the_load_takes_the_read_made_ahead(
     expected = incremental.load(path)
     prefetch.start(path)
 
-    def read_again(where: Path) -> prefetch.Read:
+    def read_again(where: Path, key: bytes) -> prefetch.Read:
         raise AssertionError(f"{where} read again")
 
     monkeypatch.setattr(prefetch, "read", read_again)
@@ -60,21 +60,40 @@ def test_a_read_signed_under_another_key_is_judged_under_this_one(
     assert said and "its key does not match" in said[0], said
 
 
-def test_a_file_refused_ahead_is_refused_with_its_reason(tmp_path: Path) -> None:
+def test_a_file_refused_ahead_is_refused_with_its_reason(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = _built(tmp_path)
     path.chmod(0o666)  # others may write it: not the user's own cache any more
     prefetch.start(path)
+
+    def read_again(where: Path, key: bytes) -> prefetch.Read:
+        raise AssertionError(f"{where} read again")
+
+    monkeypatch.setattr(prefetch, "read", read_again)  # the refusal is the one read ahead
     said: list[str] = []
     assert incremental.load(path, said.append) is None
     assert said and "can be written by other users" in said[0], said
 
 
+def test_a_read_ahead_of_a_file_since_removed_is_never_used(tmp_path: Path) -> None:
+    path = _built(tmp_path)
+    prefetch.start(path)
+    path.unlink()
+    assert incremental.load(path) is None
+    rebuilt = _built(tmp_path)  # the same build again: a new cache at the same path
+    assert rebuilt == path and prefetch.take(path) is None
+
+
 def test_the_build_daemon_reads_nothing_ahead(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from toolc.cache import resident
+
     path = _built(tmp_path)
+    monkeypatch.setattr(resident, "_enabled", False)  # put back as it was afterwards
     monkeypatch.setattr(prefetch, "_on", [True])
-    prefetch.turn_off()
+    resident.enable()
     prefetch.start(path)
     assert prefetch.take(path) is None
 

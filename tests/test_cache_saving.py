@@ -65,7 +65,7 @@ def test_a_failed_commit_leaves_the_cache_as_it_was(
     assert not refused.written
     assert [d.code for d in refused.diagnostics][-1:] == ["io-error"]
     assert path.read_bytes() == before
-    assert not [name for name in os.listdir(path.parent) if name.endswith(".tmp")]
+    assert _no_temporaries(path)
     monkeypatch.undo()
     again = verbs.build(config, out, snap, write=True, cwd=tmp_path)
     assert again.written and again.reread is not None  # the old cache still serves
@@ -76,7 +76,7 @@ def test_the_last_field_given_late_writes_the_same_file() -> None:
     CODEC.dump(VALUE, KEY, "t", whole.append)
     late: list[bytes | memoryview] = []
     empty = msgspec.structs.replace(VALUE, stats={})  # its last field, given late
-    CODEC.dump(empty, KEY, "t", late.append, last=lambda: VALUE.stats)
+    CODEC.dump(empty, KEY, "t", late.append, last=("stats", lambda: VALUE.stats))
     assert b"".join(late) == b"".join(whole)
     assert CODEC.loads(b"".join(late), KEY, "t") == VALUE
 
@@ -88,8 +88,13 @@ def test_a_late_field_that_fails_ends_the_writing() -> None:
         raise LookupError("the commit failed")
 
     with pytest.raises(LookupError):
-        CODEC.dump(VALUE, KEY, "t", written.append, last=abandoned)
+        CODEC.dump(VALUE, KEY, "t", written.append, last=("stats", abandoned))
     assert not any(bytes(chunk).startswith(b"\n") and len(chunk) == 66 for chunk in written)
+
+
+def test_only_the_last_field_can_come_late() -> None:
+    with pytest.raises(TypeError, match="not the last field"):
+        CODEC.dump(VALUE, KEY, "t", [].append, last=("blob", lambda: b"x"))
 
 
 def test_a_handoff_gives_its_value_or_its_failure() -> None:
@@ -101,3 +106,55 @@ def test_a_handoff_gives_its_value_or_its_failure() -> None:
     failed.fail(KeyError("x"))
     with pytest.raises(KeyError):
         failed.take()
+
+
+def _no_temporaries(cache: Path) -> bool:
+    return not [name for name in os.listdir(cache.parent) if name.endswith(".tmp")]
+
+
+def test_a_failure_after_the_commit_ends_the_writing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The output is committed, but its signatures cannot be read: the build has written
+    it, and the cache being written is dropped, not left waiting with its temporary file."""
+    config, out, snap = tmp_path / "cfg", tmp_path / "o" / "pkg", tmp_path / "o.json"
+    tools, policies = _base()
+    _write(config, tools, policies)
+    assert verbs.build(config, out, snap, write=True, cwd=tmp_path).written
+    path = _cache(config, out, snap)
+    before = path.read_bytes()
+
+    def unreadable(*args: object, **kwargs: object) -> dict[str, object]:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(workspace, "signatures", unreadable)
+    _write(config, *_describe(tools, policies))
+    edited = verbs.build(config, out, snap, write=True, cwd=tmp_path)
+    assert edited.written and not [d for d in edited.diagnostics if d.code == "io-error"]
+    assert path.read_bytes() == before and _no_temporaries(path)
+    monkeypatch.undo()
+    _write(config, *_describe(*_describe(tools, policies)))
+    assert verbs.build(config, out, snap, write=True, cwd=tmp_path).written
+
+
+def test_a_cache_that_cannot_be_made_fails_after_the_output_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As before the cache was written beside the commit: the output first, then the error."""
+    from toolc.cache import rebuild
+
+    config, out, snap = tmp_path / "cfg", tmp_path / "o" / "pkg", tmp_path / "o.json"
+    tools, policies = _base()
+    _write(config, tools, policies)
+    assert verbs.build(config, out, snap, write=True, cwd=tmp_path).written
+    written = (out / "tools.json").read_bytes()
+
+    def broken(*args: object) -> None:
+        raise KeyError("a bug in the cache")
+
+    monkeypatch.setattr(rebuild, "new_cache", broken)
+    _write(config, *_describe(tools, policies))
+    with pytest.raises(KeyError, match="a bug in the cache"):
+        verbs.build(config, out, snap, write=True, cwd=tmp_path)
+    assert (out / "tools.json").read_bytes() != written  # the edit's output is in place
+    assert _no_temporaries(_cache(config, out, snap))

@@ -191,15 +191,16 @@ class Codec:
         version: bytes = b"",
         reuse: Reuse | None = None,
         written: Frames | None = None,
-        last: Callable[[], Any] | None = None,
+        last: tuple[str, Callable[[], Any]] | None = None,
     ) -> None:
         """Write the file through `write`, frame by frame: the encoded form of a whole cache
         (thousands of tools) is never held at once, only one record of it. `reuse` may hand
         back the frame an entry was decoded from (`loads` with `frames`): it is written as it
         is, which for an unchanged record is what encoding it gives. `written`, when given,
         receives each streamed entry's frame, as `loads`' `frames` would on reading it.
-        `last`, when given, is called for the root's last field when its turn comes, instead
-        of reading it from `value`: a value known only later (what it raises, raised here)."""
+        `last`, when given, names the root's last field and a function called for its value
+        when its turn comes, instead of reading it from `value`: a value known only later
+        (what it raises, raised here). Any other field named is a TypeError."""
         if type(value) is not self.root:
             raise TypeError(f"the build cache cannot store a {type(value).__name__}")
         mac = hmac.new(key, MAGIC + bound.encode() + b"\0", hashlib.sha256)
@@ -215,8 +216,10 @@ class Codec:
         mac.update(line)
         write(line)
         final = self._layout[-1][0]
+        if last is not None and last[0] != final:
+            raise TypeError(f"{last[0]!r} is not the last field of the build cache")
         for name, plan, entries, raw in self._layout:
-            field = last() if last is not None and name == final else getattr(value, name)
+            field = last[1]() if last is not None and name == final else getattr(value, name)
             if entries is not None:
                 out(marshal.dumps(len(field), _MARSHAL))
                 for k, v in field.items():

@@ -98,14 +98,17 @@ def load(
     tampered, another machine's key, other users able to write it) or not intact is ignored
     with a warning and rebuilt; a missing one or one from another toolc, silently. `frames`
     receives each record's bytes as read (`unchanged_frames`)."""
-    if path is None or not path.exists():
+    if path is None:
+        return None
+    ahead = prefetch.take(path)  # taken even when the file is gone: never used later
+    if not path.exists():
         return None
 
     def ignored(why: str) -> None:
         if warn is not None:
             warn(f"ignoring the build cache {path}: {why}; building without it")
 
-    found = prefetch.take(path) or prefetch.read(path)  # read ahead, or now
+    found = ahead or prefetch.read(path, cache_key())  # read ahead, or now
     if found.refusal is not None:
         ignored(found.refusal)
         return None
@@ -181,7 +184,8 @@ def dump(
     only after the commit, which the rest of the writing overlaps)."""
     version = generator_fingerprint().hex().encode()
     key = cache_key() if key is None else key
-    codec().dump(cache, key, path.name, stream.write, version, reuse, written, stats)
+    late = None if stats is None else ("stats", stats)
+    codec().dump(cache, key, path.name, stream.write, version, reuse, written, late)
 
 
 def unchanged_frames(previous: BuildCache, frames: Frames) -> Reuse:

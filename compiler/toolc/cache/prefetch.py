@@ -10,6 +10,7 @@ same way. Nothing read here is used for another file, another key or another bui
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import NamedTuple
 
@@ -42,29 +43,29 @@ def turn_off() -> None:
     _on[0] = False
 
 
-def read(path: Path) -> Read:
-    """The cache file at `path`, its trust checked, read and its MAC computed. What it
-    needs is imported before the thread starts: two threads importing at once could wait
-    on each other's module locks."""
+def read(path: Path, key: bytes) -> Read:
+    """The cache file at `path`, its trust checked, read, and the MAC under `key` computed.
+    What it needs is imported before the thread starts: two threads importing at once
+    could wait on each other's module locks."""
     why = cache_trust.refusal(path)
     if why is not None:
-        return Read(path, why, None, b"", None)
+        return Read(path, why, None, key, None)
     try:  # a planted sparse file of many GB: refused by its size, never read whole
         data = read_regular(path, limit=MAX_CACHE_BYTES)
     except MemoryError:
         data = None
     if data is None:
-        return Read(path, None, None, b"", None)
-    key = cache_key()
+        return Read(path, None, None, key, None)
     return Read(path, None, data, key, signature(data, key, path.name))
 
 
 def start(path: Path | None) -> None:
     """Begin reading the cache at `path` (nothing when caching is off or there is none)."""
-    _pending.clear()
+    drop()
     if _on[0] and path is not None and path.exists():
-        reading = read  # this one, whatever the name means by the time the thread runs
-        answer, _ = started(lambda: reading(path))
+        # The key read here, in the command's thread: the load compares it with its own.
+        key, reading = cache_key(), read  # `read` as it is now, whenever the thread runs
+        answer, _ = started(lambda: reading(path, key))
         _pending.append((path, answer))
 
 
@@ -79,3 +80,11 @@ def take(path: Path) -> Read | None:
     except Exception:
         return None
     return found if started_for == path and isinstance(found, Read) else None
+
+
+def drop() -> None:
+    """Whatever was read ahead and not taken: waited for, then forgotten."""
+    while _pending:
+        _, answer = _pending.pop()
+        with contextlib.suppress(Exception):
+            answer()  # type: ignore[operator]  # overlap.started's answer

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import BinaryIO, cast
 
 import msgspec
 from msgspec import field
@@ -33,6 +34,7 @@ class Store(msgspec.Struct, dict=True):
     frames: Frames = field(default_factory=dict)  # the records of `previous`, as read
     made: BuildCache | None = None  # the cache this build leaves, but its stats (`begin`)
     saving: Saving | None = None  # its file being written while the output is committed
+    failed: Exception | None = None  # making it failed: raised once the output is written
 
     @property
     def stats(self) -> Mapping[str, Signature]:
@@ -59,7 +61,8 @@ class Store(msgspec.Struct, dict=True):
     def begin(self, compilation: Compilation) -> None:
         """Before the output is committed: the cache this build leaves, all of it but the
         signatures of the output's files, which `remember` gives once they exist. A one-shot
-        build starts writing it now, beside the commit (`Saving`)."""
+        build starts writing it now, beside the commit (`Saving`). Either `remember` or
+        `abandon` must follow."""
         files = self.files
         if files is None or not (
             self.reread is not None or rebuild.cacheable(files, compilation.tools)
@@ -68,18 +71,18 @@ class Store(msgspec.Struct, dict=True):
         previous = self.previous if self.reread is not None else None
         try:
             self.made = rebuild.new_cache(files, compilation, previous)
-        except Exception:  # a cache not made costs only time: the output is written
-            if os.environ.get("TOOLC_DEBUG"):
-                raise
+        except Exception as exc:  # raised once the output is written, as it always was
+            self.failed = exc
             return
         if self.made is not None and not resident.enabled():
             self.saving = Saving(self.path, self.made, self._reuse())
 
     def abandon(self) -> None:
-        """The commit failed: nothing of this build is remembered."""
-        if self.saving is not None:
-            self.saving.abandon()
-        self.made = self.saving = None
+        """The commit failed, or what follows it: the cache being written is dropped (a
+        no-op once `remember` has written it)."""
+        saving, self.saving = self.saving, None
+        if saving is not None:
+            saving.abandon()
 
     def remember(
         self, inputs_digest: str, stats: Mapping[str, Signature], quiet: bool = True
@@ -87,12 +90,17 @@ class Store(msgspec.Struct, dict=True):
         """After the output is written: `stats`, the signatures of every file it holds. A
         build that reported something (`quiet` False) leaves a record that fails the next
         no-op check, so a build of the same inputs reports it again, not just "up to date"."""
-        if self.stats_path is not None:
-            encoded = filestats.encode(inputs_digest, stats, reported=not quiet)
-            workspace.save_cache_bytes(self.stats_path, encoded)
-        if self.saving is not None:
-            self.saving.finish(dict(stats))
-        elif self.made is not None and resident.enabled():
+        saving, self.saving = self.saving, None
+        try:
+            if self.stats_path is not None:
+                encoded = filestats.encode(inputs_digest, stats, reported=not quiet)
+                workspace.save_cache_bytes(self.stats_path, encoded)
+        finally:  # the output is committed: the cache being written is its own
+            if saving is not None:
+                saving.finish(dict(stats))
+        if self.failed is not None:
+            raise self.failed
+        if saving is None and self.made is not None and resident.enabled():
             # the build daemon writes it once its client has the answer
             stored = replace(self.made, stats=dict(stats))
             previous = self.previous if self.reread is not None else None
@@ -113,16 +121,16 @@ class Saving:
 
     def __init__(self, path: Path, made: BuildCache, reuse: Reuse | None) -> None:
         self._stats = Handoff()
+        self._stopped = False
 
         def stats() -> dict[str, Signature]:
             return self._stats.take()  # type: ignore[return-value]  # finish's dict
 
-        def write() -> None:
-            workspace.save_cache(
-                path, lambda stream: incremental.dump(made, path, stream, reuse, stats=stats)
-            )
+        def write(stream: BinaryIO) -> None:
+            stopping = cast(BinaryIO, _Stopping(stream, self))
+            incremental.dump(made, path, stopping, reuse, stats=stats)
 
-        self._written, _ = started(write)
+        self._written, _ = started(lambda: workspace.save_cache(path, write))
 
     def finish(self, stats: dict[str, Signature]) -> None:
         """The output's signatures, last in the file; returns once the file is written."""
@@ -130,9 +138,23 @@ class Saving:
         self._written()
 
     def abandon(self) -> None:
-        """No file: the thread's writing ends with an error, which leaves none."""
+        """No file: the thread's next write raises, which leaves none; returns once it has."""
+        self._stopped = True
         self._stats.fail(_Abandoned())
         self._written()
+
+
+class _Stopping:
+    """The cache file's stream, which refuses to write once the saving is abandoned: the
+    thread stops at its next frame instead of writing the whole cache for nothing."""
+
+    def __init__(self, stream: BinaryIO, saving: Saving) -> None:
+        self._stream, self._saving = stream, saving
+
+    def write(self, chunk: bytes | memoryview) -> int:
+        if self._saving._stopped:
+            raise _Abandoned
+        return self._stream.write(chunk)
 
 
 class _Abandoned(Exception):

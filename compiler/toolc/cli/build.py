@@ -168,20 +168,23 @@ def build(
     # one-tool edit at 1,000 tools. A cold build's peak memory at 5,000 tools is the same
     # (472 MiB, measured).
     with collector_paused(), BaselineUsage():
-        if not no_cache:  # read while the compiler is imported (cache.prefetch)
-            from toolc.cache import prefetch
-            from toolc.cache.dirs import cache_path
+        from toolc.cache import prefetch
+        from toolc.cache.dirs import cache_path
 
+        if not no_cache:  # read while the compiler is imported (cache.prefetch)
             prefetch.start(cache_path(config_dir, out_dir, snapshot_path, "cache"))
         from toolc import verbs
 
-        result = verbs.build(
-            config_dir, out_dir, snapshot_path, write=True, strict=settings.strict,
-            cache=not no_cache, against=against, notify=notify,
-            listing_budget=budget_of(settings), docs_dir=docs_dir,
-            metadata_lint=settings.metadata_lint, targets=settings.targets,
-            project_version=project_version(settings),
-        )  # fmt: skip
+        try:
+            result = verbs.build(
+                config_dir, out_dir, snapshot_path, write=True, strict=settings.strict,
+                cache=not no_cache, against=against, notify=notify,
+                listing_budget=budget_of(settings), docs_dir=docs_dir,
+                metadata_lint=settings.metadata_lint, targets=settings.targets,
+                project_version=project_version(settings),
+            )  # fmt: skip
+        finally:
+            prefetch.drop()  # a read the build did not take (it had no use for the cache)
         docs = f", {shown_path(docs_dir)}" if docs_dir is not None else ""
         written = f"wrote {shown_path(out_dir)}{docs} and {shown_path(snapshot_path)}"
         done = written if result.written else "nothing written"

@@ -119,15 +119,17 @@ def write_output(
             unverified = workspace.commit(
                 out_dir, package.files, manifest, snapshot_path, new_snapshot, known, notify, beside
             )
-        except BaseException:
             if store is not None:
-                store.abandon()
-            raise
-        if store is not None:
-            # A file linked on its signature keeps it; only the others are looked at.
-            stats = {rel: known[rel] for rel in package.files if rel in known}
-            stats.update(workspace.signatures(out_dir, unverified))
-            store.remember(manifest.inputs, stats, quiet=not result.diagnostics)
+                # A file linked on its signature keeps it; only the others are looked at.
+                stats = {rel: known[rel] for rel in package.files if rel in known}
+                try:
+                    stats.update(workspace.signatures(out_dir, unverified))
+                except OSError:  # the output is committed: it only goes unremembered
+                    return
+                store.remember(manifest.inputs, stats, quiet=not result.diagnostics)
+        finally:
+            if store is not None:
+                store.abandon()  # whatever failed, the cache's writing ends (remembered: no-op)
 
     wanted = (out_dir, snapshot_path, *(tree.root for tree in beside))
     return guarded(result, out_dir, cwd, commit, wanted)
