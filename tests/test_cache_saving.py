@@ -93,8 +93,10 @@ def test_a_late_field_that_fails_ends_the_writing() -> None:
 
 
 def test_only_the_last_field_can_come_late() -> None:
+    written: list[bytes | memoryview] = []
     with pytest.raises(TypeError, match="not the last field"):
-        CODEC.dump(VALUE, KEY, "t", [].append, last=("blob", lambda: b"x"))
+        CODEC.dump(VALUE, KEY, "t", written.append, last=("blob", lambda: b"x"))
+    assert written == []  # refused before a byte
 
 
 def test_a_handoff_gives_its_value_or_its_failure() -> None:
@@ -109,7 +111,9 @@ def test_a_handoff_gives_its_value_or_its_failure() -> None:
 
 
 def _no_temporaries(cache: Path) -> bool:
-    return not [name for name in os.listdir(cache.parent) if name.endswith(".tmp")]
+    """No temporary file of this cache (the folder is the whole session's)."""
+    ours = f".{cache.name}."
+    return not [n for n in os.listdir(cache.parent) if n.startswith(ours) and n.endswith(".tmp")]
 
 
 def test_a_failure_after_the_commit_ends_the_writing(

@@ -203,6 +203,9 @@ class Codec:
         (what it raises, raised here). Any other field named is a TypeError."""
         if type(value) is not self.root:
             raise TypeError(f"the build cache cannot store a {type(value).__name__}")
+        final = self._layout[-1][0]
+        if last is not None and last[0] != final:  # before a byte is written
+            raise TypeError(f"{last[0]!r} is not the last field of the build cache")
         mac = hmac.new(key, MAGIC + bound.encode() + b"\0", hashlib.sha256)
 
         def out(chunk: bytes | memoryview) -> None:
@@ -215,9 +218,6 @@ class Codec:
         line = version + _PLATFORM + b"\n"  # read first: a cache of another toolc is stale
         mac.update(line)
         write(line)
-        final = self._layout[-1][0]
-        if last is not None and last[0] != final:
-            raise TypeError(f"{last[0]!r} is not the last field of the build cache")
         for name, plan, entries, raw in self._layout:
             field = last[1]() if last is not None and name == final else getattr(value, name)
             if entries is not None:

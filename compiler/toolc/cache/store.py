@@ -90,7 +90,7 @@ class Store(msgspec.Struct, dict=True):
         """After the output is written: `stats`, the signatures of every file it holds. A
         build that reported something (`quiet` False) leaves a record that fails the next
         no-op check, so a build of the same inputs reports it again, not just "up to date"."""
-        saving, self.saving = self.saving, None
+        saving = self.saving
         try:
             if self.stats_path is not None:
                 encoded = filestats.encode(inputs_digest, stats, reported=not quiet)
@@ -98,6 +98,7 @@ class Store(msgspec.Struct, dict=True):
         finally:  # the output is committed: the cache being written is its own
             if saving is not None:
                 saving.finish(dict(stats))
+                self.saving = None
         if self.failed is not None:
             raise self.failed
         if saving is None and self.made is not None and resident.enabled():

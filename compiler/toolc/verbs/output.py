@@ -113,9 +113,9 @@ def write_output(
     known = store.stats if store is not None else {}
 
     def commit() -> None:
-        if store is not None:
-            store.begin(compilation)
         try:
+            if store is not None:
+                store.begin(compilation)
             unverified = workspace.commit(
                 out_dir, package.files, manifest, snapshot_path, new_snapshot, known, notify, beside
             )
