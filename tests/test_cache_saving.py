@@ -23,6 +23,14 @@ def _cache(config: Path, out: Path, snap: Path) -> Path:
     return path
 
 
+def _first_build(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """The suite's base config built once: its folder, output and snapshot."""
+    config, out, snap = tmp_path / "cfg", tmp_path / "o" / "pkg", tmp_path / "o.json"
+    _write(config, *_base())
+    assert verbs.build(config, out, snap, write=True, cwd=tmp_path).written
+    return config, out, snap
+
+
 def _files(out: Path) -> list[str]:
     return sorted(
         p.relative_to(out).as_posix()
@@ -32,10 +40,8 @@ def _files(out: Path) -> list[str]:
 
 
 def test_the_cache_keeps_the_signatures_of_the_committed_files(tmp_path: Path) -> None:
-    config, out, snap = tmp_path / "cfg", tmp_path / "o" / "pkg", tmp_path / "o.json"
+    config, out, snap = _first_build(tmp_path)
     tools, policies = _base()
-    _write(config, tools, policies)
-    assert verbs.build(config, out, snap, write=True, cwd=tmp_path).written
     _write(config, *_describe(tools, policies))
     edited = verbs.build(config, out, snap, write=True, cwd=tmp_path)
     assert edited.written and edited.reread is not None  # the incremental path
@@ -49,10 +55,8 @@ def test_the_cache_keeps_the_signatures_of_the_committed_files(tmp_path: Path) -
 def test_a_failed_commit_leaves_the_cache_as_it_was(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    config, out, snap = tmp_path / "cfg", tmp_path / "o" / "pkg", tmp_path / "o.json"
+    config, out, snap = _first_build(tmp_path)
     tools, policies = _base()
-    _write(config, tools, policies)
-    assert verbs.build(config, out, snap, write=True, cwd=tmp_path).written
     path = _cache(config, out, snap)
     before = path.read_bytes()
 
@@ -121,10 +125,8 @@ def test_a_failure_after_the_commit_ends_the_writing(
 ) -> None:
     """The output is committed, but its signatures cannot be read: the build has written
     it, and the cache being written is dropped, not left waiting with its temporary file."""
-    config, out, snap = tmp_path / "cfg", tmp_path / "o" / "pkg", tmp_path / "o.json"
+    config, out, snap = _first_build(tmp_path)
     tools, policies = _base()
-    _write(config, tools, policies)
-    assert verbs.build(config, out, snap, write=True, cwd=tmp_path).written
     path = _cache(config, out, snap)
     before = path.read_bytes()
 
@@ -147,10 +149,8 @@ def test_a_cache_that_cannot_be_made_fails_after_the_output_is_written(
     """As before the cache was written beside the commit: the output first, then the error."""
     from toolc.cache import rebuild
 
-    config, out, snap = tmp_path / "cfg", tmp_path / "o" / "pkg", tmp_path / "o.json"
+    config, out, snap = _first_build(tmp_path)
     tools, policies = _base()
-    _write(config, tools, policies)
-    assert verbs.build(config, out, snap, write=True, cwd=tmp_path).written
     written = (out / "tools.json").read_bytes()
 
     def broken(*args: object) -> None:
