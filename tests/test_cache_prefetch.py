@@ -92,7 +92,7 @@ def test_the_build_daemon_reads_nothing_ahead(
 
     path = _built(tmp_path)
     monkeypatch.setattr(resident, "_enabled", False)  # put back as it was afterwards
-    monkeypatch.setattr(prefetch, "_on", [True])
+    monkeypatch.setattr(prefetch, "_on", True)
     resident.enable()
     prefetch.start(path)
     assert prefetch.take(path) is None

@@ -257,7 +257,7 @@ class Codec:
         is stale. A file of an older format of ours is stale either way (it is never used).
         `frames`, when given, receives each streamed entry's frame (views of `data`).
         `signed`: what `signature(data, key, bound)` returned, when it was computed ahead."""
-        magic = data[: data.find(b"\n") + 1] if data.startswith(_FAMILY) else b""
+        magic = _magic(data)
         if not magic:
             raise CacheRefused("is not a toolc build cache of this format")
         end = len(data) - 66  # "\n" + 64 hex digits + "\n"
@@ -327,11 +327,16 @@ def signature(data: bytes, key: bytes, bound: str) -> bytes:
     """The MAC a cache file `data` must end with (hex), under `key`, for the file `bound`:
     of its magic line, `bound` and everything between the magic and the MAC. Apart from
     `loads`, so that it can be computed ahead, in another thread (cache.prefetch)."""
-    magic = data[: data.find(b"\n") + 1] if data.startswith(_FAMILY) else b""
+    magic = _magic(data)
     end = len(data) - 66  # "\n" + 64 hex digits + "\n"
     expected = hmac.new(key, magic + bound.encode() + b"\0", hashlib.sha256)
     expected.update(memoryview(data)[len(magic) : max(end, len(magic))])
     return expected.hexdigest().encode()
+
+
+def _magic(data: bytes) -> bytes:
+    """The file's first line when it is one of our formats' (this one or an older); else empty."""
+    return data[: data.find(b"\n") + 1] if data.startswith(_FAMILY) else b""
 
 
 def _shape(tp: Any) -> frozenset[type] | None:

@@ -108,7 +108,9 @@ def load(
         if warn is not None:
             warn(f"ignoring the build cache {path}: {why}; building without it")
 
-    found = ahead or prefetch.read(path, cache_key())  # read ahead, or now
+    key = cache_key()
+    # Read ahead under this very key, or read now.
+    found = ahead if ahead is not None and ahead.key == key else prefetch.read(path, key)
     if found.refusal is not None:
         ignored(found.refusal)
         return None
@@ -116,11 +118,9 @@ def load(
     if data is None:
         ignored("it cannot be read as a file of at most 4 GiB")
         return None
-    key = cache_key()
-    signed = found.signed if found.key == key else None  # else computed again, under `key`
     try:
         version = generator_fingerprint().hex().encode()
-        cache = codec().loads(data, key, path.name, version, frames, signed)
+        cache = codec().loads(data, key, path.name, version, frames, found.signed)
     except CacheStale:
         return None
     except CacheRefused as exc:

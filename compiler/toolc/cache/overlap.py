@@ -26,30 +26,16 @@ def started(compute: Callable[[], T]) -> tuple[Callable[[], T], Callable[[], boo
     """`compute` running in a thread now: its answer (call it to wait for the value, or
     to have the exception it raised raised here) and whether it is done (whether the
     answer would wait)."""
-    done = _thread.allocate_lock()
-    done.acquire()
-    outcome: list[tuple[bool, object]] = []
+    outcome = Handoff()
 
     def run() -> None:
         try:
-            outcome.append((True, compute()))
+            outcome.give(compute())
         except BaseException as exc:  # raised again in the caller's thread
-            outcome.append((False, exc))
-        finally:
-            done.release()
+            outcome.fail(exc)
 
     _thread.start_new_thread(run, ())
-
-    def answer() -> T:
-        with done:  # released again: the answer may be asked for twice
-            pass
-        ok, value = outcome[0]
-        if not ok:
-            assert isinstance(value, BaseException)
-            raise value
-        return value  # type: ignore[return-value]  # compute's own T
-
-    return answer, lambda: not done.locked()
+    return outcome.take, outcome.given  # type: ignore[return-value]  # compute's own T
 
 
 class Handoff:
@@ -68,6 +54,10 @@ class Handoff:
     def fail(self, exc: BaseException) -> None:
         self._value.append((False, exc))
         self._ready.release()
+
+    def given(self) -> bool:
+        """Whether `take` would answer without waiting."""
+        return not self._ready.locked()
 
     def take(self) -> object:
         with self._ready:  # released again: taken twice, it answers twice

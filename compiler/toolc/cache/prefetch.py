@@ -10,7 +10,7 @@ same way. Nothing read here is used for another file, another key or another bui
 
 from __future__ import annotations
 
-import contextlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -28,19 +28,19 @@ class Read(NamedTuple):
     is), its bytes (None: not a regular file of at most MAX_CACHE_BYTES), and the MAC they
     must end with under `key`."""
 
-    path: Path
     refusal: str | None
     data: bytes | None
     key: bytes
     signed: bytes | None
 
 
-_pending: list[tuple[Path, object]] = []  # the one read under way: (path, its answer)
-_on = [True]  # off in the build daemon, which keeps its caches in memory (cache.resident)
+_pending: list[tuple[Path, Callable[[], Read]]] = []  # the read under way: (path, answer)
+_on = True  # off in the build daemon, which keeps its caches in memory (cache.resident)
 
 
 def turn_off() -> None:
-    _on[0] = False
+    global _on
+    _on = False
 
 
 def read(path: Path, key: bytes) -> Read:
@@ -49,20 +49,20 @@ def read(path: Path, key: bytes) -> Read:
     could wait on each other's module locks."""
     why = cache_trust.refusal(path)
     if why is not None:
-        return Read(path, why, None, key, None)
+        return Read(why, None, key, None)
     try:  # a planted sparse file of many GB: refused by its size, never read whole
         data = read_regular(path, limit=MAX_CACHE_BYTES)
     except MemoryError:
         data = None
     if data is None:
-        return Read(path, None, None, key, None)
-    return Read(path, None, data, key, signature(data, key, path.name))
+        return Read(None, None, key, None)
+    return Read(None, data, key, signature(data, key, path.name))
 
 
 def start(path: Path | None) -> None:
     """Begin reading the cache at `path` (nothing when caching is off or there is none)."""
     drop()
-    if _on[0] and path is not None and path.exists():
+    if _on and path is not None and path.exists():
         # The key read here, in the command's thread: the load compares it with its own.
         key, reading = cache_key(), read  # `read` as it is now, whenever the thread runs
         answer, _ = started(lambda: reading(path, key))
@@ -72,19 +72,22 @@ def start(path: Path | None) -> None:
 def take(path: Path) -> Read | None:
     """What `start` read for `path`, once; None when nothing was started for it, or it
     failed (the caller then reads the file itself)."""
-    if not _pending:
-        return None
-    (started_for, answer), _pending[:] = _pending[0], []
-    try:
-        found = answer()  # type: ignore[operator]  # overlap.started's answer
-    except Exception:
-        return None
-    return found if started_for == path and isinstance(found, Read) else None
+    finished = _finished()
+    return finished[1] if finished is not None and finished[0] == path else None
 
 
 def drop() -> None:
     """Whatever was read ahead and not taken: waited for, then forgotten."""
-    while _pending:
-        _, answer = _pending.pop()
-        with contextlib.suppress(Exception):
-            answer()  # type: ignore[operator]  # overlap.started's answer
+    _finished()
+
+
+def _finished() -> tuple[Path, Read | None] | None:
+    """The read under way, waited for and forgotten: its path and what it read (None: it
+    failed); None when there is none."""
+    if not _pending:
+        return None
+    path, answer = _pending.pop()
+    try:
+        return path, answer()
+    except Exception:
+        return path, None

@@ -101,7 +101,7 @@ class Store(msgspec.Struct, dict=True):
                 self.saving = None
         if self.failed is not None:
             raise self.failed
-        if saving is None and self.made is not None and resident.enabled():
+        if self.made is not None and resident.enabled():  # never a Saving there
             # the build daemon writes it once its client has the answer
             stored = replace(self.made, stats=dict(stats))
             previous = self.previous if self.reread is not None else None
